@@ -1,0 +1,84 @@
+import Foundation
+
+/// Everything that can go wrong in a ``Defaults`` store.
+///
+/// Messages name the suite, the key, the file and the type involved, and say what to do next.
+/// They never contain a stored or rejected value: preferences may hold personal data.
+public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The suite name cannot name a file in the store's directory.
+    case invalidSuiteName(String)
+    /// The key is empty.
+    case invalidKey(suite: String)
+    /// The value is not a property list (e.g. a custom struct, a `URL` outside `set(_:forKey:)` for
+    /// URLs, or a dictionary with non-string keys). `type` is the offending Swift type.
+    case notPropertyList(suite: String, key: String, type: String)
+    /// The number does not fit in a signed 64-bit integer (e.g. a `UInt64` above `Int64.max`).
+    case valueOutOfRange(suite: String, key: String, type: String)
+    /// The file is not a readable SQLite database (garbage, truncated, a directory in its place).
+    /// It has not been modified.
+    case corruptStore(path: String, reason: String)
+    /// The file is a SQLite database, but not one of ours. It has not been modified.
+    case foreignDatabase(path: String)
+    /// The file was written by a newer version of LayeredDefaults. It has not been modified.
+    case unsupportedSchemaVersion(path: String, found: Int, supported: Int)
+    /// The path is a symbolic link or otherwise unsafe to open. Nothing was opened.
+    case unsafePath(path: String)
+    /// The store cannot be written: the file or its directory is read-only.
+    case readOnly(suite: String, key: String?)
+    /// Another connection held the database locked longer than the busy timeout.
+    case busy(suite: String, key: String?)
+    /// The disk (or the database's page limit) is full.
+    case diskFull(suite: String, key: String?)
+    /// A stored value could not be decoded: its row does not match its type tag.
+    case undecodableValue(suite: String, key: String, type: String)
+    /// Any other storage failure, with SQLite's error (which never contains values).
+    case storageFailure(suite: String, key: String?, SQLiteError)
+
+    public var description: String {
+        switch self {
+        case .invalidSuiteName(let name):
+            "Invalid suite name \(name.debugDescription): use 1-\(SuiteName.maximumLength) letters, digits, '.', '-' or '_', not '.' or '..'"
+        case .invalidKey(let suite):
+            "Invalid key in suite '\(suite)': a key must not be empty"
+        case .notPropertyList(let suite, let key, let type):
+            "Cannot store a value of type \(type) for key '\(key)' in suite '\(suite)': not a property list (use string, number, bool, date, data, array or [String: ...] dictionary)"
+        case .valueOutOfRange(let suite, let key, let type):
+            "Cannot store a \(type) for key '\(key)' in suite '\(suite)': it does not fit in a signed 64-bit integer"
+        case .corruptStore(let path, let reason):
+            "The preferences file '\(path)' is not a readable database (\(reason)); it was left untouched: move it aside or restore it from a backup"
+        case .foreignDatabase(let path):
+            "The file '\(path)' is a SQLite database but not a LayeredDefaults store; it was left untouched"
+        case .unsupportedSchemaVersion(let path, let found, let supported):
+            "The preferences file '\(path)' has schema version \(found), newer than this version supports (\(supported)); it was left untouched: upgrade LayeredDefaults"
+        case .unsafePath(let path):
+            "Refusing to open '\(path)': it is a symbolic link or not a regular file"
+        case .readOnly(let suite, let key):
+            "Cannot write\(Self.keyPhrase(key)) in suite '\(suite)': the preferences file or its directory is read-only"
+        case .busy(let suite, let key):
+            "Cannot write\(Self.keyPhrase(key)) in suite '\(suite)': another process held the database locked past the busy timeout; try again"
+        case .diskFull(let suite, let key):
+            "Cannot write\(Self.keyPhrase(key)) in suite '\(suite)': the disk is full; nothing was changed"
+        case .undecodableValue(let suite, let key, let type):
+            "The stored value for key '\(key)' in suite '\(suite)' does not match its type '\(type)'; it reads as missing and was left untouched"
+        case .storageFailure(let suite, let key, let error):
+            "Storage failure\(Self.keyPhrase(key)) in suite '\(suite)': \(error)"
+        }
+    }
+
+    private static func keyPhrase(_ key: String?) -> String {
+        key.map { " key '\($0)'" } ?? ""
+    }
+
+    /// Classifies a failure during an operation on `suite` (and `key`, if one): a ``SQLiteError``
+    /// becomes the matching case; any other error (a caller's own, thrown from a transaction body)
+    /// passes through unchanged.
+    static func storage(_ error: any Error, suite: String, key: String?) -> any Error {
+        guard let error = error as? SQLiteError else { return error }
+        switch error.code.primary {
+        case .readOnly: return DefaultsError.readOnly(suite: suite, key: key)
+        case .busy, .locked: return DefaultsError.busy(suite: suite, key: key)
+        case .full: return DefaultsError.diskFull(suite: suite, key: key)
+        default: return DefaultsError.storageFailure(suite: suite, key: key, error)
+        }
+    }
+}

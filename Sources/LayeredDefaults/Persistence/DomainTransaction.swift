@@ -1,0 +1,47 @@
+import Foundation
+
+/// A write transaction on one persistent domain, given to the body of ``Defaults/transaction(_:)``.
+///
+/// Reads see the committed state as of the start of the transaction plus this transaction's own
+/// changes. Nothing is visible to other instances or processes until the body returns and the
+/// transaction commits; if the body throws, nothing is changed.
+public struct DomainTransaction: ~Copyable {
+    let database: Database
+    /// The keys changed so far, with their new values (nil: removed), for the in-memory view.
+    var changes: [String: PreferenceValue?] = [:]
+    /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
+    var removedAll = false
+
+    init(database: Database) { self.database = database }
+
+    /// The name of the domain.
+    public var suiteName: String { database.suite }
+
+    /// The value stored for `key` in this domain (no other domain is searched).
+    /// - Throws: ``DefaultsError`` when the row cannot be read or decoded.
+    public func value(forKey key: String) throws -> PreferenceValue? {
+        try database.value(forKey: key)
+    }
+
+    /// Every value stored in this domain.
+    /// - Throws: ``DefaultsError`` when the domain cannot be read.
+    public func values() throws -> [String: PreferenceValue] {
+        try database.allValues().values
+    }
+
+    /// Stores `value` for `key`; nil removes the key.
+    /// - Throws: ``DefaultsError/invalidKey(suite:)`` for an empty key, or a storage error.
+    public mutating func set(_ value: PreferenceValue?, forKey key: String) throws {
+        guard !key.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
+        try database.set(value, forKey: key)
+        changes[key] = .some(value)
+    }
+
+    /// Removes every key of this domain.
+    /// - Throws: a storage error.
+    public mutating func removeAll() throws {
+        try database.removeAll()
+        changes.removeAll()
+        removedAll = true
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Synchronization
+
+/// Finds the ``SuiteStore`` of a domain name at one ``Location``.
+///
+/// For a directory, stores are shared by the whole process (one connection per file per process),
+/// held weakly so a domain nobody uses is closed. In memory, each provider (each ``Defaults``
+/// created with ``Location/inMemory``) has private stores of its own.
+final class StoreProvider: Sendable {
+    /// The root directory, or nil in memory.
+    let root: URL?
+    /// The private stores of an in-memory provider.
+    private let memoryStores = Mutex<[String: SuiteStore]>([:])
+    /// How long a write waits for another connection's lock before failing with ``DefaultsError/busy(suite:key:)``.
+    let busyTimeoutMilliseconds: Int32
+
+    private final class WeakStore: Sendable {
+        weak let store: SuiteStore?
+        init(_ store: SuiteStore) { self.store = store }
+    }
+
+    /// The open file-backed stores of this process, by file path.
+    private static let openStores = Mutex<[String: WeakStore]>([:])
+
+    init(location: Location, busyTimeoutMilliseconds: Int32) {
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        root = location.root()?.standardizedFileURL
+    }
+
+    /// The database file of `name` (which must be valid) under `root`.
+    static func path(of name: String, in root: URL) -> String {
+        root.appendingPathComponent(name + "." + Location.fileExtension).path
+    }
+
+    /// The store of the domain `name`; with `create`, made when it does not exist yet, else nil then.
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` before any file is touched, or what
+    ///   ``SuiteStore/open(name:path:busyTimeoutMilliseconds:)`` throws.
+    func store(named name: String, create: Bool = true) throws -> SuiteStore? {
+        try SuiteName.validate(name)
+        guard let root else {
+            return memoryStores.withLock { stores in
+                if let store = stores[name] { return store }
+                guard create else { return nil }
+                let store = SuiteStore.inMemory(name: name)
+                stores[name] = store
+                return store
+            }
+        }
+        let path = Self.path(of: name, in: root)
+            return try Self.openStores.withLock { openStores in
+                if let store = openStores[path]?.store { return store }
+                guard create || FileManager.default.fileExists(atPath: path) else { return nil }
+                if create { try Self.createRoot(root) }
+                let store = try SuiteStore.open(name: name, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                openStores = openStores.filter { $0.value.store != nil }
+                openStores[path] = WeakStore(store)
+                return store
+            }
+    }
+
+    /// The names of the domains that exist: files `<name>.sqlite3` under the root, or the in-memory stores.
+    func domainNames() -> [String] {
+        guard let root else { return memoryStores.withLock { Array($0.keys) }.sorted() }
+            let suffix = "." + Location.fileExtension
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            return files.filter { $0.hasSuffix(suffix) }
+                .map { String($0.dropLast(suffix.count)) }
+                .filter(SuiteName.isValid)
+                .sorted()
+    }
+
+    /// Creates the root directory, mode 0700, when it does not exist (its parents with default modes).
+    private static func createRoot(_ root: URL) throws {
+        guard !FileManager.default.fileExists(atPath: root.path) else { return }
+        let parent = root.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        if mkdir(root.path, 0o700) != 0, errno != EEXIST, errno != EACCES, errno != EROFS {
+            throw DefaultsError.storageFailure(
+                suite: root.lastPathComponent, key: nil,
+                SQLiteError(code: .cantOpen, message: "cannot create the store directory: \(String(cString: strerror(errno)))"))
+        }
+    }
+}

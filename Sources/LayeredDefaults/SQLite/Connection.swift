@@ -1,0 +1,77 @@
+import CSQLite
+
+/// One open SQLite database handle: executes SQL and prepares statements.
+///
+/// Deliberately not `Sendable`: the owner (a `SuiteStore`) serializes all use behind a lock.
+final class Connection {
+    private let handle: OpaquePointer
+    private var statements: [String: Statement] = [:]
+    private var isOpen = true
+
+    /// Opens the database at `path` (or `":memory:"`).
+    ///
+    /// Turns on extended result codes and sets the busy timeout. Never creates the file: the caller
+    /// creates it with the right permissions first.
+    /// - Throws: ``SQLiteError`` when SQLite cannot open the file; the handle is closed even then.
+    init(path: String, busyTimeoutMilliseconds: Int32) throws {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let error = SQLiteError(connection: handle, code: code)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    }
+
+    deinit { close() }
+
+    /// Finalizes every statement and closes the handle; later use is a programming error.
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// True when SQLite opened the file read-only (no write permission on it).
+    var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
+    /// Runs one or more statements that return no rows of interest.
+    /// - Throws: ``SQLiteError`` naming the SQL.
+    func execute(_ sql: String) throws {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: sql) }
+    }
+
+    /// A prepared statement for `sql`, compiled once and reused (reset, bindings cleared).
+    /// - Throws: ``SQLiteError`` when the SQL does not compile (e.g. the file is not a database).
+    func statement(_ sql: String) throws -> Statement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        let statement = try Statement(connection: handle, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// The single integer a query such as `PRAGMA user_version` returns (0 when it returns no row).
+    /// - Throws: ``SQLiteError``.
+    func integer(_ sql: String) throws -> Int {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int(at: 0) : 0
+    }
+
+    /// The single text a query such as `PRAGMA journal_mode` returns.
+    /// - Throws: ``SQLiteError``.
+    func text(_ sql: String) throws -> String? {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        return try statement.step() ? statement.text(at: 0) : nil
+    }
+}

@@ -1,0 +1,75 @@
+import CSQLite
+
+/// An error reported by SQLite: its extended result code, SQLite's message and the SQL that failed.
+///
+/// Bound values are never part of the error: they may be personal data. It prints as
+/// `SQLite error 13 (SQLITE_FULL): database or disk is full - while executing `COMMIT``.
+/// Compare codes, not messages (SQLite's wording changes between versions):
+///
+/// ```swift
+/// catch SQLiteError.Code.busy { ... }
+/// ```
+public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A SQLite result code, primary (`SQLITE_BUSY`) or extended (`SQLITE_BUSY_SNAPSHOT`).
+    public struct Code: RawRepresentable, Sendable, Hashable {
+        /// The numeric code, as the C API returns it.
+        public let rawValue: Int32
+        /// Wraps a numeric code.
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// The primary code, the low eight bits of an extended code.
+        public var primary: Code { Code(rawValue: rawValue & 0xFF) }
+
+        /// `SQLITE_BUSY`: another connection holds a lock longer than the busy timeout.
+        public static let busy = Code(rawValue: SQLITE_BUSY)
+        /// `SQLITE_LOCKED`: a conflict inside this connection.
+        public static let locked = Code(rawValue: SQLITE_LOCKED)
+        /// `SQLITE_READONLY`: the database or its directory cannot be written.
+        public static let readOnly = Code(rawValue: SQLITE_READONLY)
+        /// `SQLITE_IOERR`: the operating system reported an I/O error.
+        public static let ioError = Code(rawValue: SQLITE_IOERR)
+        /// `SQLITE_CORRUPT`: the database file is malformed.
+        public static let corrupt = Code(rawValue: SQLITE_CORRUPT)
+        /// `SQLITE_FULL`: the disk, or the database's page limit, is full.
+        public static let full = Code(rawValue: SQLITE_FULL)
+        /// `SQLITE_CANTOPEN`: the file cannot be opened.
+        public static let cantOpen = Code(rawValue: SQLITE_CANTOPEN)
+        /// `SQLITE_CONSTRAINT`: a constraint of the schema was violated.
+        public static let constraint = Code(rawValue: SQLITE_CONSTRAINT)
+        /// `SQLITE_NOTADB`: the file is not a SQLite database.
+        public static let notADatabase = Code(rawValue: SQLITE_NOTADB)
+
+        /// True when `error` is a ``SQLiteError`` whose primary code is this one, so that
+        /// `catch SQLiteError.Code.busy` reads naturally.
+        public static func ~= (code: Code, error: any Error) -> Bool {
+            (error as? SQLiteError)?.code.primary == code.primary
+        }
+    }
+
+    /// The extended result code.
+    public let code: Code
+    /// SQLite's own message for the failure.
+    public let message: String
+    /// The SQL being executed, if any. Never contains bound values.
+    public let sql: String?
+
+    /// Creates an error from its parts.
+    public init(code: Code, message: String, sql: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
+    /// Reads the current error of a connection.
+    init(connection: OpaquePointer?, code: Int32, sql: String? = nil) {
+        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
+        self.init(code: Code(rawValue: code), message: message, sql: sql)
+    }
+
+    public var description: String {
+        let name = String(cString: sqlite3_errstr(code.rawValue))
+        var text = "SQLite error \(code.rawValue) (\(name)): \(message)"
+        if let sql { text += " - while executing `\(sql)`" }
+        return text
+    }
+}

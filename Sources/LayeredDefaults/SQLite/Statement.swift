@@ -1,0 +1,101 @@
+import CSQLite
+import Foundation
+
+/// A compiled SQL statement: bind parameters (1-based), step through rows, read columns (0-based).
+///
+/// Not `Sendable`; finalized in `deinit`.
+final class Statement {
+    private let handle: OpaquePointer
+    private let connection: OpaquePointer
+    /// The SQL text, for error messages (never the bound values).
+    let sql: String
+
+    /// Compiles `sql` on `connection`.
+    /// - Throws: ``SQLiteError`` naming the SQL.
+    init(connection: OpaquePointer, sql: String) throws {
+        var handle: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard code == SQLITE_OK, let handle else {
+            throw SQLiteError(connection: connection, code: code, sql: sql)
+        }
+        self.handle = handle
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Resets the statement so it can run again, and clears its bindings.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Advances to the next row.
+    /// - Returns: true when a row is available, false when the statement is done.
+    /// - Throws: ``SQLiteError`` naming the SQL.
+    @discardableResult
+    func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let code:
+            let error = SQLiteError(connection: connection, code: code, sql: sql)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs the statement to completion and resets it.
+    /// - Throws: ``SQLiteError`` naming the SQL.
+    func run() throws {
+        defer { reset() }
+        while try step() {}
+    }
+
+    // MARK: Binding
+
+    func bind(_ value: String, at index: Int32) {
+        sqlite3_bind_text(handle, index, value, -1, csqlite_transient)
+    }
+
+    func bind(_ value: Int, at index: Int32) {
+        sqlite3_bind_int64(handle, index, Int64(value))
+    }
+
+    func bind(_ value: Double, at index: Int32) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    func bind(_ value: Data, at index: Int32) {
+        // NB: a zero-length blob bound from a nil pointer reads back as NULL; zeroblob(0) stays a blob.
+        guard !value.isEmpty else {
+            sqlite3_bind_zeroblob(handle, index, 0)
+            return
+        }
+        value.withUnsafeBytes { bytes in
+            _ = sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), csqlite_transient)
+        }
+    }
+
+    // MARK: Columns
+
+    /// The SQLite storage class of a column: `SQLITE_INTEGER`, `SQLITE_FLOAT`, `SQLITE_TEXT`, `SQLITE_BLOB`, `SQLITE_NULL`.
+    func columnType(at index: Int32) -> Int32 { sqlite3_column_type(handle, index) }
+
+    func int(at index: Int32) -> Int { Int(sqlite3_column_int64(handle, index)) }
+
+    func double(at index: Int32) -> Double { sqlite3_column_double(handle, index) }
+
+    func text(at index: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func data(at index: Int32) -> Data {
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return Data() }
+        return Data(bytes: bytes, count: count)
+    }
+}

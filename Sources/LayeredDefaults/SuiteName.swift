@@ -1,0 +1,42 @@
+import Foundation
+
+/// The rules for suite names, checked before any file is touched.
+///
+/// A valid name is 1-128 characters of ASCII letters, digits, `.`, `-` and `_`, and is not `.` or
+/// `..`. It therefore names exactly one file directly inside the store's directory.
+public enum SuiteName {
+    /// The longest accepted name, in characters.
+    public static let maximumLength = 128
+
+    /// Returns `name` when it is valid.
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` otherwise.
+    @discardableResult
+    public static func validate(_ name: String) throws -> String {
+        guard isValid(name) else { throw DefaultsError.invalidSuiteName(name) }
+        return name
+    }
+
+    /// True when `name` is a valid suite name.
+    public static func isValid(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...maximumLength).contains(bytes.count), name != ".", name != ".." else { return false }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                true
+            default: false
+            }
+        }
+    }
+
+    /// The suite name of ``Defaults/standard``: the bundle identifier when there is one, else the
+    /// process name, with every character outside the allowed set replaced by `_`.
+    static var applicationIdentifier: String {
+        let raw = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+        let cleaned = String(raw.unicodeScalars.prefix(maximumLength).map { scalar -> Character in
+            isValid(String(scalar)) ? Character(scalar) : "_"
+        })
+        return isValid(cleaned) ? cleaned : "app"
+    }
+}

@@ -1,0 +1,274 @@
+import Foundation
+
+/// Old-style (OpenStep) property-list text: what launch arguments and `prefs read` use.
+///
+/// Grammar: a quoted string `"a \"b\""` (or `'...'`, with `\n`, `\t`, `\\`, `\"`, `\Uxxxx` and octal
+/// escapes), an unquoted word of `A-Z a-z 0-9 _ $ + / : . -`, an array `(a, b)`, a dictionary
+/// `{ k = v; }`, data `<0a0b 0c>`; `//` and `/* */` comments. Every leaf is a string or data, as in
+/// Foundation: `(1, 2)` is an array of the strings "1" and "2".
+public enum PropertyListText {
+    /// Why text is not an old-style property list, with the offset (in Unicode scalars) where it failed.
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What was expected.
+        public let reason: String
+        /// Where parsing stopped, counted in Unicode scalars from the start.
+        public let offset: Int
+        public var description: String { "Not an old-style property list: \(reason) at offset \(offset)" }
+    }
+
+    /// Parses one value that must span the whole text (surrounding white space and comments aside).
+    /// - Throws: ``ParseError`` when the text is not exactly one old-style property list.
+    public static func parse(_ text: String) throws -> PreferenceValue {
+        var parser = Parser(scalars: Array(text.unicodeScalars))
+        let value = try parser.value(depth: 0)
+        try parser.skipSpace()
+        guard parser.atEnd else { throw parser.error("unexpected text after the value") }
+        return value
+    }
+
+    /// Formats a value as `defaults read` prints it: dictionaries and arrays indented by four spaces,
+    /// strings quoted when they need it, numbers bare, booleans as 1/0, dates as
+    /// `"2026-11-29 21:44:42 +0000"`, data as `{length = 3, bytes = 0x0a0b0c}`.
+    public static func format(_ value: PreferenceValue, indent: Int = 0) -> String {
+        let pad = String(repeating: " ", count: indent)
+        let inner = String(repeating: " ", count: indent + 4)
+        switch value {
+        case .string(let text): return quoted(text)
+        case .integer(let number): return String(number)
+        case .double(let number): return value.stringValue ?? String(number)
+        case .bool(let flag): return flag ? "1" : "0"
+        case .date(let date): return quoted(dateFormatter.string(from: date))
+        case .data(let data):
+            return "{length = \(data.count), bytes = 0x\(data.map { String(format: "%02x", $0) }.joined())}"
+        case .array(let values):
+            guard !values.isEmpty else { return "(\n\(pad))" }
+            let items = values.map { inner + format($0, indent: indent + 4) }
+            return "(\n" + items.joined(separator: ",\n") + "\n\(pad))"
+        case .dictionary(let values):
+            guard !values.isEmpty else { return "{\n\(pad)}" }
+            let items = values.keys.sorted().map { key in
+                "\(inner)\(quoted(key)) = \(format(values[key]!, indent: indent + 4));"
+            }
+            return "{\n" + items.joined(separator: "\n") + "\n\(pad)}"
+        }
+    }
+
+    /// A string as a property-list word: bare when every character is a word character, quoted otherwise.
+    public static func quoted(_ text: String) -> String {
+        if !text.isEmpty, text.unicodeScalars.allSatisfy(Parser.isWordCharacter) { return text }
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default:
+                if scalar.value < 0x20 { result += String(format: "\\U%04x", scalar.value) } else { result.unicodeScalars.append(scalar) }
+            }
+        }
+        return result + "\""
+    }
+
+    private static let dateFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        return formatter
+    }()
+}
+
+private struct Parser {
+    let scalars: [Unicode.Scalar]
+    var index = 0
+    /// Nesting deeper than this is refused rather than risking the stack.
+    static let maximumDepth = 256
+
+    var atEnd: Bool { index >= scalars.count }
+
+    static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "$", "+", "/", ":", ".", "-": true
+        default: false
+        }
+    }
+
+    func error(_ reason: String) -> PropertyListText.ParseError {
+        PropertyListText.ParseError(reason: reason, offset: index)
+    }
+
+    mutating func skipSpace() throws {
+        while !atEnd {
+            let scalar = scalars[index]
+            if scalar.properties.isWhitespace {
+                index += 1
+            } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
+                while !atEnd, scalars[index] != "\n" { index += 1 }
+            } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "*" {
+                index += 2
+                while index + 1 < scalars.count, !(scalars[index] == "*" && scalars[index + 1] == "/") { index += 1 }
+                guard index + 1 < scalars.count else { throw error("unterminated comment") }
+                index += 2
+            } else {
+                return
+            }
+        }
+    }
+
+    mutating func value(depth: Int) throws -> PreferenceValue {
+        guard depth < Self.maximumDepth else { throw error("nesting too deep") }
+        try skipSpace()
+        guard !atEnd else { throw error("expected a value") }
+        switch scalars[index] {
+        case "(": return try array(depth: depth)
+        case "{": return try dictionary(depth: depth)
+        case "<": return try data()
+        case "\"", "'": return .string(try quotedString())
+        default: return .string(try word())
+        }
+    }
+
+    mutating func word() throws -> String {
+        let start = index
+        while !atEnd, Self.isWordCharacter(scalars[index]) { index += 1 }
+        guard index > start else { throw error("unexpected character") }
+        return String(String.UnicodeScalarView(scalars[start..<index]))
+    }
+
+    mutating func string() throws -> String {
+        guard !atEnd else { throw error("expected a string") }
+        return scalars[index] == "\"" || scalars[index] == "'" ? try quotedString() : try word()
+    }
+
+    mutating func quotedString() throws -> String {
+        let quote = scalars[index]
+        index += 1
+        var result = String.UnicodeScalarView()
+        while true {
+            guard !atEnd else { throw error("unterminated quoted string") }
+            let scalar = scalars[index]
+            index += 1
+            if scalar == quote { return String(result) }
+            guard scalar == "\\" else {
+                result.append(scalar)
+                continue
+            }
+            guard !atEnd else { throw error("unterminated escape") }
+            let escaped = scalars[index]
+            index += 1
+            switch escaped {
+            case "n": result.append("\n")
+            case "t": result.append("\t")
+            case "r": result.append("\r")
+            case "a": result.append("\u{07}")
+            case "b": result.append("\u{08}")
+            case "f": result.append("\u{0C}")
+            case "v": result.append("\u{0B}")
+            case "U", "u": result.append(try hexEscape())
+            case "0"..."7": result.append(octalEscape(first: escaped))
+            default: result.append(escaped)
+            }
+        }
+    }
+
+    mutating func hexEscape() throws -> Unicode.Scalar {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard !atEnd, let digit = scalars[index].hexDigitValue else { throw error("expected four hex digits") }
+            value = value * 16 + UInt32(digit)
+            index += 1
+        }
+        guard let scalar = Unicode.Scalar(value) else { throw error("invalid Unicode escape") }
+        return scalar
+    }
+
+    mutating func octalEscape(first: Unicode.Scalar) -> Unicode.Scalar {
+        var value = first.value - 48
+        for _ in 0..<2 {
+            guard !atEnd, ("0"..."7").contains(scalars[index]) else { break }
+            value = value * 8 + scalars[index].value - 48
+            index += 1
+        }
+        return Unicode.Scalar(UInt8(truncatingIfNeeded: value))
+    }
+
+    mutating func array(depth: Int) throws -> PreferenceValue {
+        index += 1
+        var values: [PreferenceValue] = []
+        try skipSpace()
+        while true {
+            guard !atEnd else { throw error("unterminated array") }
+            if scalars[index] == ")" {
+                index += 1
+                return .array(values)
+            }
+            values.append(try value(depth: depth + 1))
+            try skipSpace()
+            guard !atEnd else { throw error("unterminated array") }
+            if scalars[index] == "," {
+                index += 1
+                try skipSpace()
+            } else if scalars[index] != ")" {
+                throw error("expected ',' or ')'")
+            }
+        }
+    }
+
+    mutating func dictionary(depth: Int) throws -> PreferenceValue {
+        index += 1
+        var values: [String: PreferenceValue] = [:]
+        while true {
+            try skipSpace()
+            guard !atEnd else { throw error("unterminated dictionary") }
+            if scalars[index] == "}" {
+                index += 1
+                return .dictionary(values)
+            }
+            let key = try string()
+            try skipSpace()
+            guard !atEnd, scalars[index] == "=" else { throw error("expected '='") }
+            index += 1
+            let value = try value(depth: depth + 1)
+            try skipSpace()
+            guard !atEnd, scalars[index] == ";" else { throw error("expected ';'") }
+            index += 1
+            values[key] = value
+        }
+    }
+
+    mutating func data() throws -> PreferenceValue {
+        index += 1
+        var bytes: [UInt8] = []
+        var high: UInt8?
+        while true {
+            guard !atEnd else { throw error("unterminated data") }
+            let scalar = scalars[index]
+            index += 1
+            if scalar == ">" {
+                guard high == nil else { throw error("odd number of hex digits") }
+                return .data(Data(bytes))
+            }
+            if scalar.properties.isWhitespace { continue }
+            guard let digit = scalar.hexDigitValue.map(UInt8.init) else { throw error("expected a hex digit") }
+            if let first = high {
+                bytes.append(first << 4 | digit)
+                high = nil
+            } else {
+                high = digit
+            }
+        }
+    }
+}
+
+private extension Unicode.Scalar {
+    var hexDigitValue: Int? {
+        switch self {
+        case "0"..."9": Int(value - 48)
+        case "a"..."f": Int(value - 87)
+        case "A"..."F": Int(value - 55)
+        default: nil
+        }
+    }
+}

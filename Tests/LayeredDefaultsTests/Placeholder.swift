@@ -1,0 +1,3 @@
+import Testing
+@testable import LayeredDefaults
+@Test func placeholder() {}
