@@ -10,7 +10,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "LayeredDefaults", dependencies: ["CSQLite"]),
-        .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults"]),
+        .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
+        .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture"]),
     ],
     swiftLanguageModes: [.v6]
 )

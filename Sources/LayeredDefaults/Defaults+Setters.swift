@@ -9,7 +9,8 @@ extension Defaults {
     ///   ``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)`` or another storage
     ///   error. When it throws, nothing changed, on disk or in memory.
     public func write(_ value: PreferenceValue?, forKey key: String) throws {
-        try transaction { try $0.set(value, forKey: key) }
+        try persistent.transaction(key: key) { try $0.set(value, forKey: key) }
+        postChange()
     }
 
     /// Runs `body` in one write transaction on the persistent domain, committed when this returns.
@@ -43,11 +44,13 @@ extension Defaults {
     /// - Throws: what `transform` throws, or a storage error; nothing changes then.
     @discardableResult
     public func update(forKey key: String, _ transform: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue? {
-        try transaction { domain in
+        let (value, _) = try persistent.transaction(key: key) { domain in
             let value = try transform(domain.value(forKey: key))
             try domain.set(value, forKey: key)
             return value
         }
+        postChange()
+        return value
     }
 
     /// Stores a property-list value (`String`, number, `Bool`, `Date`, `Data`, arrays, `[String: ...]`

@@ -170,13 +170,14 @@ final class SuiteStore: Sendable {
     /// - Throws: what `body` throws (nothing is changed then), ``unavailable``, or a storage error
     ///   (``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)``, ...), after which
     ///   the database and the view are as they were.
-    func transaction<T>(_ body: (inout DomainTransaction) throws -> T) throws -> (result: T, changedKeys: Set<String>?) {
+    /// - Parameter key: the key the transaction is about, if one, for error messages.
+    func transaction<T>(key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> (result: T, changedKeys: Set<String>?) {
         if let unavailable { throw unavailable }
         return try withDatabase { database in
             do {
                 try database.begin()
             } catch {
-                throw DefaultsError.storage(error, suite: name, key: nil)
+                throw DefaultsError.storage(error, suite: name, key: key)
             }
             var transaction = DomainTransaction(database: database)
             let generation: Int
@@ -191,7 +192,7 @@ final class SuiteStore: Sendable {
                 try database.commit()
             } catch {
                 database.rollback()
-                throw DefaultsError.storage(error, suite: name, key: transaction.changes.count == 1 ? transaction.changes.keys.first : nil)
+                throw DefaultsError.storage(error, suite: name, key: key)
             }
             let changes = transaction.changes
             let removedAll = transaction.removedAll

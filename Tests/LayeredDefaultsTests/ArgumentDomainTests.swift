@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import LayeredDefaults
+
+@Suite struct ArgumentDomainTests {
+    @Test func pairsAndDroppedFlags() {
+        let domain = ArgumentDomain.parse(["/usr/bin/app", "-theme", "dark", "-verbose", "-size", " 12 ", "-", "x", "-last"])
+        #expect(domain == ["theme": "dark", "size": "12"])
+    }
+
+    @Test func flagFollowedByFlagIsDropped() {
+        #expect(ArgumentDomain.parse(["-a", "-b", "v"]) == ["b": "v"])
+    }
+
+    @Test func trailingKeyWithoutValueIsDropped() {
+        #expect(ArgumentDomain.parse(["-a", "1", "-b"]) == ["a": "1"])
+    }
+
+    @Test(arguments: [
+        ("(a, b, \"c d\")", PreferenceValue.array(["a", "b", "c d"])),
+        ("{ k = v; n = (1, 2); }", .dictionary(["k": "v", "n": ["1", "2"]])),
+        ("<0a0b 0C>", .data(Data([0x0A, 0x0B, 0x0C]))),
+        ("\"quoted \\\"string\\\"\"", .string("quoted \"string\"")),
+        ("()", .array([])),
+        ("{}", .dictionary([:])),
+        ("(unclosed", .string("(unclosed")),
+        ("<zz>", .string("<zz>")),
+        ("\"open", .string("\"open")),
+        ("{ k = v }", .string("{ k = v }")),
+        ("plain text", .string("plain text")),
+        ("  padded  ", .string("padded")),
+        ("<?xml version=\"1.0\"?>", .string("<?xml version=\"1.0\"?>")),
+    ])
+    func valuesParseAsFoundationDoes(argument: String, expected: PreferenceValue) {
+        #expect(ArgumentDomain.parse(["-key", argument]) == ["key": expected])
+    }
+
+    @Test func argumentsWinOverEveryOtherDomainAndAreForced() throws {
+        let defaults = try makeInMemoryDefaults(arguments: ["-theme", "light"])
+        try defaults.write("dark", forKey: "theme")
+        #expect(defaults.string(forKey: "theme") == "light")
+        #expect(defaults.objectIsForced(forKey: "theme"))
+        #expect(!defaults.objectIsForced(forKey: "other"))
+        #expect(defaults.persistentValue(forKey: "theme") == "dark")
+    }
+}
+
+@Suite struct PropertyListTextTests {
+    @Test func parsesNestedStructuresWithComments() throws {
+        let text = """
+            // a comment
+            { name = "A \\U00e9 b"; /* inline */ list = (x, (y, z)); data = <00ff>; 'single' = '1'; }
+            """
+        #expect(try PropertyListText.parse(text) == .dictionary([
+            "name": "A é b", "list": ["x", ["y", "z"]], "data": .data(Data([0, 255])), "single": "1",
+        ]))
+    }
+
+    @Test(arguments: ["", "(", "{ a = b", "<0>", "a b", "\"x", "/* open", "{ = v; }", "(a,,)"])
+    func rejectsMalformedText(text: String) {
+        #expect(throws: PropertyListText.ParseError.self) { try PropertyListText.parse(text) }
+    }
+
+    @Test func refusesAbsurdNesting() {
+        let deep = String(repeating: "(", count: 10_000) + String(repeating: ")", count: 10_000)
+        #expect(throws: PropertyListText.ParseError.self) { try PropertyListText.parse(deep) }
+    }
+
+    @Test func formatsAsDefaultsReadDoes() {
+        let value: PreferenceValue = ["name": "two words", "count": 3, "flag": true, "list": ["a"], "bytes": .data(Data([1, 2]))]
+        #expect(PropertyListText.format(value) == """
+            {
+                bytes = {length = 2, bytes = 0x0102};
+                count = 3;
+                flag = 1;
+                list =     (
+                    a
+                );
+                name = "two words";
+            }
+            """.replacingOccurrences(of: "list =     (", with: "list = ("))
+    }
+
+    @Test(arguments: ["simple", "two words", "quote\"inside", "back\\slash", "new\nline", "", "ünï", "tab\there"])
+    func quotedStringsParseBack(text: String) throws {
+        #expect(try PropertyListText.parse(PropertyListText.quoted(text)) == .string(text))
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import LayeredDefaults
+
+/// The search list: arguments, this domain, added suites (newest first), global, registration.
+@Suite struct SearchOrderTests {
+    @Test func everyDomainPopulatedFirstMatchWins() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("app", root: root, arguments: ["-key", "argument"])
+            let older = try makeDefaults("suite.older", root: root)
+            let newer = try makeDefaults("suite.newer", root: root)
+            let global = try makeDefaults(Defaults.globalDomain, root: root)
+            for (store, value) in [(defaults, "app"), (older, "older"), (newer, "newer"), (global, "global")] {
+                try store.write(.string(value), forKey: "key")
+            }
+            defaults.register(defaults: ["key": "registered"])
+            defaults.addSuite(named: "suite.older")
+            defaults.addSuite(named: "suite.newer")
+
+            #expect(defaults.string(forKey: "key") == "argument")
+            defaults.setVolatileDomain([:], forName: Defaults.argumentDomain)
+            #expect(defaults.string(forKey: "key") == "app")
+            defaults.removeObject(forKey: "key")
+            #expect(defaults.string(forKey: "key") == "newer")
+            try newer.write(nil, forKey: "key")
+            #expect(defaults.string(forKey: "key") == "older")
+            defaults.removeSuite(named: "suite.older")
+            #expect(defaults.string(forKey: "key") == "global")
+            try global.write(nil, forKey: "key")
+            #expect(defaults.string(forKey: "key") == "registered")
+            #expect(defaults.suiteNames == ["suite.newer"])
+        }
+    }
+
+    @Test func registeredDefaultShowsThroughAfterRemoval() throws {
+        let defaults = try makeInMemoryDefaults()
+        defaults.register(defaults: ["volume": 5])
+        defaults.set(9, forKey: "volume")
+        #expect(defaults.integer(forKey: "volume") == 9)
+        defaults.removeObject(forKey: "volume")
+        #expect(defaults.integer(forKey: "volume") == 5)
+        #expect(defaults.persistentValue(forKey: "volume") == nil)
+        #expect(!defaults.hasPersistentValue(forKey: "volume"))
+    }
+
+    @Test func notSetIsNotFalse() throws {
+        let defaults = try makeInMemoryDefaults()
+        #expect(defaults.persistentValue(forKey: "flag") == nil)
+        defaults.set(false, forKey: "flag")
+        #expect(defaults.persistentValue(forKey: "flag") == .bool(false))
+        #expect(defaults.hasPersistentValue(forKey: "flag"))
+    }
+
+    @Test func registrationAndSuitesBelongToTheInstance() throws {
+        try withTemporaryRoot { root in
+            let first = try makeDefaults("app", root: root)
+            let second = try makeDefaults("app", root: root)
+            try makeDefaults("extra", root: root).write("from-suite", forKey: "k")
+            first.register(defaults: ["r": 1])
+            first.addSuite(named: "extra")
+            #expect(first.integer(forKey: "r") == 1)
+            #expect(second.object(forKey: "r") == nil)
+            #expect(first.string(forKey: "k") == "from-suite")
+            #expect(second.string(forKey: "k") == nil)
+        }
+    }
+
+    @Test func addedSuitesAreReadOnlyThroughTheInstance() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("app", root: root)
+            let suite = try makeDefaults("shared", root: root)
+            try suite.write("suite", forKey: "k")
+            defaults.addSuite(named: "shared")
+            defaults.set("mine", forKey: "k")
+            #expect(suite.string(forKey: "k") == "suite")
+            #expect(defaults.persistentValue(forKey: "k") == "mine")
+        }
+    }
+
+    @Test func dictionaryRepresentationMergesTheWholeList() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("app", root: root, arguments: ["-a", "arg"])
+            try makeDefaults(Defaults.globalDomain, root: root).write("global", forKey: "g")
+            defaults.register(defaults: ["r": "registered", "a": "registered"])
+            defaults.set("app", forKey: "p")
+            let merged = defaults.resolvedValues()
+            #expect(merged == ["a": "arg", "g": "global", "r": "registered", "p": "app"])
+            #expect(defaults.dictionaryRepresentation().count == 4)
+        }
+    }
+
+    @Test func persistentDomainHoldsOnlyWhatIsStored() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("app", root: root, arguments: ["-a", "arg"])
+            defaults.register(defaults: ["r": 1])
+            #expect(defaults.persistentDomain(forName: "app") == nil)
+            defaults.set(2, forKey: "p")
+            #expect(defaults.persistentDomain(forName: "app")?.keys.sorted() == ["p"])
+            #expect(defaults.persistentDomain(forName: "never.created") == nil)
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("never.created.sqlite3").path))
+        }
+    }
+
+    @Test func volatileDomains() throws {
+        let defaults = try makeInMemoryDefaults(arguments: ["-x", "1"])
+        defaults.setVolatileDomain(["v": true], forName: "custom")
+        #expect(defaults.volatileDomainNames == [Defaults.argumentDomain, Defaults.registrationDomain, "custom"])
+        #expect(defaults.volatileDomain(forName: "custom")["v"] as? Bool == true)
+        #expect(defaults.object(forKey: "v") == nil, "custom volatile domains are not searched")
+        #expect(defaults.volatileDomain(forName: Defaults.argumentDomain)["x"] as? String == "1")
+        defaults.removeVolatileDomain(forName: "custom")
+        #expect(defaults.volatileDomainNames == [Defaults.argumentDomain, Defaults.registrationDomain])
+    }
+
+    @Test func changeNotificationIsPostedForEveryChange() async throws {
+        let defaults = try makeInMemoryDefaults()
+        let counter = Counter()
+        let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil) { _ in
+            counter.increment()
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        defaults.set(1, forKey: "a")
+        defaults.removeObject(forKey: "a")
+        defaults.register(defaults: ["b": 1])
+        defaults.setPersistentDomain(["c": 1], forName: defaults.suiteName)
+        #expect(counter.value == 4)
+    }
+}
+
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
+}
+
+import Synchronization

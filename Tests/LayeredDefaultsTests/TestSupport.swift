@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import LayeredDefaults
+
+/// A fresh directory under the system's temporary directory, named with a UUID, removed afterwards.
+func withTemporaryRoot<T>(_ body: (URL) throws -> T) throws -> T {
+    let root = FileManager.default.temporaryDirectory
+        .appendingPathComponent("LayeredDefaultsTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer {
+        chmod(root.path, 0o700)  // a test may have made it read-only
+        try? FileManager.default.removeItem(at: root)
+    }
+    return try body(root)
+}
+
+/// A store in `root` for `suite`, with no launch arguments.
+func makeDefaults(_ suite: String = "test.suite", root: URL, arguments: [String] = []) throws -> Defaults {
+    let defaults = try Defaults(suiteName: suite, location: .directory(root), arguments: arguments)
+    return defaults
+}
+
+/// A store in memory, with no launch arguments.
+func makeInMemoryDefaults(_ suite: String = "test.suite", arguments: [String] = []) throws -> Defaults {
+    try Defaults(suiteName: suite, location: .inMemory, arguments: arguments)
+}
+
+/// Collects the errors an instance reports instead of printing them.
+final class ErrorCollector: Sendable {
+    private let errors = Mutex<[DefaultsError]>([])
+    var all: [DefaultsError] { errors.withLock { $0 } }
+    func attach(to defaults: Defaults) {
+        defaults.errorHandler = { error in self.errors.withLock { $0.append(error) } }
+    }
+}
+
+import Synchronization
+
+/// The result of running a built executable of this package.
+struct ProcessResult {
+    let status: Int32
+    let output: String
+    let error: String
+}
+
+/// The directory holding the package's built products (next to the test bundle).
+let productsDirectory: URL = {
+    #if os(macOS)
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+        return bundle.bundleURL.deletingLastPathComponent()
+    }
+    fatalError("no test bundle")
+    #else
+    return Bundle.main.bundleURL
+    #endif
+}()
+
+/// Runs the built executable `product` with `arguments` and waits for it to exit.
+@discardableResult
+func run(_ product: String, _ arguments: [String]) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = productsDirectory.appendingPathComponent(product)
+    process.arguments = arguments
+    let output = Pipe(), error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus,
+                         output: String(decoding: outputData, as: UTF8.self),
+                         error: String(decoding: errorData, as: UTF8.self))
+}
+
+/// Runs the fixture against `suite` in `root`.
+@discardableResult
+func fixture(_ root: URL, _ suite: String, _ arguments: String...) throws -> ProcessResult {
+    try run("defaults-fixture", [root.path, suite] + arguments)
+}
+
+/// The JSON form of a value, as the fixture reads and prints it.
+func json(_ value: PreferenceValue) throws -> String {
+    String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+}
+
+/// The bytes of a file, to prove it was left untouched.
+func contents(_ url: URL) -> Data? { try? Data(contentsOf: url) }
