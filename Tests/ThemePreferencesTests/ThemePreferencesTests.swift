@@ -1,0 +1,55 @@
+import Foundation
+import LayeredDefaults
+import Testing
+import ThemePreferences
+
+@Suite struct ThemePreferencesTests {
+    static let fallbackTable: [(PreferenceValue?, Theme)] = [
+        (nil, .system), (.array(["dark"]), .system), (.integer(1), .system), (.double(2), .system), (.bool(true), .system),
+        (.string("purple"), .system), (.string("DARK"), .system), (.string(""), .system), (.data(Data("dark".utf8)), .system),
+        (.string("system"), .system), (.string("light"), .light), (.string("dark"), .dark),
+    ]
+
+    @Test(arguments: fallbackTable)
+    func storedValuesReadAsATheme(stored: PreferenceValue?, expected: Theme) throws {
+        let defaults = try Defaults(suiteName: "theme.test", location: .inMemory, arguments: [])
+        try defaults.write(stored, forKey: ThemePreferences.key)
+        #expect(ThemePreferences(defaults: defaults).theme == expected)
+    }
+
+    @Test func creatingNeverWrites() throws {
+        let defaults = try Defaults(suiteName: "theme.test", location: .inMemory, arguments: [])
+        _ = ThemePreferences(defaults: defaults)
+        #expect(try defaults.persistentValues().isEmpty)
+        #expect(ThemePreferences(defaults: defaults).storedTheme == nil)
+    }
+
+    @Test func saveStoresTheRawStringAndResetRemovesIt() throws {
+        let defaults = try Defaults(suiteName: "theme.test", location: .inMemory, arguments: [])
+        let preferences = ThemePreferences(defaults: defaults)
+        try preferences.save(.dark)
+        #expect(try defaults.persistentValues() == ["theme": "dark"])
+        #expect(preferences.theme == .dark)
+        try preferences.reset()
+        #expect(preferences.theme == .system)
+        #expect(try defaults.persistentValues()["theme"] == nil, "the registered default is not a stored value")
+    }
+
+    @Test func recreatingTheWrapperKeepsTheStoredChoice() throws {
+        let defaults = try Defaults(suiteName: "theme.test", location: .inMemory, arguments: [])
+        try ThemePreferences(defaults: defaults).save(.light)
+        #expect(ThemePreferences(defaults: defaults).theme == .light)
+        #expect(try defaults.persistentValues() == ["theme": "light"])
+    }
+
+    @Test func anArgumentOverridesTheStoredThemeForThisProcessOnly() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ThemeTests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let stored = try Defaults(suiteName: "app", location: .directory(root), arguments: [])
+        try ThemePreferences(defaults: stored).save(.dark)
+        let launched = try Defaults(suiteName: "app", location: .directory(root), arguments: ["app", "-theme", "light"])
+        #expect(ThemePreferences(defaults: launched).theme == .light)
+        #expect(ThemePreferences(defaults: launched).storedTheme == .dark)
+        #expect(ThemePreferences(defaults: stored).theme == .dark)
+    }
+}
