@@ -92,7 +92,7 @@ extension Defaults {
     ///   storage error; nothing changes then.
     public func replacePersistentValues(_ values: [String: PreferenceValue], forName domainName: String? = nil) throws {
         let store = try store(named: domainName ?? suiteName, create: true)!
-        _ = try store.transaction { domain in
+        try store.transaction { domain in
             try domain.removeAll()
             for (key, value) in values { try domain.set(value, forKey: key) }
         }
@@ -107,7 +107,7 @@ extension Defaults {
     public func removePersistentDomain(forName domainName: String) {
         reportingErrors {
             guard let store = try store(named: domainName, create: false) else { return }
-            _ = try store.transaction { try $0.removeAll() }
+            try store.transaction { try $0.removeAll() }
             postChange()
         }
     }

@@ -66,11 +66,17 @@ extension Defaults {
     /// `~/...` is a file URL under the home directory, any other string a file path. Nil for data or
     /// any other type (never a crash).
     public func url(forKey key: String) -> URL? {
-        guard case .string(let text)? = value(forKey: key), !text.isEmpty else { return nil }
+        guard case .string(let text)? = value(forKey: key) else { return nil }
+        return Self.url(fromStoredText: text)
+    }
+
+    /// The URL a stored string stands for (see ``url(forKey:)``), or nil for an empty string.
+    static func url(fromStoredText text: String) -> URL? {
+        guard !text.isEmpty else { return nil }
         if text == "~" || text.hasPrefix("~/") {
-            return URL(fileURLWithPath: Self.homeDirectory + text.dropFirst())
+            return URL(fileURLWithPath: homeDirectory + text.dropFirst())
         }
-        if Self.hasScheme(text), let url = URL(string: text) { return url }
+        if hasScheme(text), let url = URL(string: text) { return url }
         return URL(fileURLWithPath: text)
     }
 

@@ -50,6 +50,8 @@ public final class Defaults: Sendable {
         /// The persistent stores in search order: this domain, the suites, the global domain.
         var stores: [SuiteStore] = []
         var errorHandler: @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
+        /// Counts the changes made through this instance, for observers.
+        var changeCount = 0
 
         mutating func rebuildStores(persistent: SuiteStore) {
             stores = [persistent] + suites + (global.map { [$0] } ?? [])
@@ -139,7 +141,9 @@ public final class Defaults: Sendable {
     }
 
     func postChange() {
+        state.withLock { $0.changeCount += 1 }
         NotificationCenter.default.post(name: Self.didChangeNotification, object: self)
+        ObservationCenter.shared.changed()
     }
 
     // MARK: The search

@@ -15,6 +15,9 @@ public struct ThemePreferences: Sendable {
     /// The key the theme is stored under.
     public static let key = "theme"
 
+    /// The typed key of the theme: reads as ``Theme/system`` when nothing usable is stored.
+    public static let themeKey = Defaults.Key<Theme>(key, default: .system)
+
     /// The store this wrapper reads and writes.
     public let defaults: Defaults
 
@@ -28,7 +31,7 @@ public struct ThemePreferences: Sendable {
     /// The theme found by the search list (an argument `-theme light` wins); ``Theme/system`` when the
     /// value is missing, not a string, or not one of `system`, `light`, `dark`.
     public var theme: Theme {
-        Self.theme(from: defaults.value(forKey: Self.key))
+        defaults[Self.themeKey]
     }
 
     /// The theme stored in the persistent domain, or nil when the user never chose one (or it was reset).
@@ -50,7 +53,6 @@ public struct ThemePreferences: Sendable {
 
     /// The theme a stored value stands for: ``Theme/system`` for anything that is not a known name.
     public static func theme(from value: PreferenceValue?) -> Theme {
-        guard case .string(let name)? = value else { return .system }
-        return Theme(rawValue: name) ?? .system
+        value.flatMap(Theme.init(preferenceValue:)) ?? .system
     }
 }

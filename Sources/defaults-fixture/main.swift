@@ -5,6 +5,7 @@
 //   defaults-fixture <root> <suite> write-many <prefix> <n>    write <prefix>-0 ... and print each key once committed
 //   defaults-fixture <root> <suite> increment <key> <n>        atomically add 1 to an integer, n times
 //   defaults-fixture <root> <suite> hold-write-lock <seconds>  hold the write lock, printing "locked" once held
+//   defaults-fixture <root> <suite> migrate <name> <key>       run migration <name> (it adds 1 to <key>): prints "ran" or "skipped"
 //
 // Exit status: 0 success, 1 usage, 2 store error (one line on stderr).
 import Foundation
@@ -47,6 +48,11 @@ do {
             say("locked")
             Thread.sleep(forTimeInterval: Double(rest[0]) ?? 1)
         }
+    case ("migrate", 2):
+        let ran = try defaults.migrate(.named(rest[0])) { domain in
+            try domain.set(.integer((try domain.value(forKey: rest[1])?.integerValue ?? 0) + 1), forKey: rest[1])
+        }
+        say(ran ? "ran" : "skipped")
     default:
         FileHandle.standardError.write(Data("defaults-fixture: unknown operation '\(operation)' with \(rest.count) arguments\n".utf8))
         exit(1)

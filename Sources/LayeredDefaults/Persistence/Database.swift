@@ -76,6 +76,16 @@ final class Database {
         return try statement.step()
     }
 
+    /// The names of every recorded migration.
+    /// - Throws: ``SQLiteError``.
+    func migrationNames() throws -> [String] {
+        let statement = try connection.statement("SELECT name FROM migrations ORDER BY applied_at")
+        defer { statement.reset() }
+        var names: [String] = []
+        while try statement.step() { names.append(statement.text(at: 0)) }
+        return names
+    }
+
     /// Records the migration `name` as applied now.
     /// - Throws: ``SQLiteError``.
     func recordMigration(named name: String) throws {

@@ -37,6 +37,14 @@ public struct DomainTransaction: ~Copyable {
         changes[key] = .some(value)
     }
 
+    /// Moves the value of `oldKey` to `newKey` (replacing what `newKey` held); nothing when `oldKey` holds none.
+    /// - Throws: ``DefaultsError/invalidKey(suite:)`` for an empty key, or a storage error.
+    public mutating func renameKey(_ oldKey: String, to newKey: String) throws {
+        guard let value = try value(forKey: oldKey), oldKey != newKey else { return }
+        try set(value, forKey: newKey)
+        try set(nil, forKey: oldKey)
+    }
+
     /// Removes every key of this domain.
     /// - Throws: a storage error.
     public mutating func removeAll() throws {

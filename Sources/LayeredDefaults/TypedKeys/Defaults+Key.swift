@@ -1,0 +1,55 @@
+import Foundation
+
+extension Defaults {
+    /// A typed key: a name and the value it reads as when nothing usable is stored.
+    ///
+    /// ```swift
+    /// extension Defaults.Key<Int> { static let fontSize = Defaults.Key("fontSize", default: 12) }
+    /// defaults[.fontSize]                   // 12 until set; a stored "abc" also reads as 12
+    /// try defaults.set(14, for: .fontSize)
+    /// defaults.storedValue(for: .fontSize)  // 14; nil when never set (not the same as 0)
+    /// ```
+    public struct Key<Value: PreferenceRepresentable>: Sendable {
+        /// The key's name in the store.
+        public let name: String
+        /// What the key reads as when no domain holds a value that converts to `Value`.
+        public let defaultValue: Value
+
+        /// A key named `name` that reads as `defaultValue` when nothing usable is stored.
+        public init(_ name: String, default defaultValue: Value) {
+            self.name = name
+            self.defaultValue = defaultValue
+        }
+    }
+
+    /// The value of `key` found by the search list, or the key's default when no domain holds one or
+    /// the value found cannot be read as `Value` (the stored value is left alone, never overwritten).
+    public subscript<Value>(key: Key<Value>) -> Value {
+        value(for: key) ?? key.defaultValue
+    }
+
+    /// The value of `key` found by the search list, or nil when none is found or it does not convert.
+    public func value<Value>(for key: Key<Value>) -> Value? {
+        value(forKey: key.name).flatMap(Value.init(preferenceValue:))
+    }
+
+    /// The value stored for `key` in the persistent domain only: nil when the user never set it (a bool
+    /// never set is not a bool turned off), or when the stored value does not convert.
+    public func storedValue<Value>(for key: Key<Value>) -> Value? {
+        persistentValue(forKey: key.name).flatMap(Value.init(preferenceValue:))
+    }
+
+    /// Stores `value` for `key` in the persistent domain, committed when this returns; nil removes it,
+    /// so the key reads as its default again.
+    /// - Throws: an encoding error for a ``CodablePreference`` that cannot be encoded, or what
+    ///   ``write(_:forKey:)`` throws. Nothing changes then.
+    public func set<Value>(_ value: Value?, for key: Key<Value>) throws {
+        try write(value.map { try $0.preferenceValue() }, forKey: key.name)
+    }
+
+    /// Removes the stored value of `key`, so it reads as its default (or a lower domain's value) again.
+    /// - Throws: what ``write(_:forKey:)`` throws.
+    public func removeValue<Value>(for key: Key<Value>) throws {
+        try write(nil, forKey: key.name)
+    }
+}

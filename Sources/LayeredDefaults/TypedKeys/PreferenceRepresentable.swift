@@ -1,0 +1,153 @@
+import Foundation
+
+/// A Swift type that can be stored as a preference and read back, for typed keys (``Defaults/Key``).
+///
+/// Conforming: `String`, `Int`, `Double`, `Bool`, `Date`, `Data`, `URL`, arrays and `[String: ...]`
+/// dictionaries of conforming types, any `RawRepresentable` whose raw value conforms (declare
+/// `enum Mode: String, PreferenceRepresentable { ... }`), and any `Codable` type that adopts
+/// ``CodablePreference``.
+public protocol PreferenceRepresentable: Sendable {
+    /// The value a stored preference stands for, or nil when it cannot be read as this type.
+    init?(preferenceValue: PreferenceValue)
+    /// The preference stored for this value.
+    /// - Throws: an encoding error (only ``CodablePreference`` types can fail).
+    func preferenceValue() throws -> PreferenceValue
+}
+
+extension String: PreferenceRepresentable {
+    /// A string; nothing else converts.
+    public init?(preferenceValue: PreferenceValue) {
+        guard case .string(let value) = preferenceValue else { return nil }
+        self = value
+    }
+    public func preferenceValue() -> PreferenceValue { .string(self) }
+}
+
+extension Int: PreferenceRepresentable {
+    /// An integer, or a string of an integer (as launch arguments give: `-fontSize 14`).
+    public init?(preferenceValue: PreferenceValue) {
+        switch preferenceValue {
+        case .integer(let value): self = value
+        case .string(let text): guard let value = Int(text) else { return nil }; self = value
+        default: return nil
+        }
+    }
+    public func preferenceValue() -> PreferenceValue { .integer(self) }
+}
+
+extension Double: PreferenceRepresentable {
+    /// A double, an integer, or a string of a number.
+    public init?(preferenceValue: PreferenceValue) {
+        switch preferenceValue {
+        case .double(let value): self = value
+        case .integer(let value): self = Double(value)
+        case .string(let text): guard let value = Double(text) else { return nil }; self = value
+        default: return nil
+        }
+    }
+    public func preferenceValue() -> PreferenceValue { .double(self) }
+}
+
+extension Bool: PreferenceRepresentable {
+    /// A bool, or one of the strings `YES`/`NO`, `true`/`false`, `1`/`0` (as launch arguments give).
+    public init?(preferenceValue: PreferenceValue) {
+        switch preferenceValue {
+        case .bool(let value): self = value
+        case .string("YES"), .string("true"), .string("1"): self = true
+        case .string("NO"), .string("false"), .string("0"): self = false
+        default: return nil
+        }
+    }
+    public func preferenceValue() -> PreferenceValue { .bool(self) }
+}
+
+extension Date: PreferenceRepresentable {
+    /// A date; nothing else converts.
+    public init?(preferenceValue: PreferenceValue) {
+        guard case .date(let value) = preferenceValue else { return nil }
+        self = value
+    }
+    public func preferenceValue() -> PreferenceValue { .date(self) }
+}
+
+extension Data: PreferenceRepresentable {
+    /// Data; nothing else converts.
+    public init?(preferenceValue: PreferenceValue) {
+        guard case .data(let value) = preferenceValue else { return nil }
+        self = value
+    }
+    public func preferenceValue() -> PreferenceValue { .data(self) }
+}
+
+extension URL: PreferenceRepresentable {
+    /// A string, read as ``Defaults/url(forKey:)`` reads it.
+    public init?(preferenceValue: PreferenceValue) {
+        guard case .string(let text) = preferenceValue, let url = Defaults.url(fromStoredText: text) else { return nil }
+        self = url
+    }
+    /// The string ``Defaults/set(_:forKey:)-(URL?,_)`` stores.
+    public func preferenceValue() -> PreferenceValue { .string(Defaults.storedText(of: self)) }
+}
+
+extension Array: PreferenceRepresentable where Element: PreferenceRepresentable {
+    /// An array whose every element converts.
+    public init?(preferenceValue: PreferenceValue) {
+        guard case .array(let values) = preferenceValue else { return nil }
+        var elements: [Element] = []
+        elements.reserveCapacity(values.count)
+        for value in values {
+            guard let element = Element(preferenceValue: value) else { return nil }
+            elements.append(element)
+        }
+        self = elements
+    }
+    public func preferenceValue() throws -> PreferenceValue { .array(try map { try $0.preferenceValue() }) }
+}
+
+extension Dictionary: PreferenceRepresentable where Key == String, Value: PreferenceRepresentable {
+    /// A dictionary whose every value converts.
+    public init?(preferenceValue: PreferenceValue) {
+        guard case .dictionary(let values) = preferenceValue else { return nil }
+        var result: [String: Value] = [:]
+        for (key, value) in values {
+            guard let converted = Value(preferenceValue: value) else { return nil }
+            result[key] = converted
+        }
+        self = result
+    }
+    public func preferenceValue() throws -> PreferenceValue { .dictionary(try mapValues { try $0.preferenceValue() }) }
+}
+
+extension PreferenceRepresentable where Self: RawRepresentable, RawValue: PreferenceRepresentable {
+    /// The case whose raw value the stored preference holds; nil for an unknown raw value.
+    public init?(preferenceValue: PreferenceValue) {
+        guard let raw = RawValue(preferenceValue: preferenceValue) else { return nil }
+        self.init(rawValue: raw)
+    }
+    /// The raw value's preference.
+    public func preferenceValue() throws -> PreferenceValue { try rawValue.preferenceValue() }
+}
+
+/// A `Codable` type stored as a preference: `.data` holding its JSON (keys sorted), as apps commonly
+/// store `JSONEncoder` output in `UserDefaults`.
+///
+/// ```swift
+/// struct Window: CodablePreference { var width: Int; var height: Int }
+/// let window = Defaults.Key("window", default: Window(width: 800, height: 600))
+/// ```
+public protocol CodablePreference: PreferenceRepresentable, Codable {}
+
+extension CodablePreference {
+    /// The value decoded from stored JSON data; nil when it is not data or does not decode.
+    public init?(preferenceValue: PreferenceValue) {
+        guard case .data(let json) = preferenceValue, let value = try? JSONDecoder().decode(Self.self, from: json) else { return nil }
+        self = value
+    }
+    /// The JSON encoding of the value, as `.data`.
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func preferenceValue() throws -> PreferenceValue {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return .data(try encoder.encode(self))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import LayeredDefaults
+
+@Suite struct TypedKeyTests {
+    enum Mode: String, PreferenceRepresentable { case compact, regular }
+    struct Window: CodablePreference, Equatable { var width: Int; var height: Int }
+
+    @Test func everySupportedTypeRoundTrips() throws {
+        let defaults = try makeInMemoryDefaults()
+        func roundTrip<Value: PreferenceRepresentable & Equatable>(_ value: Value, default defaultValue: Value) throws {
+            let key = Defaults.Key("key-\(Value.self)", default: defaultValue)
+            #expect(defaults[key] == defaultValue)
+            try defaults.set(value, for: key)
+            #expect(defaults[key] == value)
+            #expect(defaults.storedValue(for: key) == value)
+        }
+        try roundTrip("text", default: "")
+        try roundTrip(42, default: 0)
+        try roundTrip(2.5, default: 0.0)
+        try roundTrip(true, default: false)
+        try roundTrip(Date(timeIntervalSinceReferenceDate: 12.5), default: Date(timeIntervalSinceReferenceDate: 0))
+        try roundTrip(Data([1, 2]), default: Data())
+        try roundTrip(URL(string: "https://example.com/x")!, default: URL(string: "https://a.b")!)
+        try roundTrip(["a", "b"], default: [String]())
+        try roundTrip(["k": 1], default: [String: Int]())
+        try roundTrip(Mode.compact, default: .regular)
+        try roundTrip(Window(width: 3, height: 4), default: Window(width: 0, height: 0))
+    }
+
+    @Test func codableValuesAreStoredAsJSONData() throws {
+        let defaults = try makeInMemoryDefaults()
+        let key = Defaults.Key("window", default: Window(width: 0, height: 0))
+        try defaults.set(Window(width: 3, height: 4), for: key)
+        #expect(defaults.persistentValue(forKey: "window") == .data(Data(#"{"height":4,"width":3}"#.utf8)))
+    }
+
+    @Test(arguments: [PreferenceValue.string("twelve"), .array([1]), .bool(true), .data(Data([1]))])
+    func undecodableValuesReadAsTheDefaultAndStayStored(stored: PreferenceValue) throws {
+        let defaults = try makeInMemoryDefaults()
+        let fontSize = Defaults.Key("fontSize", default: 12)
+        try defaults.write(stored, forKey: "fontSize")
+        #expect(defaults[fontSize] == 12)
+        #expect(defaults.storedValue(for: fontSize) == nil)
+        #expect(defaults.persistentValue(forKey: "fontSize") == stored, "a read never overwrites")
+    }
+
+    @Test func neverSetIsNotFalse() throws {
+        let defaults = try makeInMemoryDefaults()
+        let flag = Defaults.Key("flag", default: false)
+        #expect(defaults.storedValue(for: flag) == nil)
+        #expect(defaults[flag] == false)
+        try defaults.set(false, for: flag)
+        #expect(defaults.storedValue(for: flag) == false)
+        try defaults.removeValue(for: flag)
+        #expect(defaults.storedValue(for: flag) == nil)
+    }
+
+    @Test func argumentStringsConvertForScalarKeys() throws {
+        let defaults = try makeInMemoryDefaults(arguments: ["-size", "14", "-ratio", "0.5", "-on", "YES", "-mode", "compact"])
+        #expect(defaults[Defaults.Key("size", default: 0)] == 14)
+        #expect(defaults[Defaults.Key("ratio", default: 0.0)] == 0.5)
+        #expect(defaults[Defaults.Key("on", default: false)] == true)
+        #expect(defaults[Defaults.Key("mode", default: Mode.regular)] == .compact)
+    }
+}
+
+@Suite struct MigrationTests {
+    @Test func runsOnceAndIsRecorded() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("app", root: root)
+            defaults.set(true, forKey: "darkMode")
+            let migration: (inout DomainTransaction) throws -> Void = { domain in
+                if case .bool(true)? = try domain.value(forKey: "darkMode") { try domain.set("dark", forKey: "theme") }
+                try domain.set(nil, forKey: "darkMode")
+            }
+            #expect(try defaults.migrate(.named("2-theme-enum"), migration))
+            #expect(try defaults.persistentValues() == ["theme": "dark"])
+            defaults.set("light", forKey: "theme")
+            #expect(try !defaults.migrate(.named("2-theme-enum"), migration), "never re-run")
+            #expect(try makeDefaults("app", root: root).appliedMigrations() == [.named("2-theme-enum")])
+            #expect(defaults.string(forKey: "theme") == "light")
+        }
+    }
+
+    @Test func aFailingMigrationLeavesTheOldDataAndNoRecord() throws {
+        struct Boom: Error {}
+        let defaults = try makeInMemoryDefaults()
+        defaults.set("old", forKey: "name")
+        #expect(throws: Boom.self) {
+            try defaults.migrate("3-rename") { domain in
+                try domain.renameKey("name", to: "displayName")
+                throw Boom()
+            }
+        }
+        #expect(try defaults.persistentValues() == ["name": "old"])
+        #expect(try defaults.appliedMigrations().isEmpty)
+        #expect(try defaults.migrate("3-rename") { try $0.renameKey("name", to: "displayName") })
+        #expect(try defaults.persistentValues() == ["displayName": "old"])
+    }
+
+    @Test func anotherProcessDoesNotRunItAgain() throws {
+        try withTemporaryRoot { root in
+            #expect(try makeDefaults("app", root: root).migrate("1-first") { try $0.set(1, forKey: "count") })
+            let result = try fixture(root, "app", "migrate", "1-first", "count")
+            #expect(result.status == 0, "\(result.error)")
+            #expect(result.output == "skipped\n")
+            #expect(try makeDefaults("app", root: root).integer(forKey: "count") == 1)
+        }
+    }
+}
