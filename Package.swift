@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "LayeredDefaults", targets: ["LayeredDefaults"]),
         .library(name: "ThemePreferences", targets: ["ThemePreferences"]),
+        .library(name: "LayeredDefaultsTesting", targets: ["LayeredDefaultsTesting"]),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
@@ -15,6 +16,8 @@ let package = Package(
         .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
         .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture"]),
         .testTarget(name: "ThemePreferencesTests", dependencies: ["ThemePreferences"]),
+        .target(name: "LayeredDefaultsTesting", dependencies: ["LayeredDefaults"]),
+        .testTarget(name: "LayeredDefaultsTestingTests", dependencies: ["LayeredDefaultsTesting", "LayeredDefaults"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+#if canImport(XCTest)
+import XCTest
+#endif
+
+/// Where a test tool was called from: the call site a failure points at.
+struct CallSite: Sendable {
+    var fileID: StaticString
+    var filePath: StaticString
+    var line: UInt
+    var column: UInt
+
+    /// The call site as Swift Testing's source location.
+    var sourceLocation: SourceLocation {
+        SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+    }
+}
+
+/// How the test tools fail the running test: Swift Testing when a Swift Testing test is running,
+/// XCTest otherwise (when it is available).
+struct IssueReporter: Sendable {
+    /// Fails the running test with `message`, pointing at the call site.
+    var fail: @Sendable (_ message: String, _ site: CallSite) -> Void
+    /// Shows `message` without failing: a known issue in Swift Testing, a line on standard output otherwise.
+    var note: @Sendable (_ message: String, _ site: CallSite) -> Void
+
+    /// Reports to the test framework that is running.
+    static let live = IssueReporter(
+        fail: { message, site in
+            // NB: `Test.current` is a task-local value, set while a Swift Testing test runs on this task.
+            if Test.current != nil {
+                Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
+                return
+            }
+            #if canImport(XCTest)
+            XCTFail(message, file: site.filePath, line: site.line)
+            #else
+            Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
+            #endif
+        },
+        note: { message, site in
+            if Test.current != nil {
+                withKnownIssue(Comment(rawValue: "Skipped assertions (exhaustivity is off)"), sourceLocation: site.sourceLocation) {
+                    Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
+                }
+                return
+            }
+            // NB: XCTest on Linux has no XCTExpectFailure; printing is what is left.
+            print("\(site.filePath):\(site.line): \(message)")
+        }
+    )
+}
