@@ -50,6 +50,8 @@ import Testing
                 try FileManager.default.createSymbolicLink(
                     at: root.appendingPathComponent(prefix + "link.sqlite3"), withDestinationURL: outside.appendingPathComponent("target.sqlite3"))
                 let before = inventory(root)
+                #expect(try LeftoverDomains.find(prefix: prefix, in: root, olderThan: .zero).map(\.name) == [old1, old2, recent].sorted(),
+                        "a directory or a symbolic link is never a leftover, whatever its age")
 
                 #expect(try LeftoverDomains.find(prefix: prefix, in: root, olderThan: .seconds(3600)).map(\.name) == [old1, old2].sorted())
                 let removed = try LeftoverDomains.remove(prefix: prefix, in: root, olderThan: .seconds(3600))
