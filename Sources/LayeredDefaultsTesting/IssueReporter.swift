@@ -36,9 +36,11 @@ struct IssueReporter: Sendable {
             }
             #if canImport(XCTest)
             XCTFail(message, file: site.filePath, line: site.line)
-            #else
-            Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
             #endif
+            // NB: off a Swift Testing test's task (a detached task, a release elsewhere) `Test.current` is nil
+            // too. XCTFail drops a failure when no XCTest case runs, and Issue.record drops one when no Swift
+            // Testing run is active, so calling both loses nothing and reports once.
+            Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
         },
         note: { message, site in
             if Test.current != nil {
