@@ -1,11 +1,5 @@
+import LayeredDefaultsTesting
 import ThemePreferences
-
-#if canImport(Testing)
-import Testing
-#endif
-#if canImport(XCTest)
-import XCTest
-#endif
 
 extension ThemeClient {
     /// A client whose every closure fails the running test with a message naming the closure
@@ -20,28 +14,14 @@ extension ThemeClient {
     public static var unimplemented: ThemeClient {
         ThemeClient(
             load: {
-                reportUnimplemented("ThemeClient.load")
+                reportTestFailure("Unimplemented: 'ThemeClient.load' was called")
                 return .system
             },
-            save: { _ in reportUnimplemented("ThemeClient.save") },
-            reset: { reportUnimplemented("ThemeClient.reset") },
+            save: { _ in reportTestFailure("Unimplemented: 'ThemeClient.save' was called") },
+            reset: { reportTestFailure("Unimplemented: 'ThemeClient.reset' was called") },
             changes: {
-                reportUnimplemented("ThemeClient.changes")
+                reportTestFailure("Unimplemented: 'ThemeClient.changes' was called")
                 return AsyncStream { $0.finish() }
             })
     }
-}
-
-/// Fails the running test: an `Issue` under Swift Testing, else `XCTFail` under XCTest.
-func reportUnimplemented(_ name: String, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) {
-    let message = "Unimplemented: '\(name)' was called"
-    #if canImport(Testing)
-    if Test.current != nil {
-        Issue.record(Comment(rawValue: message), sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-        return
-    }
-    #endif
-    #if canImport(XCTest)
-    XCTFail(message)
-    #endif
 }

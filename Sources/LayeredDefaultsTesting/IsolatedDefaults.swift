@@ -1,0 +1,70 @@
+import Foundation
+import LayeredDefaults
+
+/// The names and places ``withIsolatedDefaults(in:prefix:arguments:_:)`` uses for its throwaway domains.
+public enum IsolatedDefaults {
+    /// The prefix of every suite name the isolation helpers make: `LayeredDefaultsTesting-` followed by
+    /// a UUID, e.g. `LayeredDefaultsTesting-E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
+    ///
+    /// Pass it to ``LeftoverDomains/remove(prefix:in:olderThan:)`` to clean up after crashed test runs.
+    public static let suiteNamePrefix = "LayeredDefaultsTesting-"
+
+    /// The file name suffixes of one domain: its database and SQLite's companion files.
+    static let fileSuffixes = [".\(Location.fileExtension)", ".\(Location.fileExtension)-wal",
+                               ".\(Location.fileExtension)-shm", ".\(Location.fileExtension)-journal"]
+
+    /// A fresh suite name: `prefix` followed by a UUID.
+    /// - Throws: `DefaultsError.invalidSuiteName` when the prefix makes an invalid suite name.
+    static func makeSuiteName(prefix: String) throws -> String {
+        try SuiteName.validate(prefix + UUID().uuidString)
+    }
+}
+
+/// One throwaway domain on disk: its suite name and root, and how to remove what it created.
+struct IsolatedDomain {
+    let suiteName: String
+    let root: URL
+    /// True when the root is a fresh directory made for this domain alone (removed whole afterwards).
+    let ownsRoot: Bool
+
+    /// Makes a fresh suite name, and a fresh temporary root unless `root` is given.
+    init(prefix: String, root: URL?) throws {
+        suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
+        if let root {
+            self.root = root
+            ownsRoot = false
+        } else {
+            self.root = FileManager.default.temporaryDirectory
+                .appendingPathComponent("LayeredDefaultsTesting-root-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: self.root, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            ownsRoot = true
+        }
+    }
+
+    /// Opens the domain and runs `body` with it. The store is released when this returns, so its
+    /// connection is closed (unless `body` kept the store) before the files are removed.
+    func run<T>(arguments: [String], _ body: (Defaults, String) throws -> T) throws -> T {
+        let defaults = try Defaults(suiteName: suiteName, location: .directory(root), arguments: arguments)
+        return try body(defaults, suiteName)
+    }
+
+    /// The asynchronous form of ``run(arguments:_:)``.
+    func run<T>(arguments: [String], isolation: isolated (any Actor)?, _ body: (Defaults, String) async throws -> T) async throws -> T {
+        let defaults = try Defaults(suiteName: suiteName, location: .directory(root), arguments: arguments)
+        return try await body(defaults, suiteName)
+    }
+
+    /// Removes what this domain created: the whole root when it made the root, else only the domain's
+    /// own files (`<suite>.sqlite3` and its `-wal`, `-shm` and `-journal` files).
+    func remove() {
+        if ownsRoot {
+            try? FileManager.default.removeItem(at: root)
+            return
+        }
+        for suffix in IsolatedDefaults.fileSuffixes {
+            // NB: unlink, not FileManager.removeItem: it removes exactly one directory entry, never a tree.
+            _ = unlink(root.appendingPathComponent(suiteName + suffix).path)
+        }
+    }
+}

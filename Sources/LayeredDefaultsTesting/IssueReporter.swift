@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+#if canImport(XCTest)
+import XCTest
+#endif
+
+/// Where a test tool was called from: the call site a failure points at.
+struct CallSite: Sendable {
+    var fileID: StaticString
+    var filePath: StaticString
+    var line: UInt
+    var column: UInt
+
+    /// The call site as Swift Testing's source location.
+    var sourceLocation: SourceLocation {
+        SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+    }
+}
+
+/// How the test tools fail the running test: Swift Testing when a Swift Testing test is running,
+/// XCTest otherwise (when it is available).
+struct IssueReporter: Sendable {
+    /// Fails the running test with `message`, pointing at the call site.
+    var fail: @Sendable (_ message: String, _ site: CallSite) -> Void
+    /// Shows `message` without failing: a known issue in Swift Testing, a line on standard output otherwise.
+    var note: @Sendable (_ message: String, _ site: CallSite) -> Void
+
+    /// Reports to the test framework that is running.
+    static let live = IssueReporter(
+        fail: { message, site in
+            // NB: `Test.current` is a task-local value, set while a Swift Testing test runs on this task.
+            if Test.current != nil {
+                Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
+                return
+            }
+            #if canImport(XCTest)
+            XCTFail(message, file: site.filePath, line: site.line)
+            #endif
+            // NB: off a Swift Testing test's task (a detached task, a release elsewhere) `Test.current` is nil
+            // too. XCTFail drops a failure when no XCTest case runs, and Issue.record drops one when no Swift
+            // Testing run is active, so calling both loses nothing and reports once.
+            Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
+        },
+        note: { message, site in
+            if Test.current != nil {
+                withKnownIssue(Comment(rawValue: "Skipped assertions (exhaustivity is off)"), sourceLocation: site.sourceLocation) {
+                    Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
+                }
+                return
+            }
+            // NB: XCTest on Linux has no XCTExpectFailure; printing is what is left.
+            print("\(site.filePath):\(site.line): \(message)")
+        }
+    )
+}
+
+/// Fails the running test with `message`: a Swift Testing `Issue` while a Swift Testing test runs,
+/// else `XCTFail`. For test doubles of your own (e.g. an unimplemented client's closures).
+/// - Parameter message: what went wrong; name the closure or call that should not have happened.
+public func reportTestFailure(
+    _ message: String,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    IssueReporter.live.fail(message, CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+}

@@ -1,0 +1,119 @@
+import Foundation
+import LayeredDefaults
+
+/// Finds and removes the domains that test runs left behind in a directory (a run that crashed or was
+/// killed before its cleanup), by suite-name prefix, touching nothing else.
+///
+/// A leftover domain is a group of regular files `<name>.sqlite3`, `<name>.sqlite3-wal`,
+/// `<name>.sqlite3-shm` and `<name>.sqlite3-journal` directly in the directory, where `<name>` starts
+/// with the prefix and is a valid suite name. Directories, symbolic links, other files and other
+/// domains are never touched.
+///
+/// ```swift
+/// // At the start of a long-lived CI machine's test run:
+/// try LeftoverDomains.remove(prefix: IsolatedDefaults.suiteNamePrefix, in: sharedRoot, olderThan: .seconds(3600))
+/// ```
+public enum LeftoverDomains {
+    /// One leftover domain: its suite name and files.
+    public struct Domain: Sendable, Hashable {
+        /// The suite name.
+        public let name: String
+        /// The domain's files that exist, sorted by path.
+        public let files: [URL]
+        /// The latest modification date of its files.
+        public let lastModified: Date
+    }
+
+    /// The prefix would match too much: it is empty, or holds a character no suite name has.
+    public struct InvalidPrefix: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The refused prefix.
+        public let prefix: String
+
+        /// The error for a refused `prefix`.
+        public init(prefix: String) { self.prefix = prefix }
+
+        /// Says why the prefix was refused.
+        public var description: String {
+            "Refusing to look for leftover domains with the prefix \(prefix.debugDescription): use a non-empty prefix "
+                + "of letters, digits, '.', '-' or '_', such as IsolatedDefaults.suiteNamePrefix"
+        }
+    }
+
+    /// The leftover domains in `root` whose suite names start with `prefix` and whose files were all last
+    /// modified more than `age` ago.
+    ///
+    /// ```swift
+    /// let stale = try LeftoverDomains.find(prefix: "MyAppTests-", in: root, olderThan: .seconds(600))
+    /// ```
+    /// - Parameters:
+    ///   - prefix: the start of the suite names to find; not empty. The default is
+    ///     ``IsolatedDefaults/suiteNamePrefix``.
+    ///   - root: the directory to look in (not its subdirectories). A missing directory has none.
+    ///   - age: how long a domain must have been untouched, so that a test running right now keeps its
+    ///     domain. The default is one hour; pass `.zero` for every match.
+    /// - Returns: the domains, sorted by name.
+    /// - Throws: ``InvalidPrefix`` (nothing is read), or an error listing the directory.
+    public static func find(
+        prefix: String = IsolatedDefaults.suiteNamePrefix, in root: URL, olderThan age: Duration = .seconds(3600)
+    ) throws -> [Domain] {
+        guard !prefix.isEmpty, SuiteName.isValid(prefix) else { throw InvalidPrefix(prefix: prefix) }
+        let entries: [String]
+        do {
+            entries = try FileManager.default.contentsOfDirectory(atPath: root.path)
+        } catch CocoaError.fileReadNoSuchFile {
+            return []
+        }
+        var groups: [String: [(url: URL, modified: Date)]] = [:]
+        for entry in entries {
+            guard let suffix = IsolatedDefaults.fileSuffixes.first(where: entry.hasSuffix) else { continue }
+            let name = String(entry.dropLast(suffix.count))
+            guard name.hasPrefix(prefix), SuiteName.isValid(name) else { continue }
+            let url = root.appendingPathComponent(entry, isDirectory: false)
+            var status = stat()
+            // NB: lstat, so a symbolic link is seen as a link (and skipped), never followed.
+            guard lstat(url.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                let modified = try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+            else { continue }
+            groups[name, default: []].append((url, modified))
+        }
+        let cutoff = Date().addingTimeInterval(-seconds(age))
+        return groups.compactMap { name, files in
+            let lastModified = files.map(\.modified).max()!
+            guard lastModified <= cutoff else { return nil }
+            return Domain(name: name, files: files.map(\.url).sorted { $0.path < $1.path }, lastModified: lastModified)
+        }
+        .sorted { $0.name < $1.name }
+    }
+
+    /// Removes the leftover domains ``find(prefix:in:olderThan:)`` finds: their files, and nothing else.
+    ///
+    /// ```swift
+    /// let removed = try LeftoverDomains.remove(in: sharedRoot, olderThan: .seconds(3600))
+    /// print("removed \(removed.count) leftover test domains")
+    /// ```
+    /// - Parameters:
+    ///   - prefix: the start of the suite names to remove; not empty. The default is
+    ///     ``IsolatedDefaults/suiteNamePrefix``.
+    ///   - root: the directory to clean (not its subdirectories).
+    ///   - age: how long a domain must have been untouched. The default is one hour.
+    /// - Returns: the domains removed.
+    /// - Throws: ``InvalidPrefix`` (nothing is touched), or an error listing the directory or removing a file.
+    @discardableResult
+    public static func remove(
+        prefix: String = IsolatedDefaults.suiteNamePrefix, in root: URL, olderThan age: Duration = .seconds(3600)
+    ) throws -> [Domain] {
+        let domains = try find(prefix: prefix, in: root, olderThan: age)
+        for domain in domains {
+            // NB: unlink, not FileManager.removeItem: it removes exactly one directory entry, never a tree.
+            for file in domain.files where unlink(file.path) != 0 && errno != ENOENT {
+                let reason = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path, NSUnderlyingErrorKey: reason])
+            }
+        }
+        return domains
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

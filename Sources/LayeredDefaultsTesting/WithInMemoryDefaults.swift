@@ -1,0 +1,51 @@
+import LayeredDefaults
+
+/// Runs `body` with a private in-memory store (`Location.inMemory`) of a fresh, randomly named domain:
+/// nothing touches the disk, and everything is gone when the store is released.
+///
+/// ```swift
+/// @Test func resetRemovesTheKey() throws {
+///     try withInMemoryDefaults { defaults, _ in
+///         defaults.set("dark", forKey: "theme")
+///         defaults.removeObject(forKey: "theme")
+///         #expect(try defaults.persistentValues().isEmpty)
+///     }
+/// }
+/// ```
+/// - Parameters:
+///   - prefix: the start of the suite name. The default is ``IsolatedDefaults/suiteNamePrefix``.
+///   - arguments: the launch arguments of the store's argument domain. The default is none.
+///   - body: receives the store and its suite name.
+/// - Returns: what `body` returns.
+/// - Throws: what `body` throws, or `DefaultsError.invalidSuiteName` when `prefix` makes an invalid name.
+public func withInMemoryDefaults<T>(
+    prefix: String = IsolatedDefaults.suiteNamePrefix, arguments: [String] = [],
+    _ body: (_ defaults: Defaults, _ suiteName: String) throws -> T
+) throws -> T {
+    let suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
+    return try body(Defaults(suiteName: suiteName, location: .inMemory, arguments: arguments), suiteName)
+}
+
+/// Runs the asynchronous `body` with a private in-memory store of a fresh, randomly named domain (see
+/// ``withInMemoryDefaults(prefix:arguments:_:)``).
+///
+/// ```swift
+/// try await withInMemoryDefaults { defaults, _ in
+///     try await SettingsModel(defaults: defaults).chooseDark()
+/// }
+/// ```
+/// - Parameters:
+///   - prefix: the start of the suite name. The default is ``IsolatedDefaults/suiteNamePrefix``.
+///   - arguments: the launch arguments of the store's argument domain. The default is none.
+///   - isolation: the caller's actor; `body` runs on it.
+///   - body: receives the store and its suite name.
+/// - Returns: what `body` returns.
+/// - Throws: what `body` throws, or `DefaultsError.invalidSuiteName` when `prefix` makes an invalid name.
+public func withInMemoryDefaults<T>(
+    prefix: String = IsolatedDefaults.suiteNamePrefix, arguments: [String] = [],
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ defaults: Defaults, _ suiteName: String) async throws -> T
+) async throws -> T {
+    let suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
+    return try await body(Defaults(suiteName: suiteName, location: .inMemory, arguments: arguments), suiteName)
+}

@@ -1,0 +1,72 @@
+import Foundation
+import LayeredDefaults
+
+/// Runs `body` with a store of a fresh, randomly named persistent domain on disk, and removes that
+/// domain afterwards, even when `body` throws.
+///
+/// The suite name is `prefix` followed by a UUID. Without `root`, the domain lives in a fresh
+/// temporary directory of its own (so even the global domain is private to the test), and the whole
+/// directory is removed afterwards. With `root`, only the domain's own files are removed
+/// (`<suite>.sqlite3` and its `-wal`, `-shm` and `-journal` files): other domains and files in that
+/// directory, including the shared global domain `NSGlobalDomain.sqlite3` that opening a store
+/// creates, are left alone.
+///
+/// ```swift
+/// @Test func savingTheTheme() throws {
+///     try withIsolatedDefaults { defaults, suiteName in
+///         try ThemePreferences(defaults: defaults).save(.dark)
+///         #expect(try defaults.persistentValues() == ["theme": "dark"])
+///     }
+/// }
+/// ```
+///
+/// Do not keep the store after `body` returns: its files are gone.
+/// - Parameters:
+///   - root: the directory to create the domain in; the default is a fresh temporary directory.
+///   - prefix: the start of the suite name. The default is ``IsolatedDefaults/suiteNamePrefix``.
+///   - arguments: the launch arguments of the store's argument domain. The default is none (never the
+///     test runner's own `CommandLine.arguments`).
+///   - body: receives the store and its suite name.
+/// - Returns: what `body` returns.
+/// - Throws: what `body` throws; `DefaultsError.invalidSuiteName` when `prefix` makes an invalid suite
+///   name; or an error creating the directory or opening the store.
+public func withIsolatedDefaults<T>(
+    in root: URL? = nil, prefix: String = IsolatedDefaults.suiteNamePrefix, arguments: [String] = [],
+    _ body: (_ defaults: Defaults, _ suiteName: String) throws -> T
+) throws -> T {
+    let domain = try IsolatedDomain(prefix: prefix, root: root)
+    defer { domain.remove() }
+    return try domain.run(arguments: arguments, body)
+}
+
+/// Runs the asynchronous `body` with a store of a fresh, randomly named persistent domain on disk, and
+/// removes that domain afterwards, even when `body` throws (see
+/// ``withIsolatedDefaults(in:prefix:arguments:_:)``).
+///
+/// ```swift
+/// @Test func savingTheThemeFromTheModel() async throws {
+///     try await withIsolatedDefaults { defaults, _ in
+///         let model = await SettingsModel(defaults: defaults)
+///         try await model.chooseDark()
+///         #expect(defaults.string(forKey: "theme") == "dark")
+///     }
+/// }
+/// ```
+/// - Parameters:
+///   - root: the directory to create the domain in; the default is a fresh temporary directory.
+///   - prefix: the start of the suite name. The default is ``IsolatedDefaults/suiteNamePrefix``.
+///   - arguments: the launch arguments of the store's argument domain. The default is none.
+///   - isolation: the caller's actor; `body` runs on it.
+///   - body: receives the store and its suite name.
+/// - Returns: what `body` returns.
+/// - Throws: what `body` throws; `DefaultsError.invalidSuiteName` when `prefix` makes an invalid suite
+///   name; or an error creating the directory or opening the store.
+public func withIsolatedDefaults<T>(
+    in root: URL? = nil, prefix: String = IsolatedDefaults.suiteNamePrefix, arguments: [String] = [],
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ defaults: Defaults, _ suiteName: String) async throws -> T
+) async throws -> T {
+    let domain = try IsolatedDomain(prefix: prefix, root: root)
+    defer { domain.remove() }
+    return try await domain.run(arguments: arguments, isolation: isolation, body)
+}

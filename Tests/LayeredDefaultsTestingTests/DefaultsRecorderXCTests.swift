@@ -1,0 +1,45 @@
+#if canImport(XCTest)
+import LayeredDefaults
+import LayeredDefaultsTesting
+import Testing
+import XCTest
+
+/// The recorder under XCTest: failures go to `XCTFail`, caught here by overriding `recordFailure`.
+final class DefaultsRecorderXCTests: XCTestCase {
+    private var failures: [(description: String, file: String, line: Int)] = []
+    private var capturing = false
+
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        guard capturing else {
+            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+        failures.append((description, filePath, lineNumber))
+    }
+
+    func testAssertedChangesPass() throws {
+        XCTAssertNil(Test.current, "no Swift Testing test is running here")
+        try withInMemoryDefaults { defaults, _ in
+            let recorder = try DefaultsRecorder(defaults)
+            try recorder.assert(during: { try defaults.write("dark", forKey: "theme") }) { $0["theme"] = "dark" }
+            recorder.finish()
+        }
+    }
+
+    func testAnUnassertedWriteFailsThroughXCTFail() throws {
+        var finishLine = 0
+        try withInMemoryDefaults { defaults, _ in
+            let recorder = try DefaultsRecorder(defaults)
+            defaults.set("4111-1111-1111-1111", forKey: "cardNumber")
+            capturing = true
+            finishLine = #line + 1
+            recorder.finish()
+            capturing = false
+        }
+        XCTAssertEqual(failures.count, 1)
+        XCTAssertTrue(failures.first?.description.contains("+ \"cardNumber\": string (value not shown)") == true)
+        XCTAssertFalse(failures.first?.description.contains("4111") == true)
+        XCTAssertTrue(failures.first?.file.hasSuffix("DefaultsRecorderXCTests.swift") == true)
+        XCTAssertEqual(failures.first?.line, finishLine)
+    }
+}
+#endif

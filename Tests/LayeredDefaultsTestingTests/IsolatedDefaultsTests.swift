@@ -1,0 +1,143 @@
+import Foundation
+import LayeredDefaults
+import LayeredDefaultsTesting
+import Testing
+
+@Suite struct IsolatedDefaultsTests {
+    @Test func aFreshDomainInAPrivateRootThatIsRemovedAfterwards() throws {
+        var seen: (root: URL, suiteName: String)?
+        try withIsolatedDefaults { defaults, suiteName in
+            let root = try #require(directory(of: defaults))
+            seen = (root, suiteName)
+            #expect(suiteName.hasPrefix(IsolatedDefaults.suiteNamePrefix))
+            #expect(UUID(uuidString: String(suiteName.dropFirst(IsolatedDefaults.suiteNamePrefix.count))) != nil)
+            #expect(defaults.suiteName == suiteName)
+            #expect(try defaults.persistentValues().isEmpty)
+            defaults.set("dark", forKey: "theme")
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("\(suiteName).sqlite3").path))
+        }
+        let root = try #require(seen?.root)
+        #expect(!FileManager.default.fileExists(atPath: root.path))
+    }
+
+    @Test func twoCallsGetDifferentDomains() throws {
+        let first = try withIsolatedDefaults { _, suiteName in suiteName }
+        let second = try withIsolatedDefaults { _, suiteName in suiteName }
+        #expect(first != second)
+    }
+
+    @Test func thePrivateRootIsRemovedWhenTheBodyThrows() throws {
+        var seenRoot: URL?
+        #expect(throws: Failure.self) {
+            try withIsolatedDefaults { defaults, _ in
+                seenRoot = directory(of: defaults)
+                defaults.set(1, forKey: "a")
+                throw Failure()
+            }
+        }
+        let root = try #require(seenRoot)
+        #expect(!FileManager.default.fileExists(atPath: root.path))
+    }
+
+    @Test func inASharedRootOnlyItsOwnDomainIsRemovedEvenWhenTheBodyThrows() throws {
+        try withTemporaryDirectory { shared in
+            let neighbour = try Defaults(suiteName: "neighbour", location: .directory(shared), arguments: [])
+            neighbour.set("keep me", forKey: "note")
+            try Data("notes".utf8).write(to: shared.appendingPathComponent("notes.txt"))
+            var ownName = ""
+            #expect(throws: Failure.self) {
+                try withIsolatedDefaults(in: shared) { defaults, suiteName in
+                    ownName = suiteName
+                    #expect(directory(of: defaults)?.standardizedFileURL == shared.standardizedFileURL)
+                    defaults.set("dark", forKey: "theme")
+                    #expect(entries(of: shared).contains("\(suiteName).sqlite3-wal"), "the domain is open, in WAL mode")
+                    // Files whose names merely start like the domain's are not the domain's.
+                    try Data("x".utf8).write(to: shared.appendingPathComponent("\(suiteName).sqlite3.bak"))
+                    try Data("x".utf8).write(to: shared.appendingPathComponent("\(suiteName)-other.sqlite3"))
+                    throw Failure()
+                }
+            }
+            #expect(!ownName.isEmpty)
+            #expect(entries(of: shared).filter { $0.hasPrefix(ownName + ".sqlite3") } == ["\(ownName).sqlite3.bak"])
+            #expect(entries(of: shared).contains("\(ownName)-other.sqlite3"))
+            #expect(entries(of: shared).contains("neighbour.sqlite3"))
+            #expect(entries(of: shared).contains("NSGlobalDomain.sqlite3"), "the shared global domain is left alone")
+            #expect(try Data(contentsOf: shared.appendingPathComponent("notes.txt")) == Data("notes".utf8))
+            #expect(neighbour.string(forKey: "note") == "keep me")
+            let reopened = try Defaults(suiteName: "neighbour", location: .directory(shared), arguments: [])
+            #expect(try reopened.persistentValues() == ["note": "keep me"])
+        }
+    }
+
+    @Test func argumentsAreInjectedAndDefaultToNone() throws {
+        try withIsolatedDefaults { defaults, _ in
+            #expect(defaults.volatileValues(forName: Defaults.argumentDomain).isEmpty)
+        }
+        try withIsolatedDefaults(arguments: ["app", "-theme", "light"]) { defaults, _ in
+            defaults.set("dark", forKey: "theme")
+            #expect(defaults.string(forKey: "theme") == "light")
+            #expect(defaults.persistentValue(forKey: "theme") == "dark")
+        }
+        try withInMemoryDefaults { defaults, _ in
+            #expect(defaults.volatileValues(forName: Defaults.argumentDomain).isEmpty)
+        }
+        try withInMemoryDefaults(arguments: ["app", "-theme", "light"]) { defaults, _ in
+            #expect(defaults.string(forKey: "theme") == "light")
+        }
+    }
+
+    @Test func anInvalidPrefixIsRefusedBeforeAnythingIsTouched() throws {
+        try withTemporaryDirectory { shared in
+            #expect(throws: DefaultsError.self) {
+                try withIsolatedDefaults(in: shared, prefix: "../escape-") { _, _ in Issue.record("the body must not run") }
+            }
+            #expect(entries(of: shared).isEmpty)
+        }
+    }
+
+    @Test func aCustomPrefixNamesTheDomain() throws {
+        try withInMemoryDefaults(prefix: "MyAppTests.") { defaults, suiteName in
+            #expect(suiteName.hasPrefix("MyAppTests."))
+            #expect(defaults.suiteName == suiteName)
+        }
+    }
+
+    @Test func inMemoryTouchesNoFile() throws {
+        try withInMemoryDefaults { defaults, suiteName in
+            #expect(defaults.location == .inMemory)
+            #expect(suiteName.hasPrefix(IsolatedDefaults.suiteNamePrefix))
+            try defaults.write("dark", forKey: "theme")
+            #expect(try defaults.persistentValues() == ["theme": "dark"])
+        }
+    }
+
+    @Test func asyncFormsCleanUpToo() async throws {
+        var seenRoot: URL?
+        await #expect(throws: Failure.self) {
+            try await withIsolatedDefaults { defaults, _ in
+                seenRoot = directory(of: defaults)
+                await Task.yield()
+                defaults.set(1, forKey: "a")
+                throw Failure()
+            }
+        }
+        let root = try #require(seenRoot)
+        #expect(!FileManager.default.fileExists(atPath: root.path))
+        let value = try await withInMemoryDefaults { defaults, _ in
+            await Task.yield()
+            defaults.set(2, forKey: "b")
+            return defaults.integer(forKey: "b")
+        }
+        #expect(value == 2)
+    }
+
+    @MainActor @Test func asyncFormRunsOnTheCallersActor() async throws {
+        var count = 0
+        try await withIsolatedDefaults { defaults, _ in
+            await Task.yield()
+            count += 1  // main-actor state: compiles only because the body runs on the main actor
+            defaults.set(count, forKey: "count")
+        }
+        #expect(count == 1)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import LayeredDefaults
+import Synchronization
+import Testing
+@testable import LayeredDefaultsTesting
+
+/// What a test tool reported: the messages of the issues it recorded.
+final class IssueLog: Sendable {
+    private let entries = Mutex<[(message: String, location: SourceLocation?)]>([])
+    var messages: [String] { entries.withLock { $0.map(\.message) } }
+    var locations: [SourceLocation?] { entries.withLock { $0.map(\.location) } }
+    func append(_ issue: Issue) {
+        entries.withLock { $0.append((issue.comments.map(\.rawValue).joined(separator: "\n"), issue.sourceLocation)) }
+    }
+}
+
+/// Runs `body`, which must record at least one issue (else the test fails), and returns what it recorded.
+func expectIssues(_ body: () throws -> Void) rethrows -> IssueLog {
+    let log = IssueLog()
+    try withKnownIssue {
+        try body()
+    } matching: { issue in
+        log.append(issue)
+        return true
+    }
+    return log
+}
+
+/// The asynchronous form of ``expectIssues(_:)``.
+func expectIssues(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void) async rethrows -> IssueLog {
+    let log = IssueLog()
+    try await withKnownIssue {
+        try await body()
+    } matching: { issue in
+        log.append(issue)
+        return true
+    }
+    return log
+}
+
+/// A reporter that keeps what the recorder reports instead of failing the test.
+final class CapturingReporter: Sendable {
+    private let entries = Mutex<(failures: [String], notes: [String])>(([], []))
+    var failures: [String] { entries.withLock { $0.failures } }
+    var notes: [String] { entries.withLock { $0.notes } }
+    var reporter: IssueReporter {
+        IssueReporter(
+            fail: { message, _ in self.entries.withLock { $0.failures.append(message) } },
+            note: { message, _ in self.entries.withLock { $0.notes.append(message) } })
+    }
+}
+
+extension DefaultsRecorder {
+    /// A recorder that reports to `capture` instead of the running test.
+    convenience init(_ defaults: Defaults, exhaustivity: Exhaustivity = .on, reportingTo capture: CapturingReporter) throws {
+        try self.init(defaults, domain: nil, exhaustivity: exhaustivity, reporter: capture.reporter,
+                      site: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
+    }
+}
+
+/// A fresh directory under the system's temporary directory, named with a UUID, removed afterwards.
+func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
+    let root = FileManager.default.temporaryDirectory
+        .appendingPathComponent("LayeredDefaultsTestingTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    return try body(root)
+}
+
+/// The names of the entries of a directory, sorted.
+func entries(of directory: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+}
+
+/// The directory a store's domains live in.
+func directory(of defaults: Defaults) -> URL? {
+    defaults.location.root()
+}
+
+struct Failure: Error, Equatable {}
