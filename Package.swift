@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "LayeredDefaults", targets: ["LayeredDefaults"]),
         .library(name: "ThemePreferences", targets: ["ThemePreferences"]),
+        .executable(name: "prefs", targets: ["prefs"]),
+        .executable(name: "theme-demo", targets: ["theme-demo"]),
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
@@ -15,6 +17,10 @@ let package = Package(
         .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
         .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture"]),
         .testTarget(name: "ThemePreferencesTests", dependencies: ["ThemePreferences"]),
+        .executableTarget(name: "prefs", dependencies: ["LayeredDefaults"]),
+        .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
+        .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite"], path: "IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,2 @@
+import Testing
+@Suite struct PlaceholderIT { @Test func builds() {} }
