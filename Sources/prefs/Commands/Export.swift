@@ -22,7 +22,7 @@ enum Export: Command {
         let operands = try operands(invocation, 2...2)
         let (domain, destination) = (try Context.domainName(operands[0]), operands[1])
         guard let values = try context.storedValues(of: domain) else { throw PrefsError.missingDomain(domain) }
-        let document = try Output.jsonDocument(values)
+        let document = values.isEmpty ? Data("{}\n".utf8) : try Output.jsonDocument(values)
         guard destination != "-" else { return context.console.writeOutput(String(decoding: document, as: UTF8.self)) }
         let file = URL(fileURLWithPath: destination)
         do {
