@@ -11,6 +11,9 @@ import LayeredDefaults
 /// ```
 @main
 enum Prefs {
+    /// The tool's version, printed by `prefs --version`.
+    static let version = "1.0.0"
+
     /// The verbs, in the order `prefs --help` lists them.
     static var commands: [any Command.Type] {
         [Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Domains.self, Find.self,
@@ -36,6 +39,10 @@ enum Prefs {
                 valued: commands.reduce(Invocation.globalValued) { $0.union($1.valuedOptions) },
                 flags: commands.reduce(Invocation.globalFlags) { $0.union($1.flagOptions) })
             guard let verb = invocation.positionals.first else {
+                if invocation.flags.contains("--version") {
+                    console.print("prefs \(version)")
+                    return .success
+                }
                 if invocation.flags.contains("--help") {
                     console.print(overview)
                     return .success
@@ -113,6 +120,7 @@ enum Prefs {
                              $XDG_CONFIG_HOME/layered-defaults, else ~/.config/layered-defaults
               --json         JSON output for scripts (values as tagged JSON: {"integer":42})
               --help         this text; `prefs <verb> --help` or `prefs help <verb>` for a verb
+              --version      the version of prefs
             <domain> is a domain name (1-128 letters, digits, '.', '-', '_'), or -g / NSGlobalDomain for
             the global domain. Options may come anywhere; every argument after -- is an operand.
 

@@ -15,7 +15,7 @@ struct Invocation: Sendable, Equatable {
     /// Options every verb accepts.
     static let globalValued: Set<String> = ["--root"]
     /// Flags every verb accepts.
-    static let globalFlags: Set<String> = ["--json", "--help"]
+    static let globalFlags: Set<String> = ["--json", "--help", "--version"]
 
     /// Splits `arguments` (without the program name).
     /// - Parameters:

@@ -1,2 +1,0 @@
-import Testing
-@Suite struct PlaceholderIT { @Test func builds() {} }
