@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import Synchronization
 import Testing
@@ -29,7 +28,7 @@ import Testing
             report.expectShows("dark", try launcher.run("theme-demo", ["--suite", suite, "show"]), "relaunch after the kill")
             let type = try launcher.prefs("read-type", suite, "theme")
             report.expect(type.succeeded && type.output == "Type is string\n", "relaunch: the key is a string")
-            let check = integrityCheck(root.appendingPathComponent("\(suite).sqlite3").path)
+            let check = RawSQLite.integrityCheck(root.appendingPathComponent("\(suite).sqlite3").path)
             report.expect(check == "ok", "PRAGMA integrity_check")
         }
     }
@@ -44,19 +43,6 @@ import Testing
             if line.contains(UInt8(ascii: "\n")) { break }
         }
         return String(decoding: line.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-    }
-
-    /// The first row of `PRAGMA integrity_check` on the database at `path` ("ok" when sound).
-    private func integrityCheck(_ path: String) -> String {
-        var database: OpaquePointer?
-        defer { sqlite3_close(database) }
-        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else { return "cannot open" }
-        var statement: OpaquePointer?
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_prepare_v2(database, "PRAGMA integrity_check", -1, &statement, nil) == SQLITE_OK,
-              sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0)
-        else { return "cannot run: \(String(cString: sqlite3_errmsg(database)))" }
-        return String(cString: text)
     }
 }
 

@@ -136,4 +136,26 @@ import Testing
                 """)
         }
     }
+
+    @Test func anUndecodableRowIsReportedOnceAndLeftAlone() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            try launcher.prefs("write", "app", "good", "-int", "1")
+            try launcher.prefs("write", "app", "bad", "-int", "2")
+            let path = root.appendingPathComponent("app.sqlite3").path
+            #expect(RawSQLite.firstText("UPDATE preferences SET value = 'private-marker' WHERE key = 'bad'", at: path) == "")
+
+            let domain = try launcher.prefs("read", "app")
+            #expect(domain.succeeded && domain.output == "{\n    good = 1;\n}\n")
+            #expect(domain.errorLines.count == 1 && domain.errorLines[0].hasPrefix("prefs: warning: ") && domain.errorLines[0].contains("'bad'"))
+
+            for verb in ["read", "read-type", "exists"] {
+                let key = try launcher.prefs(verb, "app", "bad")
+                #expect(key.status == 3 && key.output.isEmpty, "\(verb)")
+                #expect(key.errorLines.count == 1 && key.errorLines[0].hasPrefix("prefs: The stored value for key 'bad'"), "\(verb)")
+                #expect(!key.error.contains("private-marker"), "\(verb)")
+            }
+            #expect(RawSQLite.firstText("SELECT value FROM preferences WHERE key = 'bad'", at: path) == "private-marker")
+        }
+    }
 }

@@ -17,6 +17,7 @@ enum ThemeDemo {
     /// The app's version, printed by `--version` and reported by failing tests.
     static let version = "1.0.0"
 
+    /// The text of `theme-demo --help`.
     static let usage = """
         usage: theme-demo [--suite <name>] [--root <dir>] <command> [-theme <theme>]
           set <theme> [--wait-after-write]   store system, light or dark; print the theme read back
@@ -28,6 +29,7 @@ enum ThemeDemo {
         --wait-after-write   after the write returned, print "saved <theme>" and wait to be killed (for crash tests)
         """
 
+    /// Runs the command line of this process: one command, then exits (0 success, 2 usage, 3 storage).
     static func main() {
         let options: DemoOptions
         do {

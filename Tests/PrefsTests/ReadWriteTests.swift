@@ -8,6 +8,8 @@ import Testing
     static let writes: [([String], PreferenceValue, String)] = [
         (["plain value"], .string("plain value"), "plain value"),
         (["-string", " exact\n"], .string(" exact\n"), " exact\n"),
+        (["-string", "-starts-with-a-dash"], .string("-starts-with-a-dash"), "-starts-with-a-dash"),
+        (["-string", "--", "--double-dash"], .string("--double-dash"), "--double-dash"),
         (["-int", "-42"], .integer(-42), "-42"),
         (["-integer", "7"], .integer(7), "7"),
         (["-float", "0.25"], .double(0.25), "0.25"),

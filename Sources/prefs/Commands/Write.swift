@@ -19,7 +19,8 @@ enum Write: Command {
           -array-add <v>...         appends to the array stored (a new array when there is none)
           -dict <k> <v>...          a dictionary of key-value pairs; a value may be typed: -dict size -int 12
           -dict-add <k> <v>...      adds to the dictionary stored, replacing those keys (a new one when there is none)
-        Put -- before a value that starts with --. Prints nothing.
+        Text that starts with '-' needs -string, and -- before it when it starts with '--':
+        prefs write d k -string -- --text. Prints nothing.
         Exit status: 0; 2 for a bad value or type flag, or -array-add/-dict-add on a value of another
         type (nothing is changed); 3 when the store cannot be written (nothing is changed).
         """
