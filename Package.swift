@@ -9,17 +9,28 @@ let package = Package(
         .library(name: "ThemePreferences", targets: ["ThemePreferences"]),
         .library(name: "LayeredDefaultsTesting", targets: ["LayeredDefaultsTesting"]),
         .library(name: "ThemePreferencesTesting", targets: ["ThemePreferencesTesting"]),
+        .executable(name: "prefs", targets: ["prefs"]),
+        .executable(name: "theme-demo", targets: ["theme-demo"]),
     ],
     targets: [
+        // The store and what sits on it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "LayeredDefaults", dependencies: ["CSQLite"]),
         .target(name: "ThemePreferences", dependencies: ["LayeredDefaults"]),
+        .target(name: "LayeredDefaultsTesting", dependencies: ["LayeredDefaults"]),
         .target(name: "ThemePreferencesTesting", dependencies: ["ThemePreferences", "LayeredDefaultsTesting"]),
+
+        // Executables.
+        .executableTarget(name: "prefs", dependencies: ["LayeredDefaults"]),
+        .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
         .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
+
+        // Tests.
         .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture"]),
         .testTarget(name: "ThemePreferencesTests", dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture"]),
-        .target(name: "LayeredDefaultsTesting", dependencies: ["LayeredDefaults"]),
         .testTarget(name: "LayeredDefaultsTestingTests", dependencies: ["LayeredDefaultsTesting", "LayeredDefaults"]),
+        .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite"], path: "IntegrationTests"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,43 @@
+/// A verb of `prefs`: its name, its help, and what it does.
+///
+/// Each verb lives in its own file and does its work through the `LayeredDefaults` API; output goes
+/// to ``Context/console``, failures are thrown as ``PrefsError``.
+protocol Command {
+    /// The verb as typed (`read`, `read-type`, ...).
+    static var verb: String { get }
+    /// The verb's arguments, e.g. `read <domain> [<key>]`.
+    static var synopsis: String { get }
+    /// One line for the overview of `prefs --help`.
+    static var summary: String { get }
+    /// The rest of `prefs <verb> --help`: arguments, output, exit status.
+    static var details: String { get }
+    /// Options this verb takes besides the global ones, that need a value (e.g. `--prefix`).
+    static var valuedOptions: Set<String> { get }
+    /// Options this verb takes besides the global ones, without a value (e.g. `--dry-run`).
+    static var flagOptions: Set<String> { get }
+
+    /// Runs the verb.
+    /// - Parameters:
+    ///   - invocation: the parsed command line; `operands` are the arguments after the verb.
+    ///   - context: the root, the console and the output mode.
+    /// - Throws: ``PrefsError`` (or a library error, classified by ``PrefsError/init(_:)``).
+    static func run(_ invocation: Invocation, in context: Context) throws
+}
+
+extension Command {
+    static var valuedOptions: Set<String> { [] }
+    static var flagOptions: Set<String> { [] }
+
+    /// The full text of `prefs <verb> --help`.
+    static var help: String {
+        "usage: prefs [--root <dir>] [--json] \(synopsis)\n\n\(summary)\n\n\(details)"
+    }
+
+    /// The operands, when there are between `minimum` and `maximum` of them.
+    /// - Throws: ``PrefsError/usage(_:)`` otherwise, showing the synopsis.
+    static func operands(_ invocation: Invocation, _ range: ClosedRange<Int>) throws(PrefsError) -> [String] {
+        let operands = invocation.operands
+        guard range.contains(operands.count) else { throw .usage("usage: prefs \(synopsis)") }
+        return operands
+    }
+}

@@ -1,0 +1,28 @@
+import LayeredDefaults
+
+/// `prefs delete <domain> [<key>]`: removes a key, or every key of a domain.
+enum Delete: Command {
+    static let verb = "delete"
+    static let synopsis = "delete <domain> [<key>]"
+    static let summary = "Removes <key> from <domain>, or every key of <domain>."
+    static let details = """
+        Without <key>, the domain is emptied in one transaction and its file is kept: deleting a database
+        that another process has open would lose that process's later writes. `prefs prune` deletes the
+        files of domains nobody uses. Prints nothing.
+        Exit status: 0; 1 when the key or the domain does not exist (nothing is created).
+        """
+
+    static func run(_ invocation: Invocation, in context: Context) throws {
+        let operands = try operands(invocation, 1...2)
+        let domain = try Context.domainName(operands[0])
+        guard let defaults = try context.existingDefaults(domain) else {
+            throw operands.count == 2 ? PrefsError.missingPair(domain: domain, key: operands[1]) : PrefsError.missingDomain(domain)
+        }
+        guard operands.count == 2 else { return try defaults.replacePersistentValues([:]) }
+        let key = operands[1]
+        try defaults.transaction { transaction in
+            guard try transaction.value(forKey: key) != nil else { throw PrefsError.missingPair(domain: domain, key: key) }
+            try transaction.set(nil, forKey: key)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import LayeredDefaults
+
+/// `prefs export <domain> <file|->`: writes a domain as lossless JSON.
+enum Export: Command {
+    static let verb = "export"
+    static let synopsis = "export <domain> <file|->"
+    static let summary = "Writes every key of <domain> to <file> (or standard output for -) as JSON."
+    static let details = """
+        The format is lossless for every value type: one JSON object, keys sorted, mapping each key to its
+        value's tagged JSON, an object with one member named after the type:
+          {"string":"a"} {"integer":42} {"double":0.5} ("nan", "inf", "-inf" for the non-finite ones)
+          {"bool":true} {"date":786000000.25} (seconds since 2001-01-01 00:00:00 UTC)
+          {"data":"AAEC"} (base64) {"array":[...]} {"dictionary":{"key":{...}}}
+        e.g. {"fontSize":{"integer":12},"theme":{"string":"dark"}}. `prefs import` reads it back.
+        The file is replaced atomically and made readable by its owner only (mode 0600).
+        Exit status: 0; 1 when the domain does not exist (an empty domain exports as {}); 3 when the
+        store cannot be read or the file cannot be written.
+        """
+
+    static func run(_ invocation: Invocation, in context: Context) throws {
+        let operands = try operands(invocation, 2...2)
+        let (domain, destination) = (try Context.domainName(operands[0]), operands[1])
+        guard let values = try context.storedValues(of: domain) else { throw PrefsError.missingDomain(domain) }
+        let document = values.isEmpty ? Data("{}\n".utf8) : try Output.jsonDocument(values)
+        guard destination != "-" else { return context.console.writeOutput(String(decoding: document, as: UTF8.self)) }
+        let file = URL(fileURLWithPath: destination)
+        do {
+            try document.write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        } catch {
+            throw PrefsError.storage("cannot write the export file '\(destination)' (\(reason(error))); the domain was not changed")
+        }
+    }
+
+    /// The operating system's reason for a file error, without the path or any content.
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(posix.code)))
+        }
+        return nsError.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(nsError.code))) : "error \(nsError.code)"
+    }
+}

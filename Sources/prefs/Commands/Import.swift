@@ -1,0 +1,63 @@
+import Foundation
+import LayeredDefaults
+
+/// `prefs import <domain> <file|->`: replaces a domain with the contents of an export.
+enum Import: Command {
+    static let verb = "import"
+    static let synopsis = "import <domain> <file|->"
+    static let summary = "Replaces every key of <domain> with those of a JSON export read from <file> (or standard input for -)."
+    static let details = """
+        The input is the format `prefs export` writes (see `prefs export --help`). The domain is created
+        when missing; its keys not in the input are removed; all in one transaction. The input is read
+        and checked completely first: when it is not valid, nothing is changed. Prints nothing.
+        Exit status: 0; 2 when the input cannot be read or is not an export (nothing is changed); 3 when
+        the store cannot be written (nothing is changed).
+        """
+
+    static func run(_ invocation: Invocation, in context: Context) throws {
+        let operands = try operands(invocation, 2...2)
+        let (domain, source) = (try Context.domainName(operands[0]), operands[1])
+        let input: Data
+        if source == "-" {
+            input = context.console.readInput()
+        } else {
+            do {
+                input = try Data(contentsOf: URL(fileURLWithPath: source))
+            } catch {
+                throw PrefsError.usage("cannot read '\(source)' (\(Export.reason(error))); nothing was changed")
+            }
+        }
+        let values = try decode(input, from: source == "-" ? "standard input" : "'\(source)'")
+        try context.defaults(domain).replacePersistentValues(values)
+    }
+
+    /// The values of an export.
+    /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value).
+    static func decode(_ input: Data, from source: String) throws(PrefsError) -> [String: PreferenceValue] {
+        do {
+            return try JSONDecoder().decode([String: PreferenceValue].self, from: input)
+        } catch let error as DecodingError {
+            throw .usage("\(source) is not a prefs export (a JSON object of tagged values, see 'prefs export --help'): \(describe(error)); nothing was changed")
+        } catch {
+            throw .usage("\(source) is not a prefs export: \(type(of: error)); nothing was changed")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func at(_ context: DecodingError.Context) -> String {
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return path.isEmpty ? "at the top level" : "at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
+        }
+        // NB: the debug descriptions are left out: the JSON parser's may quote the input.
+        switch error {
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON, or not an object" : "a malformed value \(at(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "a value of the wrong type \(at(context))"
+        case .keyNotFound(_, let context):
+            return "a missing member \(at(context))"
+        @unknown default:
+            return "an unexpected structure"
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import LayeredDefaults
+
+/// `prefs write <domain> <key> <value>`: stores a value, typed by a flag or read as a plain value.
+enum Write: Command {
+    static let verb = "write"
+    static let synopsis = "write <domain> <key> [<type flag>] <value>..."
+    static let summary = "Stores a value for <key> in <domain> (created when missing), committed when it returns."
+    static let details = """
+        <value> alone: old-style property-list text when it starts with ( { < or " and parses, e.g.
+        '(a, b)' or '{ k = v; }' (every leaf a string), else the string, trimmed, as a launch argument.
+        Type flags:
+          -string <text>            the text exactly as given
+          -int <n>, -integer <n>    a 64-bit integer
+          -float <x>                a double (0.5, 1e-3, inf, nan)
+          -bool <b>, -boolean <b>   true/false, yes/no, 1/0, in any case
+          -date <d>                 2026-11-29T21:44:42Z (fraction and offset allowed), 2026-11-29 21:44:42 +0000, 2026-11-29
+          -data <hex>               bytes as hexadecimal digits, e.g. 0a0b0c
+          -array <v>...             an array; each element a string, or typed by a flag before it: -array a -int 2
+          -array-add <v>...         appends to the array stored (a new array when there is none)
+          -dict <k> <v>...          a dictionary of key-value pairs; a value may be typed: -dict size -int 12
+          -dict-add <k> <v>...      adds to the dictionary stored, replacing those keys (a new one when there is none)
+        Text that starts with '-' needs -string, and -- before it when it starts with '--':
+        prefs write d k -string -- --text. Prints nothing.
+        Exit status: 0; 2 for a bad value or type flag, or -array-add/-dict-add on a value of another
+        type (nothing is changed); 3 when the store cannot be written (nothing is changed).
+        """
+
+    /// What a write does, parsed completely before the store is opened.
+    enum Change: Equatable {
+        /// Stores the value.
+        case set(PreferenceValue)
+        /// Appends to the stored array.
+        case append([PreferenceValue])
+        /// Merges into the stored dictionary.
+        case merge([String: PreferenceValue])
+
+        /// Parses the arguments after `<domain> <key>`.
+        /// - Throws: ``PrefsError/usage(_:)``.
+        init(_ arguments: [String]) throws(PrefsError) {
+            guard let first = arguments.first else { throw .usage("usage: prefs \(Write.synopsis)") }
+            let rest = Array(arguments.dropFirst())
+            switch first {
+            case "-array": self = .set(.array(try ValueParser.elements(rest)))
+            case "-array-add": self = .append(try ValueParser.elements(rest))
+            case "-dict": self = .set(.dictionary(try ValueParser.entries(rest)))
+            case "-dict-add": self = .merge(try ValueParser.entries(rest))
+            default:
+                if let type = ValueParser.ScalarType(flag: first) {
+                    guard rest.count == 1 else { throw .usage("\(first) takes exactly one value; nothing was changed") }
+                    self = .set(try ValueParser.parse(rest[0], as: type))
+                } else if first.hasPrefix("-"), first.count > 1 {
+                    throw .usage("unknown type flag (use -string, -int, -float, -bool, -date, -data, -array, -array-add, -dict or -dict-add; -string before text that starts with '-'); nothing was changed")
+                } else {
+                    guard arguments.count == 1 else {
+                        throw .usage("write takes one value: quote a value with spaces, or use -array or -dict; nothing was changed")
+                    }
+                    self = .set(ValueParser.plain(first))
+                }
+            }
+        }
+    }
+
+    static func run(_ invocation: Invocation, in context: Context) throws {
+        let operands = invocation.operands
+        guard operands.count >= 3 else { throw PrefsError.usage("usage: prefs \(synopsis)") }
+        let (domain, key) = (try Context.domainName(operands[0]), operands[1])
+        guard !key.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
+        let change = try Change(Array(operands.dropFirst(2)))
+        let defaults = try context.defaults(domain)
+        switch change {
+        case .set(let value):
+            try defaults.write(value, forKey: key)
+        case .append(let elements):
+            try defaults.update(forKey: key) { stored throws(PrefsError) in
+                switch stored {
+                case nil: return .array(elements)
+                case .array(let existing)?: return .array(existing + elements)
+                case let other?: throw mismatch(other, expected: "an array", flag: "-array-add", domain: domain, key: key)
+                }
+            }
+        case .merge(let entries):
+            try defaults.update(forKey: key) { stored throws(PrefsError) in
+                switch stored {
+                case nil: return .dictionary(entries)
+                case .dictionary(let existing)?: return .dictionary(existing.merging(entries) { _, new in new })
+                case let other?: throw mismatch(other, expected: "a dictionary", flag: "-dict-add", domain: domain, key: key)
+                }
+            }
+        }
+    }
+
+    private static func mismatch(_ stored: PreferenceValue, expected: String, flag: String, domain: String, key: String) -> PrefsError {
+        .usage("the value of key '\(key)' in domain '\(domain)' is of type \(stored.typeName), not \(expected): \(flag) cannot add to it; nothing was changed")
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import LayeredDefaults
+
+/// `prefs`: reads and writes LayeredDefaults domains from the command line, in the spirit of macOS
+/// `defaults`.
+///
+/// ```sh
+/// prefs write com.example.app fontSize -int 14
+/// prefs read com.example.app fontSize        # 14
+/// prefs read-type com.example.app fontSize   # Type is integer
+/// ```
+@main
+enum Prefs {
+    /// The tool's version, printed by `prefs --version`.
+    static let version = "1.0.0"
+
+    /// The verbs, in the order `prefs --help` lists them.
+    static var commands: [any Command.Type] {
+        [Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Domains.self, Find.self,
+         Export.self, Import.self, Prune.self]
+    }
+
+    /// Runs the command line of this process and exits with its status.
+    static func main() {
+        let status = run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment, console: .standard)
+        exit(status.rawValue)
+    }
+
+    /// Runs one command line.
+    /// - Parameters:
+    ///   - arguments: the arguments, without the program name.
+    ///   - environment: the environment (for `LAYERED_DEFAULTS_HOME` and the other defaults of the root).
+    ///   - console: where output and errors go.
+    /// - Returns: the exit status; on failure one line has gone to the console's error stream.
+    static func run(_ arguments: [String], environment: [String: String], console: Console) -> ExitStatus {
+        do {
+            let invocation = try Invocation(
+                parsing: arguments,
+                valued: commands.reduce(Invocation.globalValued) { $0.union($1.valuedOptions) },
+                flags: commands.reduce(Invocation.globalFlags) { $0.union($1.flagOptions) })
+            guard let verb = invocation.positionals.first else {
+                if invocation.flags.contains("--version") {
+                    console.print("prefs \(version)")
+                    return .success
+                }
+                if invocation.flags.contains("--help") {
+                    console.print(overview)
+                    return .success
+                }
+                throw PrefsError.usage("no verb given; run 'prefs --help'")
+            }
+            if verb == "help" {
+                return try help(invocation.operands, console: console)
+            }
+            guard let command = commands.first(where: { $0.verb == verb }) else {
+                throw PrefsError.usage("unknown verb '\(verb)'; run 'prefs --help'")
+            }
+            if invocation.flags.contains("--help") {
+                console.print(command.help)
+                return .success
+            }
+            for option in invocation.values.keys.sorted() where !Invocation.globalValued.contains(option) && !command.valuedOptions.contains(option) {
+                throw PrefsError.usage("\(verb) does not take \(option); run 'prefs \(verb) --help'")
+            }
+            for option in invocation.flags.sorted() where !Invocation.globalFlags.contains(option) && !command.flagOptions.contains(option) {
+                throw PrefsError.usage("\(verb) does not take \(option); run 'prefs \(verb) --help'")
+            }
+            let context = try Context(root: invocation.values["--root"], environment: environment, console: console,
+                                      json: invocation.flags.contains("--json"))
+            return execute(command, invocation, in: context)
+        } catch {
+            return fail(PrefsError(error), console: console)
+        }
+    }
+
+    private static func execute(_ command: any Command.Type, _ invocation: Invocation, in context: Context) -> ExitStatus {
+        var failure: PrefsError?
+        do {
+            try command.run(invocation, in: context)
+        } catch {
+            failure = PrefsError(error)
+        }
+        // The library's reports that did not stop the command (a row that could not be decoded), each once.
+        for warning in context.warnings.all where PrefsError(warning) != failure {
+            context.console.printError("prefs: warning: \(warning)")
+        }
+        return failure.map { fail($0, console: context.console) } ?? .success
+    }
+
+    private static func fail(_ error: PrefsError, console: Console) -> ExitStatus {
+        if let line = error.line { console.printError(line) }
+        return error.status
+    }
+
+    private static func help(_ topics: [String], console: Console) throws -> ExitStatus {
+        guard let topic = topics.first else {
+            console.print(overview)
+            return .success
+        }
+        guard topics.count == 1, let command = commands.first(where: { $0.verb == topic }) else {
+            throw PrefsError.usage("unknown verb '\(topic)'; run 'prefs --help'")
+        }
+        console.print(command.help)
+        return .success
+    }
+
+    /// The text of `prefs --help`.
+    static var overview: String {
+        let verbs = commands.map { "  \($0.synopsis)\n      \($0.summary)" }
+        return """
+            usage: prefs [--root <dir>] [--json] <verb> [<arguments>]
+
+            Reads and writes LayeredDefaults preference domains: one SQLite file per domain,
+            <root>/<domain>.sqlite3.
+
+            \(verbs.joined(separator: "\n"))
+
+            Options:
+              --root <dir>   the directory of the domains; else $LAYERED_DEFAULTS_HOME, else
+                             $XDG_CONFIG_HOME/layered-defaults, else ~/.config/layered-defaults
+              --json         JSON output for scripts (values as tagged JSON: {"integer":42})
+              --help         this text; `prefs <verb> --help` or `prefs help <verb>` for a verb
+              --version      the version of prefs
+            <domain> is a domain name (1-128 letters, digits, '.', '-', '_'), or -g / NSGlobalDomain for
+            the global domain. Options may come anywhere; every argument after -- is an operand.
+
+            Exit status: 0 success, 1 not found, 2 usage error, 3 storage error; each failure prints one
+            line on standard error, never a stored value. Bad input changes nothing.
+            """
+    }
+}

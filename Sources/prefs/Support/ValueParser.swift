@@ -1,0 +1,135 @@
+import Foundation
+import LayeredDefaults
+
+/// Turns the value arguments of `prefs write` into a ``PreferenceValue``.
+///
+/// Error messages name the type flag that was wrong, never the text given: it was meant to be stored.
+enum ValueParser {
+    /// The flags that give one scalar value its type.
+    enum ScalarType: String, CaseIterable, Sendable {
+        case string, int, float, bool, date, data
+
+        /// The type named by a flag (`-int`, and the aliases `-integer`, `-boolean`), or nil.
+        init?(flag: String) {
+            switch flag {
+            case "-integer": self = .int
+            case "-boolean": self = .bool
+            default:
+                guard flag.hasPrefix("-"), let type = ScalarType(rawValue: String(flag.dropFirst())) else { return nil }
+                self = type
+            }
+        }
+
+        /// What the value must look like, for error messages.
+        var expectation: String {
+            switch self {
+            case .string: "any text"
+            case .int: "a whole number from -9223372036854775808 to 9223372036854775807"
+            case .float: "a decimal number such as 0.5, 1e-3, inf or nan"
+            case .bool: "one of true, false, yes, no, 1, 0 (any case)"
+            case .date: "an ISO 8601 date (2026-11-29T21:44:42Z, with optional fraction and offset), 2026-11-29 21:44:42 +0000, or 2026-11-29"
+            case .data: "hexadecimal digits, in pairs (spaces allowed)"
+            }
+        }
+    }
+
+    /// The value of `text` read as `type`.
+    /// - Throws: ``PrefsError/usage(_:)`` when the text is not a value of that type.
+    static func parse(_ text: String, as type: ScalarType) throws(PrefsError) -> PreferenceValue {
+        let value: PreferenceValue? = switch type {
+        case .string: .string(text)
+        case .int: Int(text).map(PreferenceValue.integer)
+        case .float: text.isEmpty ? nil : Double(text).map(PreferenceValue.double)
+        case .bool: boolean(text).map(PreferenceValue.bool)
+        case .date: date(text).map(PreferenceValue.date)
+        case .data: data(text).map(PreferenceValue.data)
+        }
+        guard let value else { throw .usage("-\(type.rawValue) needs \(type.expectation); nothing was changed") }
+        return value
+    }
+
+    /// A plain value (no type flag): old-style property-list text when it starts with `(`, `{`, `<` or
+    /// `"` and parses, else the trimmed string, as a launch argument is read
+    /// (``ArgumentDomain/value(of:)``).
+    static func plain(_ text: String) -> PreferenceValue {
+        ArgumentDomain.value(of: text)
+    }
+
+    /// The elements of `-array`/`-array-add`: each a string, or typed by a preceding scalar type flag
+    /// (`-array a -int 2` is `("a", 2)`).
+    /// - Throws: ``PrefsError/usage(_:)`` for an unknown flag, a flag without its value, or a bad value.
+    static func elements(_ arguments: [String]) throws(PrefsError) -> [PreferenceValue] {
+        var values: [PreferenceValue] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            values.append(try element(arguments, at: &index, of: "array"))
+        }
+        return values
+    }
+
+    /// The entries of `-dict`/`-dict-add`: key-value pairs, each value a string or typed by a preceding
+    /// scalar type flag (`-dict a 1 b -int 2` is `{ a = 1; b = 2; }` with `b` an integer).
+    /// - Throws: ``PrefsError/usage(_:)`` for a key without a value, an unknown flag or a bad value.
+    static func entries(_ arguments: [String]) throws(PrefsError) -> [String: PreferenceValue] {
+        var values: [String: PreferenceValue] = [:]
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let key = arguments[index]
+            index += 1
+            guard index < arguments.endIndex else { throw .usage("-dict needs a value after each key (key '\(key)' has none); nothing was changed") }
+            values[key] = try element(arguments, at: &index, of: "dict")
+        }
+        return values
+    }
+
+    private static func element(_ arguments: [String], at index: inout Int, of container: String) throws(PrefsError) -> PreferenceValue {
+        let argument = arguments[index]
+        index += 1
+        guard argument.hasPrefix("-"), argument.count > 1 else { return .string(argument) }
+        guard let type = ScalarType(flag: argument) else {
+            throw .usage("unknown type flag in -\(container) (use -string, -int, -float, -bool, -date or -data before a value; put -string before text that starts with '-'); nothing was changed")
+        }
+        guard index < arguments.endIndex else { throw .usage("\(argument) in -\(container) needs a value; nothing was changed") }
+        defer { index += 1 }
+        return try parse(arguments[index], as: type)
+    }
+
+    private static func boolean(_ text: String) -> Bool? {
+        switch text.lowercased() {
+        case "true", "yes", "1": true
+        case "false", "no", "0": false
+        default: nil
+        }
+    }
+
+    private static func date(_ text: String) -> Date? {
+        let iso = ISO8601DateFormatter()
+        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]] {
+            iso.formatOptions = options
+            if let date = iso.date(from: text) { return date }
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        for format in ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+
+    private static func data(_ text: String) -> Data? {
+        var bytes: [UInt8] = []
+        var high: UInt8?
+        for character in text where !character.isWhitespace {
+            guard let digit = character.hexDigitValue.map(UInt8.init) else { return nil }
+            if let first = high {
+                bytes.append(first << 4 | digit)
+                high = nil
+            } else {
+                high = digit
+            }
+        }
+        return high == nil ? Data(bytes) : nil
+    }
+}

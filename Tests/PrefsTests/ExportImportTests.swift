@@ -1,0 +1,70 @@
+import Foundation
+import LayeredDefaults
+import Testing
+@testable import prefs
+
+@Suite struct ExportImportTests {
+    static let everyType: [String: PreferenceValue] = [
+        "string": "héllo \"world\"\n", "integer": .integer(.min), "double": .double(-0.1), "nan": .double(.infinity),
+        "bool": true, "date": .date(Date(timeIntervalSinceReferenceDate: 786_000_000.123_456)), "data": .data(Data([0, 255])),
+        "array": [1, "1", 1.5, false, []], "dictionary": ["nested": ["deep": .data(Data([9]))], "empty": [:]],
+    ]
+
+    @Test func exportThenImportIsLossless() throws {
+        try withTestRoot { root throws in
+            try Defaults(suiteName: "source", location: .directory(root.url), arguments: []).replacePersistentValues(Self.everyType)
+            let export = root.prefs("export", "source", "-")
+            #expect(export.status == .success)
+            #expect(try JSONDecoder().decode([String: PreferenceValue].self, from: Data(export.output.utf8)) == Self.everyType)
+            let file = root.url.appendingPathComponent("export.json")
+            #expect(root.prefs("export", "source", file.path).status == .success)
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+            #expect(try Data(contentsOf: file) == Data(export.output.utf8))
+            #expect(root.prefs("import", "copy", file.path).status == .success)
+            #expect(try root.stored("copy") == Self.everyType)
+            #expect(root.prefs("import", "piped", "-", input: Data(export.output.utf8)).status == .success)
+            #expect(try root.stored("piped") == Self.everyType)
+        }
+    }
+
+    @Test func exportOfAnEmptyDomainIsAnEmptyObjectAndOfAMissingOneNotFound() throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "k", "v")
+            root.prefs("delete", "app")
+            #expect(root.prefs("export", "app", "-").output == "{}\n")
+            #expect(root.prefs("export", "nowhere", "-").errorLines == ["Domain nowhere does not exist"])
+        }
+    }
+
+    @Test func importReplacesTheDomain() throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "old", "1")
+            let input = Data(#"{"new":{"integer":2}}"#.utf8)
+            #expect(root.prefs("import", "app", "-", input: input).status == .success)
+            #expect(try root.stored("app") == ["new": 2])
+        }
+    }
+
+    @Test(arguments: [
+        "", "not json", "[]", #"{"k":1}"#, #"{"k":{"integer":"x"}}"#, #"{"k":{"nope":1}}"#, #"{"k":{"data":"%%"}}"#,
+        #"{"k":{"integer":1,"string":"a"}}"#, #"{"k":{"array":[{"integer":1},{"bogus":2}]}}"#, #"{"":{"string":"empty key"}}"#,
+    ])
+    func badInputChangesNothing(text: String) throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "kept", "-string", "secret-value")
+            let result = root.prefs("import", "app", "-", input: Data(text.utf8))
+            #expect(result.status == .usage)
+            #expect(result.errorLines.count == 1)
+            #expect(!result.error.contains("secret-value") && !result.error.contains("empty key"))
+            #expect(try root.stored("app") == ["kept": "secret-value"])
+        }
+    }
+
+    @Test func aMissingInputFileIsAUsageError() throws {
+        try withTestRoot { root throws in
+            let result = root.prefs("import", "app", root.url.appendingPathComponent("absent.json").path)
+            #expect(result.status == .usage && result.errorLines.count == 1)
+            #expect(root.entries.isEmpty)
+        }
+    }
+}

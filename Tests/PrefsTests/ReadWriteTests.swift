@@ -1,0 +1,126 @@
+import Foundation
+import LayeredDefaults
+import Testing
+@testable import prefs
+
+@Suite struct ReadWriteTests {
+    /// A `write` command line, what is stored, and how `read` prints it.
+    static let writes: [([String], PreferenceValue, String)] = [
+        (["plain value"], .string("plain value"), "plain value"),
+        (["-string", " exact\n"], .string(" exact\n"), " exact\n"),
+        (["-string", "-starts-with-a-dash"], .string("-starts-with-a-dash"), "-starts-with-a-dash"),
+        (["-string", "--", "--double-dash"], .string("--double-dash"), "--double-dash"),
+        (["-int", "-42"], .integer(-42), "-42"),
+        (["-integer", "7"], .integer(7), "7"),
+        (["-float", "0.25"], .double(0.25), "0.25"),
+        (["-bool", "YES"], .bool(true), "1"),
+        (["-boolean", "false"], .bool(false), "0"),
+        (["-date", "2026-11-29T21:44:42Z"], .date(Date(timeIntervalSinceReferenceDate: 817_681_482)), "2026-11-29 21:44:42 +0000"),
+        (["-data", "0a0b0c"], .data(Data([10, 11, 12])), "{length = 3, bytes = 0x0a0b0c}"),
+        (["-array", "a", "-int", "2"], .array(["a", 2]), "(\n    a,\n    2\n)"),
+        (["-array"], .array([]), "(\n)"),
+        (["-dict", "k", "v w", "n", "-bool", "1"], .dictionary(["k": "v w", "n": true]), "{\n    k = \"v w\";\n    n = 1;\n}"),
+        (["(a, { b = c; })"], .array(["a", .dictionary(["b": "c"])]), "(\n    a,\n    {\n        b = c;\n    }\n)"),
+    ]
+
+    @Test(arguments: writes)
+    func writeStoresTheTypedValueAndReadPrintsIt(arguments: [String], stored: PreferenceValue, printed: String) throws {
+        try withTestRoot { root throws in
+            let write = root.prefs(["write", "app", "k"] + arguments)
+            #expect(write.status == .success && write.output.isEmpty && write.error.isEmpty, "\(write.errorLines)")
+            #expect(try root.stored("app") == ["k": stored])
+            let read = root.prefs("read", "app", "k")
+            #expect(read.status == .success)
+            #expect(read.output == printed + "\n")
+            #expect(root.prefs("read-type", "app", "k").output == "Type is \(stored.typeName)\n")
+            let json = root.prefs("read", "app", "k", "--json")
+            #expect(try JSONDecoder().decode(PreferenceValue.self, from: Data(json.output.utf8)) == stored)
+        }
+    }
+
+    @Test func readOfADomainPrintsADictionaryOrJSON() throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "b", "-int", "2")
+            root.prefs("write", "app", "a", "x y")
+            #expect(root.prefs("read", "app").output == "{\n    a = \"x y\";\n    b = 2;\n}\n")
+            #expect(root.prefs("read", "app", "--json").output == #"{"a":{"string":"x y"},"b":{"integer":2}}"# + "\n")
+        }
+    }
+
+    @Test func missingKeysAndDomainsAreNotFound() throws {
+        try withTestRoot { root throws in
+            let missingDomain = root.prefs("read", "nowhere", "k")
+            #expect(missingDomain.status == .notFound)
+            #expect(missingDomain.errorLines == ["The domain/default pair of (nowhere, k) does not exist"])
+            #expect(root.entries.isEmpty, "a read creates nothing")
+            root.prefs("write", "app", "other", "1")
+            #expect(root.prefs("read", "app", "k").errorLines == ["The domain/default pair of (app, k) does not exist"])
+            #expect(root.prefs("read-type", "app", "k").status == .notFound)
+            #expect(root.prefs("read", "nowhere").errorLines == ["Domain nowhere does not exist"])
+        }
+    }
+
+    @Test func existsAnswersWithTheStatusAlone() throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "k", "v")
+            let yes = root.prefs("exists", "app", "k")
+            #expect(yes.status == .success && yes.output.isEmpty && yes.error.isEmpty)
+            let no = root.prefs("exists", "app", "other")
+            #expect(no.status == .notFound && no.output.isEmpty && no.error.isEmpty)
+            #expect(root.prefs("exists", "nowhere", "k").status == .notFound)
+            #expect(root.prefs("exists", "app", "k", "--json").output == #"{"exists":true}"# + "\n")
+            #expect(root.prefs("exists", "app", "x", "--json").output == #"{"exists":false}"# + "\n")
+        }
+    }
+
+    @Test func arrayAddAndDictAddExtendOrCreate() throws {
+        try withTestRoot { root throws in
+            #expect(root.prefs("write", "app", "list", "-array-add", "a").status == .success)
+            #expect(root.prefs("write", "app", "list", "-array-add", "b", "-int", "3").status == .success)
+            #expect(root.prefs("write", "app", "map", "-dict-add", "x", "1").status == .success)
+            #expect(root.prefs("write", "app", "map", "-dict-add", "x", "2", "y", "-bool", "no").status == .success)
+            #expect(try root.stored("app") == ["list": ["a", "b", 3], "map": ["x": "2", "y": false]])
+        }
+    }
+
+    @Test func addingToAValueOfAnotherTypeChangesNothing() throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "s", "-string", "secret-text")
+            for flag in ["-array-add", "-dict-add"] {
+                let result = root.prefs("write", "app", "s", flag, "x", "y")
+                #expect(result.status == .usage)
+                #expect(result.errorLines.count == 1)
+                #expect(!result.error.contains("secret-text"))
+            }
+            #expect(try root.stored("app") == ["s": "secret-text"])
+        }
+    }
+
+    @Test func theGlobalDomainHasAliases() throws {
+        try withTestRoot { root throws in
+            #expect(root.prefs("write", "-g", "k", "1").status == .success)
+            #expect(root.prefs("read", "NSGlobalDomain", "k").output == "1\n")
+            #expect(root.prefs("read", "-globalDomain", "k").output == "1\n")
+            #expect(try root.stored(Defaults.globalDomain) == ["k": "1"])
+        }
+    }
+
+    @Test(arguments: [
+        ["write", "app", "k"], ["write", "app", "k", "-int", "abc"], ["write", "app", "k", "-int", "1", "2"],
+        ["write", "app", "k", "a", "b"], ["write", "app", "k", "-frob", "1"], ["write", "app", "", "v"],
+        ["write", "bad/name", "k", "v"], ["write", "..", "k", "v"], ["write", "app", "k", "-dict", "a"],
+        ["write", "app", "k", "-date", "soon"], ["write", "app", "k", "-data", "xyz"], ["write", "app", "k", "-bool", "maybe"],
+    ])
+    func badWritesChangeNothing(arguments: [String]) throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "k", "-int", "1")
+            let before = root.entries
+            let result = root.prefs(arguments)
+            #expect(result.status == .usage)
+            #expect(result.errorLines.count == 1 && result.errorLines[0].hasPrefix("prefs: "))
+            #expect(result.output.isEmpty)
+            #expect(try root.stored("app") == ["k": 1])
+            #expect(root.entries == before)
+        }
+    }
+}

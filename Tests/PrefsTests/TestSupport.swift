@@ -1,0 +1,64 @@
+import Foundation
+import LayeredDefaults
+import Synchronization
+@testable import prefs
+
+/// A console whose output and error streams are kept in memory, with a fixed input.
+final class CapturingConsole: Sendable {
+    private let streams = Mutex<(output: String, error: String)>(("", ""))
+    private let input: Data
+
+    init(input: Data = Data()) { self.input = input }
+
+    var output: String { streams.withLock { $0.output } }
+    var error: String { streams.withLock { $0.error } }
+    /// The lines written to the error stream.
+    var errorLines: [String] { error.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+
+    var console: Console {
+        Console(writeOutput: { text in self.streams.withLock { $0.output += text } },
+                writeError: { text in self.streams.withLock { $0.error += text } },
+                readInput: { [input] in input })
+    }
+}
+
+/// One run of `prefs` in this process.
+struct RunResult {
+    let status: ExitStatus
+    let output: String
+    let error: String
+    let errorLines: [String]
+}
+
+/// A temporary root for one test, named with a UUID and removed afterwards.
+struct TestRoot {
+    let url: URL
+
+    /// Runs `prefs` with `arguments` against this root (through `LAYERED_DEFAULTS_HOME`, never the
+    /// user's own preferences).
+    @discardableResult
+    func prefs(_ arguments: String..., input: Data = Data()) -> RunResult {
+        prefs(arguments, input: input)
+    }
+
+    @discardableResult
+    func prefs(_ arguments: [String], input: Data = Data()) -> RunResult {
+        let capture = CapturingConsole(input: input)
+        let status = Prefs.run(arguments, environment: ["LAYERED_DEFAULTS_HOME": url.path], console: capture.console)
+        return RunResult(status: status, output: capture.output, error: capture.error, errorLines: capture.errorLines)
+    }
+
+    /// The values stored in `domain`, read through the library (not through `prefs`).
+    func stored(_ domain: String) throws -> [String: PreferenceValue] {
+        try Defaults(suiteName: domain, location: .directory(url), arguments: []).persistentValues()
+    }
+
+    /// The names of the entries of the root, sorted; empty when it does not exist.
+    var entries: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
+}
+
+func withTestRoot<T>(_ body: (TestRoot) throws -> T) throws -> T {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("PrefsTests-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try body(TestRoot(url: url))
+}
