@@ -15,6 +15,8 @@ let package = Package(
         .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
         .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture"]),
         .testTarget(name: "ThemePreferencesTests", dependencies: ["ThemePreferences"]),
+        .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak"]),
     ],
     swiftLanguageModes: [.v6]
 )

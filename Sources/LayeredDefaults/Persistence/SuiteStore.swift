@@ -211,6 +211,13 @@ final class SuiteStore: Sendable {
         }
     }
 
+    /// Runs `body` with this store's connection, holding its lock: a seam for fault injection in tests
+    /// (e.g. `PRAGMA max_page_count` to make the disk look full). Never for reading or writing values,
+    /// which the in-memory view would not know about.
+    func withConnectionForTesting<T>(_ body: (Connection) throws -> T) throws -> T {
+        try withDatabase { try body($0.connection) }
+    }
+
     /// Runs `body` with the database, holding its lock.
     private func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         var result: Result<T, any Error>?
