@@ -81,33 +81,4 @@ struct RejectedInputTests {
             #expect(try freshValues(of: databaseFile("keys", in: root)) == ["k": "kept"])
         }
     }
-
-    /// Every value a caller can build either round-trips exactly through the file or is refused with a
-    /// ``DefaultsError`` and changes nothing: non-finite numbers and dates, deep containers, odd strings.
-    @Test func everyConstructibleValueRoundTripsOrIsRefused() throws {
-        var generator = SeededGenerator.random()
-        let seed = generator.seed
-        try withTemporaryRoot { root in
-            let defaults = try Defaults(suiteName: "values", location: .directory(root), arguments: [])
-            var expected: [String: PreferenceValue] = [:]
-            for index in 0..<1_000 {
-                let key = "k\(index % 50)"
-                let value = RandomValues.value(depth: 3, finite: false, using: &generator)
-                do {
-                    try defaults.write(value, forKey: key)
-                    expected[key] = value
-                } catch is DefaultsError {
-                    #expect(RandomValues.same(defaults.persistentValue(forKey: key), expected[key]), "seed \(seed)")
-                } catch {
-                    Issue.record("seed \(seed): untyped \(type(of: error)) for key \(key)")
-                }
-            }
-            let fresh = try freshValues(of: databaseFile("values", in: root))
-            #expect(fresh.keys.sorted() == expected.keys.sorted(), "seed \(seed)")
-            for (key, value) in expected {
-                #expect(RandomValues.same(fresh[key], value), "seed \(seed): \(key) came back different")
-                #expect(RandomValues.same(defaults.persistentValue(forKey: key), value), "seed \(seed): \(key) in memory")
-            }
-        }
-    }
 }

@@ -18,7 +18,7 @@ struct RepairTests {
             #expect(throws: (any Error).self) { try Defaults(suiteName: "bad", location: .directory(root), arguments: []) }
 
             let aside = try #require(try Defaults.repair(suiteName: "bad", location: .directory(root)))
-            #expect(aside.deletingLastPathComponent().standardizedFileURL == root.standardizedFileURL, "next to it")
+            #expect(aside.deletingLastPathComponent().standardizedFileURL.path == root.standardizedFileURL.path, "next to it")
             #expect(aside.lastPathComponent.hasPrefix("bad.sqlite3.corrupt-"), "\(aside.lastPathComponent)")
             #expect(FileSnapshot.take(aside) == before, "moved, byte for byte, same inode")
             let defaults = try Defaults(suiteName: "bad", location: .directory(root), arguments: [])
