@@ -31,8 +31,6 @@ struct PrivacyTests {
             defaults.set([Self.secret: URL(fileURLWithPath: "/" + Self.secret)], forKey: "url")
             defaults.set(UInt64(Self.secretNumber)!, forKey: "number")                      // valueOutOfRange
             attempt { try defaults.write(.string(Self.secret), forKey: "") }               // invalidKey
-            attempt { try defaults.write(.array([.string(Self.secret), .date(Date(timeIntervalSinceReferenceDate: .nan))]), forKey: "nan") }
-            attempt { try defaults.write(.date(Date(timeIntervalSinceReferenceDate: .nan)), forKey: Self.secret.isEmpty ? "" : "nanDate") }
 
             try defaults.persistent.withConnectionForTesting { connection in               // diskFull
                 let pages = try connection.integer("PRAGMA page_count")

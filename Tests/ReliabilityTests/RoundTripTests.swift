@@ -38,7 +38,7 @@ struct RoundTripTests {
                 } catch is DefaultsError {
                     #expect(RandomValues.same(defaults.persistentValue(forKey: key), expected[key]), "seed \(seed)")
                 } catch {
-                    Issue.record("seed \(seed): untyped \(type(of: error)) for key \(key)")
+                    Issue.record("seed \(seed): untyped \(type(of: error)) for key \(key): \(error)")
                 }
             }
             let fresh = try freshValues(of: databaseFile("values", in: root))
