@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// The layout of a domain's database, and the check that a file really is one of ours.
 ///
@@ -36,6 +37,48 @@ enum Schema {
         case emptyReadOnly
     }
 
+    /// Checks the 100-byte header of the file at `path` without SQLite, so that SQLite never opens a
+    /// file that is plainly not a store of ours.
+    ///
+    /// NB: SQLite has side effects on open that are harmless for its own files but not for a file we
+    /// are about to refuse: next to a file it cannot read it creates a `-shm`, for a zero-length file
+    /// it deletes an existing `-wal` (which may hold the only copy of recent data), and closing a
+    /// foreign database in WAL mode checkpoints its log into it. So garbage, a foreign database (with
+    /// an application id of its own, or with tables and no pending log), a newer version of ours, and an
+    /// empty file beside a non-empty log are refused here; what passes goes to ``prepare(_:path:inMemory:)``
+    /// with checkpoint-on-close off.
+    /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
+    ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``.
+    static func checkHeader(path: String) throws {
+        let logSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        guard let file = FileHandle(forReadingAtPath: path) else { return }  // SQLite reports why
+        defer { try? file.close() }
+        let header = [UInt8]((try? file.read(upToCount: 100)) ?? Data())
+        if header.isEmpty {
+            guard logSize == 0 else { throw DefaultsError.corruptStore(path: path, reason: "empty, beside a non-empty write-ahead log") }
+            return
+        }
+        func big32(_ offset: Int) -> UInt32 { header[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        let rawPageSize = Int(header.count >= 18 ? UInt16(header[16]) << 8 | UInt16(header[17]) : 0)
+        let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
+        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)),
+              (512...65536).contains(pageSize), pageSize & (pageSize - 1) == 0,
+              (1...2).contains(header[18]), (1...2).contains(header[19]), header[21...23] == [64, 32, 32]
+        else { throw DefaultsError.corruptStore(path: path, reason: "not a database") }
+        switch Int(big32(68)) {
+        case applicationID:
+            let found = Int(Int32(bitPattern: big32(60)))
+            guard found <= version else { throw DefaultsError.unsupportedSchemaVersion(path: path, found: found, supported: version) }
+        case 0:
+            // NB: our own file has its application id on page 1 from its first checkpoint on; before that
+            // it is one page (the WAL switch writes page 1) and the rest is in its log.
+            let pages = ((try? file.seekToEnd()).map(Int.init) ?? 0) / pageSize
+            if pages >= 2, logSize == 0 { throw DefaultsError.foreignDatabase(path: path) }
+        default:
+            throw DefaultsError.foreignDatabase(path: path)
+        }
+    }
+
     /// Checks that the database is ours (reading only) and creates the schema in a new, empty file.
     ///
     /// Reads the header before anything writes: garbage, a truncated file, a foreign schema or a newer
@@ -44,7 +87,15 @@ enum Schema {
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``, or a ``SQLiteError``.
     static func prepare(_ connection: Connection, path: String, inMemory: Bool) throws -> State {
         do {
-            if try isOurs(connection, path: path) { return .ready }
+            if try isOurs(connection, path: path) {
+                // NB: a store whose main file lost pages (a bad disk, a partial copy) can still show a good
+                // header, and fail only on the first read of a missing page, after checkpoints had written
+                // into it. Checked once per open, through the log: milliseconds for a large store.
+                guard try inMemory || connection.text("PRAGMA quick_check") == "ok" else {
+                    throw DefaultsError.corruptStore(path: path, reason: "malformed")
+                }
+                return .ready
+            }
             if connection.isReadOnly { return .emptyReadOnly }
             if !inMemory { _ = try connection.text("PRAGMA journal_mode = WAL") }
             try connection.execute("BEGIN IMMEDIATE")

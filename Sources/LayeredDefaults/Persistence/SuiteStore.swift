@@ -78,24 +78,34 @@ final class SuiteStore: Sendable {
                     SQLiteError(code: .cantOpen, message: "cannot create the file: \(String(cString: strerror(errno)))"))
             }
         }
+        try Schema.checkHeader(path: path)
+        let createdByUs = ["-wal", "-shm"].filter { lstat(path + $0, &status) != 0 }  // if they appear now
         let connection: Connection
         do {
             connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch let error as SQLiteError {
             throw DefaultsError.corruptStore(path: path, reason: "cannot be opened: \(error.message)")
         }
+        // NB: until the file is known to be ours, closing must not checkpoint a log into it (see Schema.checkHeader).
+        connection.setCheckpointOnClose(false)
         do {
             switch try Schema.prepare(connection, path: path, inMemory: false) {
             case .emptyReadOnly:
                 connection.close()
                 return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
             case .ready:
+                connection.setCheckpointOnClose(true)
                 _ = try connection.text("PRAGMA synchronous = NORMAL")
                 let signal = ChangeSignal.open(databasePath: path, connection: connection)
                 return SuiteStore(name: name, path: path, connection: connection, signal: signal, complete: false, unavailable: nil)
             }
         } catch {
             connection.close()
+            // NB: with checkpoint-on-close off, SQLite leaves the log and index it created for a file we
+            // refuse; remove those (only if the log is still empty), never ones that were there before.
+            var status = stat()
+            if createdByUs.contains("-wal"), lstat(path + "-wal", &status) == 0, status.st_size == 0 { unlink(path + "-wal") }
+            if createdByUs.contains("-shm") { unlink(path + "-shm") }
             throw DefaultsError.storage(error, suite: name, key: nil)
         }
     }

@@ -37,6 +37,12 @@ final class Connection {
         sqlite3_close_v2(handle)
     }
 
+    /// Whether closing the last connection to the file checkpoints its write-ahead log into it and
+    /// deletes the log (SQLite's default: on). Turned off while a file is not yet known to be ours.
+    func setCheckpointOnClose(_ enabled: Bool) {
+        _ = csqlite_set_checkpoint_on_close(handle, enabled ? 1 : 0)
+    }
+
     /// True when SQLite opened the file read-only (no write permission on it).
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 

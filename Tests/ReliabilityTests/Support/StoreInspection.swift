@@ -68,6 +68,23 @@ struct FileSnapshot: Equatable, CustomStringConvertible {
         return snapshot
     }
 
+    /// This snapshot with the content of every `-shm` child left out (its kind, mode and inode kept).
+    ///
+    /// NB: a `-shm` file is SQLite's shared-memory index of a `-wal` file, rebuilt from the log by any
+    /// connection that opens the database; its bytes are not data, and SQLite may rewrite them on a
+    /// read. The main file and the log must stay byte-identical; the index must merely stay in place.
+    var ignoringIndexContent: FileSnapshot {
+        var copy = self
+        for (name, child) in children {
+            var child = child.ignoringIndexContent
+            if name.hasSuffix("-shm"), child.kind == S_IFREG {
+                (child.bytes, child.size, child.modified, child.modifiedNanoseconds) = (nil, 0, 0, 0)
+            }
+            copy.children[name] = child
+        }
+        return copy
+    }
+
     var description: String {
         "kind \(String(kind, radix: 8)) mode \(String(mode, radix: 8)) inode \(inode) size \(size) children \(children.keys.sorted())"
     }
