@@ -54,7 +54,7 @@ final class SuiteStore: Sendable {
     }
 
     /// Opens (creating when missing, mode 0600) the database of `name` at `path`.
-    /// - Throws: ``DefaultsError/unsafePath(path:)`` for a symbolic link,
+    /// - Throws: ``DefaultsError/unsafePath(path:)`` for a symbolic link (the file, its `-wal`, `-shm` or `-journal`),
     ///   ``DefaultsError/corruptStore(path:reason:)`` for a file that is not a readable database,
     ///   ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
     ///   or a storage error. The file is never modified when it is not ours.
@@ -77,6 +77,11 @@ final class SuiteStore: Sendable {
                     suite: name, key: nil,
                     SQLiteError(code: .cantOpen, message: "cannot create the file: \(String(cString: strerror(errno)))"))
             }
+        }
+        // NB: SQLite (opened with NOFOLLOW) refuses a linked -wal or -shm too, but only as an anonymous
+        // SQLITE_CANTOPEN after creating a -wal beside it; refuse it by name before it touches anything.
+        for suffix in ["-wal", "-shm", "-journal"] where lstat(path + suffix, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
+            throw DefaultsError.unsafePath(path: path + suffix)
         }
         try Schema.checkHeader(path: path)
         let createdByUs = ["-wal", "-shm"].filter { lstat(path + $0, &status) != 0 }  // if they appear now
