@@ -54,6 +54,10 @@ final class SuiteStore: Sendable {
     }
 
     /// Opens (creating when missing, mode 0600) the database of `name` at `path`.
+    ///
+    /// Where this process cannot write the file or its directory, the store is a read-only snapshot
+    /// of the file as it is now (unless a `-wal` holds pending commits, which SQLite then reads): reads
+    /// work, writes throw ``DefaultsError/readOnly(suite:key:)``.
     /// - Throws: ``DefaultsError/unsafePath(path:)`` for a symbolic link (the file, its `-wal`, `-shm` or `-journal`),
     ///   ``DefaultsError/corruptStore(path:reason:)`` for a file that is not a readable database,
     ///   ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
@@ -85,9 +89,17 @@ final class SuiteStore: Sendable {
         }
         try Schema.checkHeader(path: path)
         let createdByUs = ["-wal", "-shm"].filter { lstat(path + $0, &status) != 0 }  // if they appear now
+        // NB: in WAL mode even a reader needs a -shm (and a -wal) beside the file. Where this process
+        // cannot write (a read-only directory or file, a read-only file system) SQLite cannot create
+        // them, and fails every read; or it creates them read-only like the file, which then keeps the
+        // store read-only after the file is made writable again. When no log holds pending commits,
+        // everything is in the main file: read it as an immutable snapshot, creating nothing.
+        let directory = (path as NSString).deletingLastPathComponent
+        let pendingLog = lstat(path + "-wal", &status) == 0 && status.st_size > 0
+        let snapshot = (access(path, W_OK) != 0 || access(directory, W_OK) != 0) && !pendingLog
         let connection: Connection
         do {
-            connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, immutable: snapshot)
         } catch let error as SQLiteError {
             throw DefaultsError.corruptStore(path: path, reason: "cannot be opened: \(error.message)")
         }
@@ -99,6 +111,10 @@ final class SuiteStore: Sendable {
                 connection.close()
                 return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
             case .ready:
+                if snapshot {
+                    return SuiteStore(name: name, path: path, connection: connection, signal: .never, complete: false,
+                                      unavailable: .readOnly(suite: name, key: nil))
+                }
                 connection.setCheckpointOnClose(true)
                 _ = try connection.text("PRAGMA synchronous = NORMAL")
                 let signal = ChangeSignal.open(databasePath: path, connection: connection)
@@ -187,7 +203,10 @@ final class SuiteStore: Sendable {
     ///   the database and the view are as they were.
     /// - Parameter key: the key the transaction is about, if one, for error messages.
     func transaction<T>(key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> (result: T, changedKeys: Set<String>?) {
-        if let unavailable { throw unavailable }
+        if let unavailable {
+            if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
+            throw unavailable
+        }
         return try withDatabase { database in
             do {
                 try database.begin()

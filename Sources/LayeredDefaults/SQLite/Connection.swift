@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// One open SQLite database handle: executes SQL and prepares statements.
 ///
@@ -12,11 +13,13 @@ final class Connection {
     ///
     /// Turns on extended result codes and sets the busy timeout. Never creates the file: the caller
     /// creates it with the right permissions first.
+    /// - Parameter immutable: open read-only with SQLite's `immutable=1`: no lock, no `-wal` or `-shm`
+    ///   is read or created, and changes by others are not seen. Only for a file nobody here can write.
     /// - Throws: ``SQLiteError`` when SQLite cannot open the file; the handle is closed even then.
-    init(path: String, busyTimeoutMilliseconds: Int32) throws {
+    init(path: String, busyTimeoutMilliseconds: Int32, immutable: Bool = false) throws {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let flags = (immutable ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let code = sqlite3_open_v2(immutable ? Self.immutableURI(path) : path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteError(connection: handle, code: code)
             sqlite3_close_v2(handle)
@@ -28,6 +31,13 @@ final class Connection {
     }
 
     deinit { close() }
+
+    /// `file:<path, percent-encoded>?immutable=1`.
+    private static func immutableURI(_ path: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-~".utf8)
+        let encoded = path.utf8.map { plain.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        return "file:\(encoded)?immutable=1"
+    }
 
     /// Finalizes every statement and closes the handle; later use is a programming error.
     func close() {
