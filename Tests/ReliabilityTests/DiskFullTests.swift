@@ -54,18 +54,22 @@ struct DiskFullTests {
         }
     }
 
-    /// A real write failure from the operating system: a child process whose files may not grow past
-    /// 64 KiB (`RLIMIT_FSIZE`, what a full disk or an exhausted quota looks like to SQLite) fails a
-    /// large write with `diskFull`, leaving every earlier value and a healthy file; the next process,
+    /// A real write failure from the operating system, in the middle of appending to the log: a child
+    /// process whose files may not grow past 64 KiB (`RLIMIT_FSIZE`) fails a large write with a typed
+    /// error naming suite and key, leaving every earlier value and a healthy file; the next process,
     /// with room, writes it.
-    @Test func aWriteTheFileSystemRefusesIsDiskFullAndLosesNothing() throws {
+    ///
+    /// NB: SQLite says `SQLITE_FULL` (``DefaultsError/diskFull(suite:key:)``) only for `ENOSPC`; this
+    /// `EFBIG`, like a quota's `EDQUOT`, is `SQLITE_IOERR_WRITE` (778), and SQLite keeps no errno for it
+    /// that the store could read to say "full" instead.
+    @Test func aWriteTheFileSystemRefusesFailsTypedAndLosesNothing() throws {
         try withTemporaryRoot { root in
             #expect(try runFixture(root, "quota", ["write-many", "k", "50"]).status == 0)
             let file = databaseFile("quota", in: root)
             let before = try freshValues(of: file)
             let refused = try runFixture(root, "quota", ["write-data", "big", "200000"], options: ["--file-size-limit", "65536"])
             #expect(refused.status == 2)
-            #expect(refused.error == "defaults-fixture: \(DefaultsError.diskFull(suite: "quota", key: "big"))\n")
+            #expect(refused.error.hasPrefix("defaults-fixture: Storage failure key 'big' in suite 'quota': SQLite error 778 "), "\(refused.error)")
             #expect(try freshValues(of: file) == before)
             #expect(try integrityCheck(of: file) == "ok")
             #expect(try runFixture(root, "quota", ["write-data", "big", "200000"]).status == 0)

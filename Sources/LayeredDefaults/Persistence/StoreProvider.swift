@@ -69,11 +69,19 @@ final class StoreProvider: Sendable {
                 .sorted()
     }
 
-    /// Creates the root directory, mode 0700, when it does not exist (its parents with default modes).
+    /// Creates the root directory, mode 0700, when it does not exist, and its missing parents, 0700 too.
+    ///
+    /// NB: parents made with the umask (0777 under umask 000) would let other users rename the root
+    /// away and put their own in its place; the XDG base directory spec asks for 0700 as well.
     private static func createRoot(_ root: URL) throws {
         guard !FileManager.default.fileExists(atPath: root.path) else { return }
-        let parent = root.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        var missingParents: [String] = []
+        var parent = root.deletingLastPathComponent().path
+        while parent.count > 1, !FileManager.default.fileExists(atPath: parent) {
+            missingParents.append(parent)
+            parent = (parent as NSString).deletingLastPathComponent
+        }
+        for directory in missingParents.reversed() { _ = mkdir(directory, 0o700) }  // a failure shows at the root
         if mkdir(root.path, 0o700) != 0, errno != EEXIST, errno != EACCES, errno != EROFS {
             throw DefaultsError.storageFailure(
                 suite: root.lastPathComponent, key: nil,
