@@ -50,7 +50,7 @@ extension Defaults {
         defer { flock(directory, LOCK_UN) }
         guard try needsRepair(suiteName, provider: provider) else { return nil }
 
-        let path = StoreProvider.path(of: suiteName, in: root)
+        let path = provider.filePath(of: suiteName) ?? StoreProvider.path(of: suiteName, in: root)
         let aside = try moveAside(path, suite: suiteName)
         _ = try provider.store(named: suiteName, create: true)
         return URL(fileURLWithPath: aside)

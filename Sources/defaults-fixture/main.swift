@@ -9,6 +9,9 @@
 //   defaults-fixture [options] <root> <suite> write-data <key> <bytes>   store <bytes> bytes of 0xA5 as data
 //   defaults-fixture [options] <root> <suite> set <key> <json value>     like write, through the non-throwing
 //                                                                        `set(_:forKey:)` (errors: the default handler)
+//   defaults-fixture [options] <root> <suite> shm-lock-held              print "held" when another process holds
+//                                                                        SQLite's open-connection lock on the -shm
+//                                                                        file (byte 128), else "free"; opens no store
 //
 // `churn` announces each operation before it starts and acknowledges it once it has committed, so a
 // parent that kills the process at any moment knows every acknowledged operation and the one (at most)
@@ -81,6 +84,22 @@ while let option = arguments.first, option.hasPrefix("--"), arguments.count >= 2
 }
 guard arguments.count >= 3 else { fail("usage: defaults-fixture [options] <root> <suite> <operation> ...", status: 1) }
 let (root, suite, operation, rest) = (arguments[0], arguments[1], arguments[2], Array(arguments.dropFirst(3)))
+
+if operation == "shm-lock-held" {
+    // NB: a POSIX lock query (F_GETLK) from another process sees the locks a process holds; that
+    // process cannot ask itself (its own locks never conflict, and closing the descriptor it would ask
+    // through drops them).
+    let descriptor = open(URL(fileURLWithPath: root).appendingPathComponent(suite + ".sqlite3-shm").path, O_RDONLY)
+    guard descriptor >= 0 else { fail("cannot open the -shm file: \(String(cString: strerror(errno)))", status: 2) }
+    var query = flock()
+    query.l_type = Int16(F_WRLCK)
+    query.l_whence = Int16(SEEK_SET)
+    query.l_start = 128
+    query.l_len = 1
+    guard fcntl(descriptor, F_GETLK, &query) == 0 else { fail("F_GETLK: \(String(cString: strerror(errno)))", status: 2) }
+    say(query.l_type == Int16(F_UNLCK) ? "free" : "held")
+    exit(0)
+}
 
 do {
     let defaults = try Defaults(suiteName: suite, location: .directory(URL(fileURLWithPath: root)), arguments: [],
