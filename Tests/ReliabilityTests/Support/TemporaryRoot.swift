@@ -32,7 +32,12 @@ private func removeTemporaryRoot(_ root: URL) {
         }
     }
     chmod(root.path, 0o700)
-    try? FileManager.default.removeItem(at: root)
+    // NB: a store released a moment later by another thread (a detached test thread's last reference)
+    // closes and deletes its -wal and -shm while removeItem walks the directory, which makes removeItem
+    // give up half-way; what is left then is removed by the next attempt.
+    for _ in 0..<5 where FileManager.default.fileExists(atPath: root.path) {
+        try? FileManager.default.removeItem(at: root)
+    }
 }
 
 /// The arguments that make the fixture drop to an unprivileged user when the tests run as root (root
