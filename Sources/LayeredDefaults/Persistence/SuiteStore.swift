@@ -88,7 +88,6 @@ final class SuiteStore: Sendable {
             throw DefaultsError.unsafePath(path: path + suffix)
         }
         try Schema.checkHeader(path: path)
-        let createdByUs = ["-wal", "-shm"].filter { lstat(path + $0, &status) != 0 }  // if they appear now
         // NB: in WAL mode even a reader needs a -shm (and a -wal) beside the file. Where this process
         // cannot write (a read-only directory or file, a read-only file system) SQLite cannot create
         // them, and fails every read; or it creates them read-only like the file, which then keeps the
@@ -121,12 +120,14 @@ final class SuiteStore: Sendable {
                 return SuiteStore(name: name, path: path, connection: connection, signal: signal, complete: false, unavailable: nil)
             }
         } catch {
-            connection.close()
-            // NB: with checkpoint-on-close off, SQLite leaves the log and index it created for a file we
-            // refuse; remove those (only if the log is still empty), never ones that were there before.
+            // NB: with checkpoint-on-close off, SQLite would leave the empty log and the index it created
+            // beside a file we refuse. When the log is still empty there is nothing to merge into the file,
+            // so let SQLite close as usual: it deletes them only when no other connection uses them. (Never
+            // delete them ourselves: "absent when we looked" does not mean no other process created them
+            // since, and unlinking a -shm in use splits processes onto two WAL indexes: corruption.)
             var status = stat()
-            if createdByUs.contains("-wal"), lstat(path + "-wal", &status) == 0, status.st_size == 0 { unlink(path + "-wal") }
-            if createdByUs.contains("-shm") { unlink(path + "-shm") }
+            if lstat(path + "-wal", &status) != 0 || status.st_size == 0 { connection.setCheckpointOnClose(true) }
+            connection.close()
             throw DefaultsError.storage(error, suite: name, key: nil)
         }
     }
