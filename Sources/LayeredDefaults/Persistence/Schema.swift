@@ -115,15 +115,19 @@ enum Schema {
 
     /// True when the file carries our application id; false when it is a new, empty database.
     private static func isOurs(_ connection: Connection, path: String) throws -> Bool {
-        let applicationID = try connection.integer("PRAGMA application_id")
+        // NB: one statement, hence one read transaction: asked one by one, the id could be read before
+        // another process commits a new file's schema and the table count after, which looks foreign.
+        let statement = try connection.statement(
+            "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)")
+        defer { statement.reset() }
+        guard try statement.step() else { return false }
+        let (applicationID, found, objects) = (statement.int(at: 0), statement.int(at: 1), statement.int(at: 2))
         if applicationID == Self.applicationID {
-            let found = try connection.integer("PRAGMA user_version")
             guard found <= version else {
                 throw DefaultsError.unsupportedSchemaVersion(path: path, found: found, supported: version)
             }
             return true
         }
-        let objects = try connection.integer("SELECT count(*) FROM sqlite_schema")
         guard applicationID == 0, objects == 0 else { throw DefaultsError.foreignDatabase(path: path) }
         return false
     }
