@@ -50,10 +50,41 @@ enum Schema {
     /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``.
     static func checkHeader(path: String) throws {
-        let logSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        guard let file = FileHandle(forReadingAtPath: path) else { return }  // SQLite reports why
-        defer { try? file.close() }
-        let header = [UInt8]((try? file.read(upToCount: 100)) ?? Data())
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return }  // SQLite reports why
+        // NB: closing this descriptor would drop POSIX locks this process holds on the file; it holds none,
+        // as no store of this process has the file open while it is being opened.
+        defer { close(descriptor) }
+        // NB: other processes may be writing the file meanwhile (creating it; a checkpoint grows it before
+        // it rewrites page 1), and header, size and log cannot be read at one instant. So look at header
+        // and size, then the log, then header and size again, and judge only a picture that held still.
+        // One that keeps changing is being written busily by SQLite: SQLite judges it (checkpoint-on-close
+        // stays off until the file is ours).
+        for _ in 0..<20 {
+            let first = HeaderLook(descriptor)
+            var status = stat()
+            let logSize = lstat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
+            guard first == HeaderLook(descriptor) else { continue }
+            return try judge(first, logSize: logSize, path: path)
+        }
+    }
+
+    /// The first 100 bytes of a file and its size, read through one descriptor.
+    private struct HeaderLook: Equatable {
+        var header: [UInt8]
+        var size: Int
+
+        init(_ descriptor: Int32) {
+            header = [UInt8](repeating: 0, count: 100)
+            let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 100, 0) }
+            header.removeSubrange(max(0, count)...)
+            var status = stat()
+            size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        }
+    }
+
+    private static func judge(_ look: HeaderLook, logSize: Int, path: String) throws {
+        let header = look.header
         if header.isEmpty {
             guard logSize == 0 else { throw DefaultsError.corruptStore(path: path, reason: "empty, beside a non-empty write-ahead log") }
             return
@@ -72,8 +103,7 @@ enum Schema {
         case 0:
             // NB: our own file has its application id on page 1 from its first checkpoint on; before that
             // it is one page (the WAL switch writes page 1) and the rest is in its log.
-            let pages = ((try? file.seekToEnd()).map(Int.init) ?? 0) / pageSize
-            if pages >= 2, logSize == 0 { throw DefaultsError.foreignDatabase(path: path) }
+            if look.size / pageSize >= 2, logSize == 0 { throw DefaultsError.foreignDatabase(path: path) }
         default:
             throw DefaultsError.foreignDatabase(path: path)
         }
