@@ -117,18 +117,11 @@ enum Schema {
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``, or a ``SQLiteError``.
     static func prepare(_ connection: Connection, path: String, inMemory: Bool) throws -> State {
         do {
-            if try isOurs(connection, path: path) {
-                // NB: a store whose main file lost pages (a bad disk, a partial copy) can still show a good
-                // header, and fail only on the first read of a missing page, after checkpoints had written
-                // into it. Checked once per open, through the log: milliseconds for a large store.
-                guard try inMemory || connection.text("PRAGMA quick_check") == "ok" else {
-                    throw DefaultsError.corruptStore(path: path, reason: "malformed")
-                }
-                return .ready
-            }
+            if try isOurs(connection, path: path) { return try checked(connection, path: path, inMemory: inMemory) }
             if connection.isReadOnly { return .emptyReadOnly }
-            if !inMemory { _ = try connection.text("PRAGMA journal_mode = WAL") }
-            try connection.execute("BEGIN IMMEDIATE")
+            let deadline = ContinuousClock.now + .milliseconds(Int(connection.busyTimeoutMilliseconds))
+            if !inMemory { try switchToWAL(connection, until: deadline) }
+            guard try beginCreating(connection, path: path, until: deadline) else { return try checked(connection, path: path, inMemory: inMemory) }
             do {
                 // NB: check again under the write lock: another process may have created it meanwhile.
                 if try !isOurs(connection, path: path) { try connection.execute(create) }
@@ -140,6 +133,58 @@ enum Schema {
             return .ready
         } catch let error as SQLiteError where error.code.primary == .notADatabase || error.code.primary == .corrupt {
             throw DefaultsError.corruptStore(path: path, reason: error.code.primary == .corrupt ? "malformed" : "not a database")
+        }
+    }
+
+    /// A file of ours, checked for missing pages.
+    ///
+    /// NB: a store whose main file lost pages (a bad disk, a partial copy) can still show a good header,
+    /// and fail only on the first read of a missing page, after checkpoints had written into it. Checked
+    /// once per open, through the log: milliseconds for a large store.
+    private static func checked(_ connection: Connection, path: String, inMemory: Bool) throws -> State {
+        guard try inMemory || connection.text("PRAGMA quick_check") == "ok" else {
+            throw DefaultsError.corruptStore(path: path, reason: "malformed")
+        }
+        return .ready
+    }
+
+    /// Puts a new, empty file in WAL mode before anything else is written to it.
+    ///
+    /// NB: the switch needs an exclusive lock for a moment, while every other process opening the same
+    /// new file takes read locks on it, so it can fail with `SQLITE_BUSY` (which used to fail the whole
+    /// open) and, as SQLite documents, a mode it cannot change may also be answered with the old mode and
+    /// no error, which must not lead to a schema created in rollback-journal mode. So insist, in short
+    /// steps, within the connection's busy timeout.
+    private static func switchToWAL(_ connection: Connection, until deadline: ContinuousClock.Instant) throws {
+        while true {
+            do {
+                if try connection.withBusyTimeout(milliseconds: 25, { try connection.text("PRAGMA journal_mode = WAL") }) == "wal" { return }
+            } catch let error as SQLiteError where error.code.primary == .busy {
+                guard ContinuousClock.now < deadline else { throw error }
+                continue
+            }
+            guard ContinuousClock.now < deadline else {
+                throw SQLiteError(code: .busy, message: "another connection kept the new database from switching to WAL mode")
+            }
+        }
+    }
+
+    /// Begins the write transaction that creates the schema; returns false, with no transaction, when
+    /// another process created it meanwhile.
+    ///
+    /// NB: the creator of a new file holds the write lock for a moment, but writers that follow it at once
+    /// can keep a waiter out past the busy timeout (SQLite's busy handler is not fair). The schema it waits
+    /// to create is most likely there already, so wait in short steps and look between them, within the
+    /// connection's busy timeout.
+    private static func beginCreating(_ connection: Connection, path: String, until deadline: ContinuousClock.Instant) throws -> Bool {
+        while true {
+            do {
+                try connection.withBusyTimeout(milliseconds: 25) { try connection.execute("BEGIN IMMEDIATE") }
+                return true
+            } catch let error as SQLiteError where error.code.primary == .busy {
+                if try isOurs(connection, path: path) { return false }
+                guard ContinuousClock.now < deadline else { throw error }
+            }
         }
     }
 

@@ -6,6 +6,8 @@ import Foundation
 /// Deliberately not `Sendable`: the owner (a `SuiteStore`) serializes all use behind a lock.
 final class Connection {
     private let handle: OpaquePointer
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    let busyTimeoutMilliseconds: Int32
     private var statements: [String: Statement] = [:]
     private var isOpen = true
 
@@ -26,8 +28,16 @@ final class Connection {
             throw error
         }
         self.handle = handle
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+    }
+
+    /// Runs `body` with a different busy timeout, then restores the connection's own.
+    func withBusyTimeout<T>(milliseconds: Int32, _ body: () throws -> T) rethrows -> T {
+        sqlite3_busy_timeout(handle, milliseconds)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        return try body()
     }
 
     deinit { close() }
