@@ -27,6 +27,26 @@ struct ProcessLoadTests {
         }
     }
 
+    /// 4 processes open one new store at the same moment, 15 times over: every one of them opens it (no
+    /// `foreignDatabase` because another was committing the schema, no `busy` waiting to create a schema
+    /// another had just created), and the store is in WAL mode.
+    @Test func processesOpeningOneNewStoreAtOnceAllSucceed() throws {
+        try withTemporaryRoot { root in
+            let deadline = ContinuousClock.now + .seconds(45)
+            for round in 0..<15 {
+                let suite = "new\(round)"
+                let children = try (0..<4).map { try ChildProcess.fixture(root, suite, ["write-many", "p\($0)", "5"]) }
+                for child in children {
+                    #expect(try child.wait(before: deadline) == 0, "round \(round): \(child.errorText)")
+                }
+                #expect(try freshValues(of: databaseFile(suite, in: root)).count == 20, "round \(round)")
+                let connection = try Connection(path: databaseFile(suite, in: root).path, busyTimeoutMilliseconds: 1000)
+                #expect(try connection.text("PRAGMA journal_mode") == "wal", "round \(round)")
+                connection.close()
+            }
+        }
+    }
+
     /// 4 processes each atomically increment one counter 500 times (`update(forKey:_:)`, one
     /// `BEGIN IMMEDIATE` transaction each): it ends at exactly 2,000.
     @Test func fourProcessesIncrementingOneCounterEndAtExactly2000() throws {
