@@ -24,6 +24,7 @@ let package = Package(
         .executableTarget(name: "prefs", dependencies: ["LayeredDefaults"]),
         .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
         .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
+        .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults"]),
 
         // Tests.
         .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture"]),
@@ -31,6 +32,7 @@ let package = Package(
         .testTarget(name: "LayeredDefaultsTestingTests", dependencies: ["LayeredDefaultsTesting", "LayeredDefaults"]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults"]),
         .testTarget(name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite"], path: "IntegrationTests"),
+        .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     case foreignDatabase(path: String)
     /// The file was written by a newer version of LayeredDefaults. It has not been modified.
     case unsupportedSchemaVersion(path: String, found: Int, supported: Int)
-    /// The path is a symbolic link or otherwise unsafe to open. Nothing was opened.
+    /// The path (a database, or its `-wal`, `-shm` or `-journal` file) is a symbolic link or otherwise
+    /// unsafe to open. Nothing was opened.
     case unsafePath(path: String)
     /// The store cannot be written: the file or its directory is read-only.
     case readOnly(suite: String, key: String?)

@@ -1,28 +1,111 @@
 // A child process for the multi-process tests: performs one operation on a suite and exits.
 //
-//   defaults-fixture <root> <suite> write <key> <json value>   store a value (PreferenceValue JSON)
-//   defaults-fixture <root> <suite> read <key>                 print the value as JSON, or "nil"
-//   defaults-fixture <root> <suite> write-many <prefix> <n>    write <prefix>-0 ... and print each key once committed
-//   defaults-fixture <root> <suite> increment <key> <n>        atomically add 1 to an integer, n times
-//   defaults-fixture <root> <suite> hold-write-lock <seconds>  hold the write lock, printing "locked" once held
-//   defaults-fixture <root> <suite> migrate <name> <key>       run migration <name> (it adds 1 to <key>): prints "ran" or "skipped"
+//   defaults-fixture [options] <root> <suite> write <key> <json value>   store a value (PreferenceValue JSON)
+//   defaults-fixture [options] <root> <suite> read <key>                 print the value as JSON, or "nil"
+//   defaults-fixture [options] <root> <suite> write-many <prefix> <n>    write <prefix>-0 ... and print each key once committed
+//   defaults-fixture [options] <root> <suite> increment <key> <n>        atomically add 1 to an integer, n times
+//   defaults-fixture [options] <root> <suite> hold-write-lock <seconds>  hold the write lock, printing "locked" once held
+//   defaults-fixture [options] <root> <suite> churn <prefix> <n>         n mixed writes, removals and updates (below)
+//   defaults-fixture [options] <root> <suite> write-data <key> <bytes>   store <bytes> bytes of 0xA5 as data
+//   defaults-fixture [options] <root> <suite> set <key> <json value>     like write, through the non-throwing
+//                                                                        `set(_:forKey:)` (errors: the default handler)
+//   defaults-fixture [options] <root> <suite> shm-lock-held              print "held" when another process holds
+//                                                                        SQLite's open-connection lock on the -shm
+//                                                                        file (byte 128), else "free"; opens no store
+//   defaults-fixture [options] <root> <suite> migrate <name> <key>       run migration <name> (it adds 1 to <key>):
+//                                                                        prints "ran" or "skipped"
 //
-// Exit status: 0 success, 1 usage, 2 store error (one line on stderr).
+// `churn` announces each operation before it starts and acknowledges it once it has committed, so a
+// parent that kills the process at any moment knows every acknowledged operation and the one (at most)
+// in flight:
+//
+//   do set <key> <length>   then  ok        the value is the string "<key>:" followed by <length> "x"
+//   do del <key>            then  ok
+//   do inc <key>            then  ok <n>    an atomic update; <n> is the new value
+//
+// Options:
+//   --as-user <uid>   when running as root, drop to this user and group (and no supplementary groups)
+//                     before touching anything: root ignores file permissions, a read-only test cannot
+//   --umask <octal>   set the file-mode creation mask first (to prove the store does not rely on it)
+//   --busy-timeout <ms>
+//                     how long a write waits for another process's lock (default: the library's, 5 s)
+//   --file-size-limit <bytes>
+//                     cap the size of every file this process writes (RLIMIT_FSIZE; SIGXFSZ ignored), so
+//                     writes past it fail as they would on a full disk
+//
+// Exit status: 0 success, 1 usage, 2 store error (one line on stderr), 3 cannot apply an option.
 import Foundation
 import LayeredDefaults
+
+#if canImport(Glibc)
+// NB: Glibc imports RLIMIT_FSIZE as an enum case of __rlimit_resource, which getrlimit takes as Int32.
+let RLIMIT_FSIZE_VALUE = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+#else
+let RLIMIT_FSIZE_VALUE = RLIMIT_FSIZE
+#endif
 
 /// Writes one line to standard output at once (unbuffered: the parent reads it while we run).
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: defaults-fixture <root> <suite> <operation> ...\n".utf8))
-    exit(1)
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("defaults-fixture: \(message)\n".utf8))
+    exit(status)
 }
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+var busyTimeout = Duration.seconds(5)
+while let option = arguments.first, option.hasPrefix("--"), arguments.count >= 2 {
+    let value = arguments[1]
+    arguments.removeFirst(2)
+    switch option {
+    case "--as-user":
+        guard let uid = UInt32(value) else { fail("--as-user needs a numeric id", status: 1) }
+        if geteuid() == 0 {
+            guard setgroups(0, nil) == 0, setgid(uid) == 0, setuid(uid) == 0 else {
+                fail("cannot drop privileges to \(uid): \(String(cString: strerror(errno)))", status: 3)
+            }
+        }
+    case "--umask":
+        guard let mask = mode_t(value, radix: 8) else { fail("--umask needs an octal mask", status: 1) }
+        umask(mask)
+    case "--busy-timeout":
+        guard let milliseconds = Int(value) else { fail("--busy-timeout needs milliseconds", status: 1) }
+        busyTimeout = .milliseconds(milliseconds)
+    case "--file-size-limit":
+        guard let bytes = rlim_t(value) else { fail("--file-size-limit needs a number of bytes", status: 1) }
+        signal(SIGXFSZ, SIG_IGN)
+        var limit = rlimit()
+        getrlimit(RLIMIT_FSIZE_VALUE, &limit)
+        limit.rlim_cur = bytes
+        guard setrlimit(RLIMIT_FSIZE_VALUE, &limit) == 0 else {
+            fail("cannot limit the file size: \(String(cString: strerror(errno)))", status: 3)
+        }
+    default:
+        fail("unknown option '\(option)'", status: 1)
+    }
+}
+guard arguments.count >= 3 else { fail("usage: defaults-fixture [options] <root> <suite> <operation> ...", status: 1) }
 let (root, suite, operation, rest) = (arguments[0], arguments[1], arguments[2], Array(arguments.dropFirst(3)))
 
+if operation == "shm-lock-held" {
+    // NB: a POSIX lock query (F_GETLK) from another process sees the locks a process holds; that
+    // process cannot ask itself (its own locks never conflict, and closing the descriptor it would ask
+    // through drops them).
+    let descriptor = open(URL(fileURLWithPath: root).appendingPathComponent(suite + ".sqlite3-shm").path, O_RDONLY)
+    guard descriptor >= 0 else { fail("cannot open the -shm file: \(String(cString: strerror(errno)))", status: 2) }
+    var query = flock()
+    query.l_type = Int16(F_WRLCK)
+    query.l_whence = Int16(SEEK_SET)
+    query.l_start = 128
+    query.l_len = 1
+    guard fcntl(descriptor, F_GETLK, &query) == 0 else { fail("F_GETLK: \(String(cString: strerror(errno)))", status: 2) }
+    say(query.l_type == Int16(F_UNLCK) ? "free" : "held")
+    exit(0)
+}
+
 do {
-    let defaults = try Defaults(suiteName: suite, location: .directory(URL(fileURLWithPath: root)), arguments: [])
+    let defaults = try Defaults(suiteName: suite, location: .directory(URL(fileURLWithPath: root)), arguments: [],
+                                busyTimeout: busyTimeout)
     switch (operation, rest.count) {
     case ("write", 2):
         try defaults.write(try JSONDecoder().decode(PreferenceValue.self, from: Data(rest[1].utf8)), forKey: rest[0])
@@ -53,11 +136,40 @@ do {
             try domain.set(.integer((try domain.value(forKey: rest[1])?.integerValue ?? 0) + 1), forKey: rest[1])
         }
         say(ran ? "ran" : "skipped")
+    case ("write-data", 2):
+        try defaults.write(.data(Data(repeating: 0xA5, count: Int(rest[1]) ?? 0)), forKey: rest[0])
+    case ("set", 2):
+        defaults.set(try JSONDecoder().decode(PreferenceValue.self, from: Data(rest[1].utf8)).anyValue, forKey: rest[0])
+    case ("churn", 2):
+        try churn(defaults, prefix: rest[0], count: Int(rest[1]) ?? 0)
     default:
-        FileHandle.standardError.write(Data("defaults-fixture: unknown operation '\(operation)' with \(rest.count) arguments\n".utf8))
-        exit(1)
+        fail("unknown operation '\(operation)' with \(rest.count) arguments", status: 1)
     }
 } catch {
-    FileHandle.standardError.write(Data("defaults-fixture: \(error)\n".utf8))
-    exit(2)
+    fail("\(error)", status: 2)
+}
+
+/// The `churn` operation: a deterministic mix of writes of varying size (so transactions span pages and
+/// the WAL checkpoints now and then), removals of earlier keys, and atomic counter updates.
+func churn(_ defaults: Defaults, prefix: String, count: Int) throws {
+    let counter = "\(prefix)-count"
+    for index in 0..<count {
+        switch index % 4 {
+        case 3 where index >= 4:
+            let key = "\(prefix)-\(index - 2)"
+            say("do del \(key)")
+            try defaults.write(nil, forKey: key)
+            say("ok")
+        case 2:
+            say("do inc \(counter)")
+            let value = try defaults.update(forKey: counter) { .integer(($0?.integerValue ?? 0) + 1) }
+            say("ok \(value?.integerValue ?? -1)")
+        default:
+            let key = "\(prefix)-\(index)"
+            let length = (index &* 7919) % 6000
+            say("do set \(key) \(length)")
+            try defaults.write(.string("\(key):" + String(repeating: "x", count: length)), forKey: key)
+            say("ok")
+        }
+    }
 }

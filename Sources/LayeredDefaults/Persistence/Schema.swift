@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// The layout of a domain's database, and the check that a file really is one of ours.
 ///
@@ -36,6 +37,78 @@ enum Schema {
         case emptyReadOnly
     }
 
+    /// Checks the 100-byte header of the file at `path` without SQLite, so that SQLite never opens a
+    /// file that is plainly not a store of ours.
+    ///
+    /// NB: SQLite has side effects on open that are harmless for its own files but not for a file we
+    /// are about to refuse: next to a file it cannot read it creates a `-shm`, for a zero-length file
+    /// it deletes an existing `-wal` (which may hold the only copy of recent data), and closing a
+    /// foreign database in WAL mode checkpoints its log into it. So garbage, a foreign database (with
+    /// an application id of its own, or with tables and no pending log), a newer version of ours, and an
+    /// empty file beside a non-empty log are refused here; what passes goes to ``prepare(_:path:inMemory:)``
+    /// with checkpoint-on-close off.
+    /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
+    ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``.
+    static func checkHeader(path: String) throws {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return }  // SQLite reports why
+        // NB: closing this descriptor would drop POSIX locks this process holds on the file; it holds none,
+        // as no store of this process has the file open while it is being opened.
+        defer { close(descriptor) }
+        // NB: other processes may be writing the file meanwhile (creating it; a checkpoint grows it before
+        // it rewrites page 1), and header, size and log cannot be read at one instant. So look at header
+        // and size, then the log, then header and size again, and judge only a picture that held still.
+        // One that keeps changing is being written busily by SQLite: SQLite judges it (checkpoint-on-close
+        // stays off until the file is ours).
+        for _ in 0..<20 {
+            let first = HeaderLook(descriptor)
+            var status = stat()
+            let logSize = lstat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
+            guard first == HeaderLook(descriptor) else { continue }
+            return try judge(first, logSize: logSize, path: path)
+        }
+    }
+
+    /// The first 100 bytes of a file and its size, read through one descriptor.
+    private struct HeaderLook: Equatable {
+        var header: [UInt8]
+        var size: Int
+
+        init(_ descriptor: Int32) {
+            header = [UInt8](repeating: 0, count: 100)
+            let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 100, 0) }
+            header.removeSubrange(max(0, count)...)
+            var status = stat()
+            size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        }
+    }
+
+    private static func judge(_ look: HeaderLook, logSize: Int, path: String) throws {
+        let header = look.header
+        if header.isEmpty {
+            guard logSize == 0 else { throw DefaultsError.corruptStore(path: path, reason: "empty, beside a non-empty write-ahead log") }
+            return
+        }
+        func big32(_ offset: Int) -> UInt32 { header[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+        let rawPageSize = Int(header.count >= 18 ? UInt16(header[16]) << 8 | UInt16(header[17]) : 0)
+        let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
+        guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)),
+              (512...65536).contains(pageSize), pageSize & (pageSize - 1) == 0,
+              (1...2).contains(header[18]), (1...2).contains(header[19]), header[21...23] == [64, 32, 32]
+        else { throw DefaultsError.corruptStore(path: path, reason: "not a database") }
+        switch Int(big32(68)) {
+        case applicationID:
+            let found = Int(Int32(bitPattern: big32(60)))
+            guard found <= version else { throw DefaultsError.unsupportedSchemaVersion(path: path, found: found, supported: version) }
+        case 0:
+            // NB: our own file has its application id on page 1 from its first checkpoint on; before that
+            // it is one page (the WAL switch writes page 1) and the rest is in its log.
+            if look.size / pageSize >= 2, logSize == 0 { throw DefaultsError.foreignDatabase(path: path) }
+        default:
+            throw DefaultsError.foreignDatabase(path: path)
+        }
+    }
+
     /// Checks that the database is ours (reading only) and creates the schema in a new, empty file.
     ///
     /// Reads the header before anything writes: garbage, a truncated file, a foreign schema or a newer
@@ -44,10 +117,11 @@ enum Schema {
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``, or a ``SQLiteError``.
     static func prepare(_ connection: Connection, path: String, inMemory: Bool) throws -> State {
         do {
-            if try isOurs(connection, path: path) { return .ready }
+            if try isOurs(connection, path: path) { return try checked(connection, path: path, inMemory: inMemory) }
             if connection.isReadOnly { return .emptyReadOnly }
-            if !inMemory { _ = try connection.text("PRAGMA journal_mode = WAL") }
-            try connection.execute("BEGIN IMMEDIATE")
+            let deadline = ContinuousClock.now + .milliseconds(Int(connection.busyTimeoutMilliseconds))
+            if !inMemory { try switchToWAL(connection, until: deadline) }
+            guard try beginCreating(connection, path: path, until: deadline) else { return try checked(connection, path: path, inMemory: inMemory) }
             do {
                 // NB: check again under the write lock: another process may have created it meanwhile.
                 if try !isOurs(connection, path: path) { try connection.execute(create) }
@@ -62,17 +136,73 @@ enum Schema {
         }
     }
 
+    /// A file of ours, checked for missing pages.
+    ///
+    /// NB: a store whose main file lost pages (a bad disk, a partial copy) can still show a good header,
+    /// and fail only on the first read of a missing page, after checkpoints had written into it. Checked
+    /// once per open, through the log: milliseconds for a large store.
+    private static func checked(_ connection: Connection, path: String, inMemory: Bool) throws -> State {
+        guard try inMemory || connection.text("PRAGMA quick_check") == "ok" else {
+            throw DefaultsError.corruptStore(path: path, reason: "malformed")
+        }
+        return .ready
+    }
+
+    /// Puts a new, empty file in WAL mode before anything else is written to it.
+    ///
+    /// NB: the switch needs an exclusive lock for a moment, while every other process opening the same
+    /// new file takes read locks on it, so it can fail with `SQLITE_BUSY` (which used to fail the whole
+    /// open) and, as SQLite documents, a mode it cannot change may also be answered with the old mode and
+    /// no error, which must not lead to a schema created in rollback-journal mode. So insist, in short
+    /// steps, within the connection's busy timeout.
+    private static func switchToWAL(_ connection: Connection, until deadline: ContinuousClock.Instant) throws {
+        while true {
+            do {
+                if try connection.withBusyTimeout(milliseconds: 25, { try connection.text("PRAGMA journal_mode = WAL") }) == "wal" { return }
+            } catch let error as SQLiteError where error.code.primary == .busy {
+                guard ContinuousClock.now < deadline else { throw error }
+                continue
+            }
+            guard ContinuousClock.now < deadline else {
+                throw SQLiteError(code: .busy, message: "another connection kept the new database from switching to WAL mode")
+            }
+        }
+    }
+
+    /// Begins the write transaction that creates the schema; returns false, with no transaction, when
+    /// another process created it meanwhile.
+    ///
+    /// NB: the creator of a new file holds the write lock for a moment, but writers that follow it at once
+    /// can keep a waiter out past the busy timeout (SQLite's busy handler is not fair). The schema it waits
+    /// to create is most likely there already, so wait in short steps and look between them, within the
+    /// connection's busy timeout.
+    private static func beginCreating(_ connection: Connection, path: String, until deadline: ContinuousClock.Instant) throws -> Bool {
+        while true {
+            do {
+                try connection.withBusyTimeout(milliseconds: 25) { try connection.execute("BEGIN IMMEDIATE") }
+                return true
+            } catch let error as SQLiteError where error.code.primary == .busy {
+                if try isOurs(connection, path: path) { return false }
+                guard ContinuousClock.now < deadline else { throw error }
+            }
+        }
+    }
+
     /// True when the file carries our application id; false when it is a new, empty database.
     private static func isOurs(_ connection: Connection, path: String) throws -> Bool {
-        let applicationID = try connection.integer("PRAGMA application_id")
+        // NB: one statement, hence one read transaction: asked one by one, the id could be read before
+        // another process commits a new file's schema and the table count after, which looks foreign.
+        let statement = try connection.statement(
+            "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)")
+        defer { statement.reset() }
+        guard try statement.step() else { return false }
+        let (applicationID, found, objects) = (statement.int(at: 0), statement.int(at: 1), statement.int(at: 2))
         if applicationID == Self.applicationID {
-            let found = try connection.integer("PRAGMA user_version")
             guard found <= version else {
                 throw DefaultsError.unsupportedSchemaVersion(path: path, found: found, supported: version)
             }
             return true
         }
-        let objects = try connection.integer("SELECT count(*) FROM sqlite_schema")
         guard applicationID == 0, objects == 0 else { throw DefaultsError.foreignDatabase(path: path) }
         return false
     }

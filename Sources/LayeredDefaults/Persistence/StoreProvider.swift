@@ -32,6 +32,29 @@ final class StoreProvider: Sendable {
         root.appendingPathComponent(name + "." + Location.fileExtension).path
     }
 
+    /// The database file of `name` (which must be valid) under the real path of the root, or nil in memory.
+    ///
+    /// NB: SQLite, opened with NOFOLLOW, refuses a symbolic link anywhere in a path, not only the file
+    /// itself, and a root reached through a link (a dotfile manager's `~/.config`, macOS's `/var`) is
+    /// the user's choice. It also gives one file one spelling, so one store per file per process: two
+    /// stores of one file would each hold a descriptor of its `-shm`, and closing one drops every POSIX
+    /// lock the process holds on it, SQLite's included. The file itself is still checked with lstat.
+    func filePath(of name: String) -> String? {
+        guard let root else { return nil }
+        var existing = root.path
+        var missing: [String] = []
+        while existing.count > 1, access(existing, F_OK) != 0 {
+            missing.insert((existing as NSString).lastPathComponent, at: 0)
+            existing = (existing as NSString).deletingLastPathComponent
+        }
+        guard let resolved = realpath(existing, nil) else { return Self.path(of: name, in: root) }
+        defer { free(resolved) }
+        let real = missing.reduce(URL(fileURLWithPath: String(cString: resolved), isDirectory: true)) {
+            $0.appendingPathComponent($1, isDirectory: true)
+        }
+        return Self.path(of: name, in: real)
+    }
+
     /// The store of the domain `name`; with `create`, made when it does not exist yet, else nil then.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` before any file is touched, or what
     ///   ``SuiteStore/open(name:path:busyTimeoutMilliseconds:)`` throws.
@@ -46,7 +69,7 @@ final class StoreProvider: Sendable {
                 return store
             }
         }
-        let path = Self.path(of: name, in: root)
+        let path = filePath(of: name) ?? Self.path(of: name, in: root)
             return try Self.openStores.withLock { openStores in
                 if let store = openStores[path]?.store { return store }
                 guard create || FileManager.default.fileExists(atPath: path) else { return nil }
@@ -69,11 +92,19 @@ final class StoreProvider: Sendable {
                 .sorted()
     }
 
-    /// Creates the root directory, mode 0700, when it does not exist (its parents with default modes).
+    /// Creates the root directory, mode 0700, when it does not exist, and its missing parents, 0700 too.
+    ///
+    /// NB: parents made with the umask (0777 under umask 000) would let other users rename the root
+    /// away and put their own in its place; the XDG base directory spec asks for 0700 as well.
     private static func createRoot(_ root: URL) throws {
         guard !FileManager.default.fileExists(atPath: root.path) else { return }
-        let parent = root.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        var missingParents: [String] = []
+        var parent = root.deletingLastPathComponent().path
+        while parent.count > 1, !FileManager.default.fileExists(atPath: parent) {
+            missingParents.append(parent)
+            parent = (parent as NSString).deletingLastPathComponent
+        }
+        for directory in missingParents.reversed() { _ = mkdir(directory, 0o700) }  // a failure shows at the root
         if mkdir(root.path, 0o700) != 0, errno != EEXIST, errno != EACCES, errno != EROFS {
             throw DefaultsError.storageFailure(
                 suite: root.lastPathComponent, key: nil,

@@ -54,7 +54,11 @@ final class SuiteStore: Sendable {
     }
 
     /// Opens (creating when missing, mode 0600) the database of `name` at `path`.
-    /// - Throws: ``DefaultsError/unsafePath(path:)`` for a symbolic link,
+    ///
+    /// Where this process cannot write the file or its directory, the store is a read-only snapshot
+    /// of the file as it is now (unless a `-wal` holds pending commits, which SQLite then reads): reads
+    /// work, writes throw ``DefaultsError/readOnly(suite:key:)``.
+    /// - Throws: ``DefaultsError/unsafePath(path:)`` for a symbolic link (the file, its `-wal`, `-shm` or `-journal`),
     ///   ``DefaultsError/corruptStore(path:reason:)`` for a file that is not a readable database,
     ///   ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
     ///   or a storage error. The file is never modified when it is not ours.
@@ -78,23 +82,51 @@ final class SuiteStore: Sendable {
                     SQLiteError(code: .cantOpen, message: "cannot create the file: \(String(cString: strerror(errno)))"))
             }
         }
+        // NB: SQLite (opened with NOFOLLOW) refuses a linked -wal or -shm too, but only as an anonymous
+        // SQLITE_CANTOPEN after creating a -wal beside it; refuse it by name before it touches anything.
+        for suffix in ["-wal", "-shm", "-journal"] where lstat(path + suffix, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
+            throw DefaultsError.unsafePath(path: path + suffix)
+        }
+        try Schema.checkHeader(path: path)
+        // NB: in WAL mode even a reader needs a -shm (and a -wal) beside the file. Where this process
+        // cannot write (a read-only directory or file, a read-only file system) SQLite cannot create
+        // them, and fails every read; or it creates them read-only like the file, which then keeps the
+        // store read-only after the file is made writable again. When no log holds pending commits,
+        // everything is in the main file: read it as an immutable snapshot, creating nothing.
+        let directory = (path as NSString).deletingLastPathComponent
+        let pendingLog = lstat(path + "-wal", &status) == 0 && status.st_size > 0
+        let snapshot = (access(path, W_OK) != 0 || access(directory, W_OK) != 0) && !pendingLog
         let connection: Connection
         do {
-            connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, immutable: snapshot)
         } catch let error as SQLiteError {
             throw DefaultsError.corruptStore(path: path, reason: "cannot be opened: \(error.message)")
         }
+        // NB: until the file is known to be ours, closing must not checkpoint a log into it (see Schema.checkHeader).
+        connection.setCheckpointOnClose(false)
         do {
             switch try Schema.prepare(connection, path: path, inMemory: false) {
             case .emptyReadOnly:
                 connection.close()
                 return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
             case .ready:
+                if snapshot {
+                    return SuiteStore(name: name, path: path, connection: connection, signal: .never, complete: false,
+                                      unavailable: .readOnly(suite: name, key: nil))
+                }
+                connection.setCheckpointOnClose(true)
                 _ = try connection.text("PRAGMA synchronous = NORMAL")
                 let signal = ChangeSignal.open(databasePath: path, connection: connection)
                 return SuiteStore(name: name, path: path, connection: connection, signal: signal, complete: false, unavailable: nil)
             }
         } catch {
+            // NB: with checkpoint-on-close off, SQLite would leave the empty log and the index it created
+            // beside a file we refuse. When the log is still empty there is nothing to merge into the file,
+            // so let SQLite close as usual: it deletes them only when no other connection uses them. (Never
+            // delete them ourselves: "absent when we looked" does not mean no other process created them
+            // since, and unlinking a -shm in use splits processes onto two WAL indexes: corruption.)
+            var status = stat()
+            if lstat(path + "-wal", &status) != 0 || status.st_size == 0 { connection.setCheckpointOnClose(true) }
             connection.close()
             throw DefaultsError.storage(error, suite: name, key: nil)
         }
@@ -188,7 +220,10 @@ final class SuiteStore: Sendable {
     /// - Parameter key: the key the transaction is about, if one, for error messages.
     @discardableResult
     func transaction<T>(key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
-        if let unavailable { throw unavailable }
+        if let unavailable {
+            if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
+            throw unavailable
+        }
         return try withDatabase { database in
             do {
                 try database.begin()
@@ -225,6 +260,13 @@ final class SuiteStore: Sendable {
             }
             return result
         }
+    }
+
+    /// Runs `body` with this store's connection, holding its lock: a seam for fault injection in tests
+    /// (e.g. `PRAGMA max_page_count` to make the disk look full). Never for reading or writing values,
+    /// which the in-memory view would not know about.
+    func withConnectionForTesting<T>(_ body: (Connection) throws -> T) throws -> T {
+        try withDatabase { try body($0.connection) }
     }
 
     /// Runs `body` with the database, holding its lock.

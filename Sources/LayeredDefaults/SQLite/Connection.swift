@@ -1,10 +1,13 @@
 import CSQLite
+import Foundation
 
 /// One open SQLite database handle: executes SQL and prepares statements.
 ///
 /// Deliberately not `Sendable`: the owner (a `SuiteStore`) serializes all use behind a lock.
 final class Connection {
     private let handle: OpaquePointer
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    let busyTimeoutMilliseconds: Int32
     private var statements: [String: Statement] = [:]
     private var isOpen = true
 
@@ -12,22 +15,39 @@ final class Connection {
     ///
     /// Turns on extended result codes and sets the busy timeout. Never creates the file: the caller
     /// creates it with the right permissions first.
+    /// - Parameter immutable: open read-only with SQLite's `immutable=1`: no lock, no `-wal` or `-shm`
+    ///   is read or created, and changes by others are not seen. Only for a file nobody here can write.
     /// - Throws: ``SQLiteError`` when SQLite cannot open the file; the handle is closed even then.
-    init(path: String, busyTimeoutMilliseconds: Int32) throws {
+    init(path: String, busyTimeoutMilliseconds: Int32, immutable: Bool = false) throws {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let flags = (immutable ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let code = sqlite3_open_v2(immutable ? Self.immutableURI(path) : path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteError(connection: handle, code: code)
             sqlite3_close_v2(handle)
             throw error
         }
         self.handle = handle
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
+    /// Runs `body` with a different busy timeout, then restores the connection's own.
+    func withBusyTimeout<T>(milliseconds: Int32, _ body: () throws -> T) rethrows -> T {
+        sqlite3_busy_timeout(handle, milliseconds)
+        defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+        return try body()
+    }
+
     deinit { close() }
+
+    /// `file:<path, percent-encoded>?immutable=1`.
+    private static func immutableURI(_ path: String) -> String {
+        let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-~".utf8)
+        let encoded = path.utf8.map { plain.contains($0) ? String(UnicodeScalar($0)) : String(format: "%%%02X", $0) }.joined()
+        return "file:\(encoded)?immutable=1"
+    }
 
     /// Finalizes every statement and closes the handle; later use is a programming error.
     func close() {
@@ -35,6 +55,12 @@ final class Connection {
         isOpen = false
         statements.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// Whether closing the last connection to the file checkpoints its write-ahead log into it and
+    /// deletes the log (SQLite's default: on). Turned off while a file is not yet known to be ours.
+    func setCheckpointOnClose(_ enabled: Bool) {
+        _ = csqlite_set_checkpoint_on_close(handle, enabled ? 1 : 0)
     }
 
     /// True when SQLite opened the file read-only (no write permission on it).

@@ -56,7 +56,19 @@ final class Statement {
     // MARK: Binding
 
     func bind(_ value: String, at index: Int32) {
-        sqlite3_bind_text(handle, index, value, -1, csqlite_transient)
+        // NB: passed as a C string (length -1), SQLite stops at the first NUL: "a\0b" would be stored,
+        // and looked up, as "a". So pass the UTF-8 bytes with their length; never a nil pointer, which
+        // SQLite would bind as NULL instead of the empty string.
+        var value = value
+        value.withUTF8 { bytes in
+            guard let start = bytes.baseAddress, !bytes.isEmpty else {
+                _ = sqlite3_bind_text64(handle, index, "", 0, csqlite_transient, UInt8(SQLITE_UTF8))
+                return
+            }
+            _ = start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
+                sqlite3_bind_text64(handle, index, text, sqlite3_uint64(bytes.count), csqlite_transient, UInt8(SQLITE_UTF8))
+            }
+        }
     }
 
     func bind(_ value: Int, at index: Int32) {

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import LayeredDefaults
+
+/// Values that are not property lists, dictionaries with non-string keys and empty keys are refused by
+/// every write path with a typed error, and the store is unchanged: on disk, in memory, in the
+/// registration and volatile domains. (`LayeredDefaultsTests.BadInputTests` covers `set(_:forKey:)`.)
+@Suite(.timeLimit(.minutes(1)))
+struct RejectedInputTests {
+    struct Custom {}
+
+    /// Values `PreferenceValue(any:)` must refuse: not property lists, non-string keys (also nested),
+    /// a nil inside a container, a number out of range.
+    static let rejected: [any Sendable] = [
+        URL(string: "https://example.com")!, [1: "one"] as [Int: String],
+        ["outer": [2: "two"] as [Int: String]] as [String: any Sendable],
+        [["ok", URL(fileURLWithPath: "/")]] as [[any Sendable]], Set(["a"]), ("a", 1), [String?.none] as [String?],
+        UInt64.max, UUID(), Character("c"), 1...2, Custom(), [Custom()],
+    ]
+
+    @Test func everyWritePathRefusesWhatIsNotAPropertyList() throws {
+        try withTemporaryRoot { root in
+            let defaults = try Defaults(suiteName: "strict", location: .directory(root), arguments: [])
+            let reported = Reported()
+            reported.attach(to: defaults)
+            try defaults.write("kept", forKey: "k")
+            defaults.register(defaults: ["registered": 1])
+            defaults.setVolatileDomain(["volatile": 1], forName: "custom")
+            let file = databaseFile("strict", in: root)
+            let before = try #require(FileSnapshot.take(file))
+
+            for value in Self.rejected {
+                defaults.set(value, forKey: "k")
+                defaults.set(["k": value], forKey: "k")
+                defaults.register(defaults: ["good": 1, "k": value])
+                defaults.setPersistentDomain(["good": 1, "k": value], forName: "strict")
+                defaults.setPersistentDomain(["good": 1, "k": value], forName: "other")
+                defaults.setVolatileDomain(["good": 1, "k": value], forName: "custom")
+                defaults.setVolatileDomain(["good": 1, "k": value], forName: Defaults.argumentDomain)
+            }
+            #expect(reported.errors.count == Self.rejected.count * 7)
+            for error in reported.errors {
+                switch error {
+                case .notPropertyList(_, "k", let type), .valueOutOfRange(_, "k", let type): #expect(!type.isEmpty)
+                default: Issue.record("unexpected \(error)")
+                }
+            }
+            #expect(try defaults.persistentValues() == ["k": "kept"])
+            #expect(defaults.volatileValues(forName: Defaults.registrationDomain) == ["registered": 1])
+            #expect(defaults.volatileValues(forName: "custom") == ["volatile": 1])
+            #expect(defaults.volatileValues(forName: Defaults.argumentDomain).isEmpty)
+            #expect(defaults.persistentDomainNames() == ["NSGlobalDomain", "strict"], "no file for the refused domain")
+            #expect(FileSnapshot.take(file) == before, "not even a transaction was begun")
+        }
+    }
+
+    @Test func emptyKeysAreRefusedByEveryWritePath() throws {
+        try withTemporaryRoot { root in
+            let defaults = try Defaults(suiteName: "keys", location: .directory(root), arguments: [])
+            let reported = Reported()
+            reported.attach(to: defaults)
+            try defaults.write("kept", forKey: "k")
+            let expected = DefaultsError.invalidKey(suite: "keys")
+            #expect(throws: expected) { try defaults.write("v", forKey: "") }
+            #expect(throws: expected) { try defaults.write(nil, forKey: "") }
+            #expect(throws: expected) { try defaults.update(forKey: "") { _ in "v" } }
+            #expect(throws: expected) {
+                try defaults.transaction { domain in
+                    try domain.set("changed", forKey: "k")
+                    try domain.set("new", forKey: "other")
+                    try domain.set("v", forKey: "")
+                }
+            }
+            #expect(throws: expected) { try defaults.replacePersistentValues(["": "v", "k": "changed"]) }
+            defaults.set("v", forKey: "")
+            defaults.removeObject(forKey: "")
+            defaults.setPersistentDomain(["": "v", "k": "changed"], forName: "keys")
+            #expect(reported.errors == [expected, expected, expected])
+            #expect(defaults.persistentValue(forKey: "k") == "kept")
+            #expect(defaults.persistentValue(forKey: "other") == nil)
+            #expect(try freshValues(of: databaseFile("keys", in: root)) == ["k": "kept"])
+        }
+    }
+}

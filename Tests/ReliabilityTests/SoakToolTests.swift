@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// `prefs-soak` itself: a short run verifies clean, and its check fails when a write is lost.
+@Suite(.timeLimit(.minutes(1)))
+struct SoakToolTests {
+    private func soak(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let child = try ChildProcess("prefs-soak", arguments)
+        let deadline = ContinuousClock.now + .seconds(40)
+        let lines = try child.remainingLines(before: deadline)
+        let status = try child.wait(before: deadline)
+        return (status, lines.joined(separator: "\n"))
+    }
+
+    @Test func aShortSoakLosesNothing() throws {
+        let result = try soak(["--seconds", "1", "--processes", "2", "--keys", "50"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("\nlost: 0"), "\(result.output)")
+        #expect(result.output.contains("operations/s"))
+    }
+
+    @Test func aLostWriteIsCaught() throws {
+        let result = try soak(["--seconds", "1", "--processes", "2", "--keys", "50", "--simulate-loss"])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("\nlost: 1"), "\(result.output)")
+    }
+}
