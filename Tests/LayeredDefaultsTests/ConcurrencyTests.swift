@@ -30,8 +30,7 @@ import Testing
                     }
                 }
             }
-            let fresh = try SuiteStore.open(name: "threads", path: root.appendingPathComponent("threads.sqlite3").path, busyTimeoutMilliseconds: 5000)
-            let values = try fresh.allValues().values
+            let values = try freshValues(of: root.appendingPathComponent("threads.sqlite3"))
             #expect(values.count == 8 * 200 + 1)
             #expect(values["counter"] == .integer(1600))
             for task in 0..<8 { #expect(values["task\(task)-199"] == .integer(199)) }

@@ -20,10 +20,7 @@ import Testing
         try withTemporaryRoot { root in
             let path = root.appendingPathComponent("fresh.sqlite3").path
             try makeDefaults("fresh", root: root).write(value, forKey: "k")
-            // A second connection of our own, not the shared store and its in-memory view.
-            let store = try SuiteStore.open(name: "fresh", path: path, busyTimeoutMilliseconds: 1000)
-            #expect(try store.value(forKey: "k") == value)
-            #expect(try store.allValues().values == ["k": value])
+            #expect(try freshValues(of: URL(fileURLWithPath: path)) == ["k": value])
         }
     }
 
