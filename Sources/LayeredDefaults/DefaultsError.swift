@@ -46,7 +46,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .valueOutOfRange(let suite, let key, let type):
             "Cannot store a \(type) for key '\(key)' in suite '\(suite)': it does not fit in a signed 64-bit integer"
         case .corruptStore(let path, let reason):
-            "The preferences file '\(path)' is not a readable database (\(reason)); it was left untouched: move it aside or restore it from a backup"
+            "The preferences file '\(path)' is not a readable database (\(reason)); it was left untouched: restore it from a backup, or move it aside with `prefs repair <domain>` (Defaults.repair)"
         case .foreignDatabase(let path):
             "The file '\(path)' is a SQLite database but not a LayeredDefaults store; it was left untouched"
         case .unsupportedSchemaVersion(let path, let found, let supported):

@@ -16,7 +16,7 @@ enum Prefs {
 
     /// The verbs, in the order `prefs --help` lists them.
     static var commands: [any Command.Type] {
-        [Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Domains.self, Find.self,
+        [Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Domains.self, Find.self,
          Export.self, Import.self, Prune.self]
     }
 
