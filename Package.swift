@@ -13,6 +13,7 @@ let package = Package(
         .target(name: "LayeredDefaults", dependencies: ["CSQLite"]),
         .target(name: "ThemePreferences", dependencies: ["LayeredDefaults"]),
         .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
+        .executableTarget(name: "prefs-bench", dependencies: ["LayeredDefaults", "CSQLite"]),
         .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture"]),
         .testTarget(name: "ThemePreferencesTests", dependencies: ["ThemePreferences"]),
     ],
