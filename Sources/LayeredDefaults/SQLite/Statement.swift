@@ -46,17 +46,38 @@ final class Statement {
         }
     }
 
-    /// Runs the statement to completion and resets it.
+    /// Runs the statement to completion and resets it (its bindings are left for the next user to
+    /// replace or clear).
     /// - Throws: ``SQLiteError`` naming the SQL.
     func run() throws {
-        defer { reset() }
+        defer { resetKeepingBindings() }
         while try step() {}
+    }
+
+    /// Resets the statement so it can run again, keeping its bindings (for ``Connection/prepared(_:)``).
+    func resetKeepingBindings() {
+        sqlite3_reset(handle)
     }
 
     // MARK: Binding
 
     func bind(_ value: String, at index: Int32) {
-        sqlite3_bind_text(handle, index, value, -1, csqlite_transient)
+        // NB: bound from the string's own UTF-8 (SQLite copies it); passing the String as a C string
+        // would allocate a NUL-terminated copy first. An empty string must not bind a null pointer,
+        // which SQLite would store as NULL.
+        var value = value
+        value.withUTF8 { bytes in
+            let text = UnsafeRawPointer(bytes.baseAddress ?? Self.emptyText.utf8Start).assumingMemoryBound(to: CChar.self)
+            _ = sqlite3_bind_text(handle, index, text, Int32(bytes.count), csqlite_transient)
+        }
+    }
+
+    private static let emptyText: StaticString = ""
+
+    /// Binds constant text without copying it (`SQLITE_STATIC`: the text lives as long as the program).
+    func bind(_ value: StaticString, at index: Int32) {
+        let text = UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self)
+        sqlite3_bind_text(handle, index, text, Int32(value.utf8CodeUnitCount), nil)
     }
 
     func bind(_ value: Int, at index: Int32) {
