@@ -9,7 +9,7 @@ extension Defaults {
     ///   ``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)`` or another storage
     ///   error. When it throws, nothing changed, on disk or in memory.
     public func write(_ value: PreferenceValue?, forKey key: String) throws {
-        try persistent.transaction(key: key) { try $0.set(value, forKey: key) }
+        _ = try persistent.transaction(key: key) { try $0.set(value, forKey: key) }
         postChange()
     }
 
