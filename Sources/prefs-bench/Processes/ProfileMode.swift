@@ -40,7 +40,7 @@ enum ProfileMode {
         let operation = arguments[0]
         let pool = Workload.randomPool(of: operation == "missing" ? (0..<1000).map(Workload.missingKey)
             : operation == "registered" ? (0..<1000).map(Workload.registeredKey) : workload.strings.map(\.key), seed: 7)
-        if operation == "registered" { try peer.register(Dictionary(uniqueKeysWithValues: pool.map { ($0, "registered") })) }
+        if operation == "registered" { try peer.register(Dictionary(pool.map { ($0, "registered") }, uniquingKeysWith: { first, _ in first })) }
         for key in pool { consume(peer.string(forKey: key)?.utf8.count ?? 0) }
         let batch = (0..<count).map { (key: workload.strings[$0 % workload.strings.count].key, value: "batch-\($0)") }
         try profiledLoop(operation, count) { index in
