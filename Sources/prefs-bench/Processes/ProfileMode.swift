@@ -12,7 +12,7 @@ import Foundation
 /// ```
 ///
 /// Operations: `hot-read`, `missing`, `registered`, `read-after-write`, `write-existing`,
-/// `write-new` (each followed by its removal), `batch` (`<count>` rows in one batch).
+/// `write-new` (each followed by its removal), `batch` (`<count>` batches rewriting every key of the domain).
 /// Foundation is refused unless `HOME` is the sandbox's (see ``Sandbox``).
 enum ProfileMode {
     /// The operations, by name.
@@ -42,7 +42,8 @@ enum ProfileMode {
             : operation == "registered" ? (0..<1000).map(Workload.registeredKey) : workload.strings.map(\.key), seed: 7)
         if operation == "registered" { try peer.register(Dictionary(pool.map { ($0, "registered") }, uniquingKeysWith: { first, _ in first })) }
         for key in pool { consume(peer.string(forKey: key)?.utf8.count ?? 0) }
-        let batch = (0..<count).map { (key: workload.strings[$0 % workload.strings.count].key, value: "batch-\($0)") }
+        let domainKeys = workload.strings.map(\.key) + workload.integers.map(\.key)
+        let batches = ["a", "b"].map { tag in domainKeys.enumerated().map { (key: $1, value: "batch-\(tag)-\($0)") } }
         try profiledLoop(operation, count) { index in
             let key = pool[index & (Workload.poolSize - 1)]
             switch operation {
@@ -54,14 +55,14 @@ enum ProfileMode {
             case "write-new":
                 try peer.write("new-\(index)", forKey: Workload.newKey(index))
                 try peer.remove(forKey: Workload.newKey(index))
-            default: try peer.writeBatch(batch)
+            default: try peer.writeBatch(batches[index % 2])
             }
         }
     }
 
-    /// The loop the profiler collects: `operation(i)` for each `i` below `count` (once for a batch).
+    /// The loop the profiler collects: `operation(i)` for each `i` below `count`.
     @inline(never)
     static func profiledLoop(_ operation: String, _ count: Int, _ body: (Int) throws -> Void) rethrows {
-        for index in 0..<(operation == "batch" ? 1 : count) { try body(index) }
+        for index in 0..<count { try body(index) }
     }
 }
