@@ -28,7 +28,7 @@ extension Defaults {
     /// - Throws: what `body` throws, or a storage error (see ``write(_:forKey:)``).
     @discardableResult
     public func transaction<T>(_ body: (inout DomainTransaction) throws -> T) throws -> T {
-        let (result, _) = try persistent.transaction(body)
+        let result = try persistent.transaction(body)
         postChange()
         return result
     }
@@ -44,7 +44,7 @@ extension Defaults {
     /// - Throws: what `transform` throws, or a storage error; nothing changes then.
     @discardableResult
     public func update(forKey key: String, _ transform: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue? {
-        let (value, _) = try persistent.transaction(key: key) { domain in
+        let value = try persistent.transaction(key: key) { domain in
             let value = try transform(domain.value(forKey: key))
             try domain.set(value, forKey: key)
             return value

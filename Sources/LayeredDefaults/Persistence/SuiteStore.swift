@@ -166,12 +166,13 @@ final class SuiteStore: Sendable {
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` ... `COMMIT`) and, once it has
     /// committed, patches the in-memory view with what it changed.
     ///
-    /// - Returns: what `body` returns, and the keys it changed (nil when it removed every key).
+    /// - Returns: what `body` returns.
     /// - Throws: what `body` throws (nothing is changed then), ``unavailable``, or a storage error
     ///   (``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)``, ...), after which
     ///   the database and the view are as they were.
     /// - Parameter key: the key the transaction is about, if one, for error messages.
-    func transaction<T>(key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> (result: T, changedKeys: Set<String>?) {
+    @discardableResult
+    func transaction<T>(key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
         if let unavailable { throw unavailable }
         return try withDatabase { database in
             do {
@@ -207,7 +208,7 @@ final class SuiteStore: Sendable {
                 for (key, value) in changes { view.entries[key] = .some(value) }
                 view.fingerprint = current
             }
-            return (result, removedAll ? nil : Set(changes.keys))
+            return result
         }
     }
 
