@@ -92,13 +92,15 @@ enum ProcessCases {
     }
 
     /// Item 9: process A (this one) writes a key durably, then tells process B, which has read the key
-    /// before (a hot cache); B's next read must return the new value. Stale reads, and the time of one
-    /// round (write, signal, read, answer).
+    /// before (a hot cache); B's next read must return the new value. Stale reads, the time of one
+    /// round (write, signal, read, answer), and the cost of the change check itself (see ``ChangeCheck``).
     static func freshness(_ run: BenchRun) throws -> [Row] {
         let rounds = run.options.quick ? 50 : 200
         let key = "pref.fresh"
         var stale = Row(caseID: "freshness", item: 9, label: "freshness, stale reads of \(rounds)", keys: 100, unit: .count)
         var round = Row(caseID: "freshness", item: 9, label: "freshness, write + signal + read", keys: 100, unit: .nanoseconds)
+        var check = Row(caseID: "freshness", item: 9, label: "change check (ours: WAL-index header; SQLite: data_version)",
+                        keys: nil, unit: .nanoseconds)
         for kind in run.peers(stores) {
             let suite = run.suite(kind, "freshness")
             let writer = try run.open(kind, suite: suite, workload: Workload(size: 100))
@@ -120,7 +122,16 @@ enum ProcessCases {
             try reader.finish()
             stale[kind] = Sample(exactly: Double(staleReads))
             round[kind] = Sample(times, operations: 1)
+            switch kind {
+            case .ours:
+                let path = run.sandbox.oursDirectory.appendingPathComponent(suite + ".sqlite3").path
+                check[kind] = ChangeCheck.measureHeader(try ChangeCheck.WALIndexHeader(databasePath: path), run.settings)
+            case .sqlite:
+                check[kind] = (writer as? RawSQLitePeer).map { ChangeCheck.measureDataVersion($0, run.settings) }
+            default:
+                break
+            }
         }
-        return [stale, round]
+        return [stale, round, check]
     }
 }

@@ -15,6 +15,7 @@ final class RawSQLitePeer: Peer {
     private var delete: OpaquePointer?
     private var begin: OpaquePointer?
     private var commit: OpaquePointer?
+    private var dataVersionStatement: OpaquePointer?
 
     /// Opens (creating when missing) the database at `path`.
     /// - Throws: ``PeerError/failed(_:_:)`` with SQLite's message.
@@ -31,10 +32,11 @@ final class RawSQLitePeer: Peer {
         delete = try prepare("DELETE FROM kv WHERE key = ?1")
         begin = try prepare("BEGIN IMMEDIATE")
         commit = try prepare("COMMIT")
+        dataVersionStatement = try prepare("PRAGMA data_version")
     }
 
     deinit {
-        for statement in [upsert, select, delete, begin, commit] { sqlite3_finalize(statement) }
+        for statement in [upsert, select, delete, begin, commit, dataVersionStatement] { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -89,6 +91,12 @@ final class RawSQLitePeer: Peer {
             try? execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// `PRAGMA data_version`: changes when another connection has committed.
+    func dataVersion() -> Int {
+        defer { sqlite3_reset(dataVersionStatement) }
+        return sqlite3_step(dataVersionStatement) == SQLITE_ROW ? Int(sqlite3_column_int64(dataVersionStatement, 0)) : 0
     }
 
     // MARK: The C API
