@@ -27,16 +27,30 @@ struct Sample: Codable, Sendable {
     var repetitions: Int
     /// Operations per repetition (the figure is per operation).
     var operations: Int
+    /// The figure of each repetition, in the order measured.
+    var values: [Double]
 
     /// The statistics of `values` (one per repetition).
     init(_ values: [Double], operations: Int) {
         let sorted = values.sorted()
         let middle = sorted.count / 2
-        median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        median = sorted.isEmpty ? 0 : sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
         min = sorted.first ?? 0
         max = sorted.last ?? 0
         repetitions = sorted.count
         self.operations = operations
+        self.values = values
+    }
+
+    /// The statistics of this sample's repetitions and `other`'s together (another round of the same
+    /// measurement).
+    func merged(with other: Sample) -> Sample {
+        Sample(values + other.values, operations: operations)
+    }
+
+    /// Every figure divided by `divisor` (e.g. a batch's figure per row).
+    func divided(by divisor: Double) -> Sample {
+        Sample(values.map { $0 / divisor }, operations: operations)
     }
 
     /// A single exact figure (a count).
@@ -54,7 +68,7 @@ struct MeasureSettings: Sendable {
     /// The target duration of one repetition, in nanoseconds; fast operations are repeated to fill it.
     var repetitionNanoseconds: Double
     /// The time one measurement may take, calibration included, in nanoseconds (exceeded only to reach
-    /// ``minimumRepetitions`` of a single operation).
+    /// ``minimumRepetitions`` of a single operation; an operation that alone outlasts it is measured once).
     var budgetNanoseconds: Double
     /// Child processes started per multi-process measurement.
     var processRepetitions: Int
@@ -65,6 +79,18 @@ struct MeasureSettings: Sendable {
     /// The `--quick` run: under a minute in all.
     static let quick = MeasureSettings(repetitions: 5, minimumRepetitions: 2, repetitionNanoseconds: 3e6,
                                        budgetNanoseconds: 0.3e9, processRepetitions: 3)
+
+    /// These settings with repetitions of at least `nanoseconds` (and the budget to run them all).
+    ///
+    /// NB: for durable writes. SQLite checkpoints the WAL about every 1,000 commits, a pause of
+    /// milliseconds that a 20 ms repetition holds once or not at all: its figure would jump between
+    /// two values. A repetition of several checkpoints carries its share of them.
+    func withRepetitions(of nanoseconds: Double) -> MeasureSettings {
+        var settings = self
+        settings.repetitionNanoseconds = Swift.max(repetitionNanoseconds, nanoseconds)
+        settings.budgetNanoseconds = Swift.max(budgetNanoseconds, 1.25 * Double(repetitions) * settings.repetitionNanoseconds)
+        return settings
+    }
 }
 
 /// The cost of reading the clock twice, subtracted from operations that time themselves.

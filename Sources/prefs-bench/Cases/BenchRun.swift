@@ -13,14 +13,18 @@ final class BenchRun {
     let sizes: [Int]
     /// The peers this process measures.
     let selectedPeers: Set<PeerKind>
+    /// The round of the measurement (see ``Conductor``): part of every suite name, so no round sees
+    /// another's data.
+    let round: Int
 
-    /// A measuring context for `peers` at `sizes`.
-    init(options: Options, sandbox: Sandbox, peers: Set<PeerKind>, sizes: [Int]) {
+    /// A measuring context for `peers` at `sizes`, in `round`.
+    init(options: Options, sandbox: Sandbox, peers: Set<PeerKind>, sizes: [Int], round: Int) {
         self.options = options
         self.sandbox = sandbox
         settings = options.quick ? .quick : .full
         selectedPeers = peers
         self.sizes = sizes
+        self.round = round
     }
 
     /// The peers of `candidates` that this process measures.
@@ -40,6 +44,6 @@ final class BenchRun {
 
     /// The name of a suite for `kind` and `parts`, unique in the run.
     func suite(_ kind: PeerKind, _ parts: Any...) -> String {
-        (["bench", kind == .floor ? "floor" : kind.rawValue.lowercased()] + parts.map { "\($0)" }).joined(separator: ".")
+        (["bench", kind == .floor ? "floor" : kind.rawValue.lowercased(), "r\(round)"] + parts.map { "\($0)" }).joined(separator: ".")
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// | role | arguments | answers |
 /// |---|---|---|
-/// | `measure` | `<case> <peer> <size or -> <quick or full>` (no suite) | the case's rows for that peer, as JSON |
+/// | `measure` | `<case> <peer> <size or -> <quick or full> <round>` (no suite) | the case's rows for that peer, as JSON |
 /// | `profile` | see ``ProfileMode`` (no suite) | nothing: an operation repeated for a profiler |
 /// | `cold-start` | `<key>` | nanoseconds from entering the role to the first value, then the value |
 /// | `memory` | `<keys>` | peak RSS (KiB) before opening, after the first read, after reading every key |
