@@ -27,7 +27,7 @@ struct BenchCase: Sendable {
         BenchCase(id: "write", item: 4, title: "durable single write, of a new and of an existing key",
                   peers: WriteCases.writers, sized: true, run: WriteCases.durableWrite),
         BenchCase(id: "batch", item: 5, title: "batch of 10,000 writes", peers: WriteCases.writers,
-                  quickSkips: [.foundation: "Foundation's batch (setPersistentDomain, quadratic on Linux) takes about 30 s: not run with --quick"],
+                  quickSkips: [.foundation: "Foundation's batch (setPersistentDomain, quadratic on Linux) takes 20-30 s: not run with --quick"],
                   run: WriteCases.batch),
         BenchCase(id: "cold-start", item: 6, title: "cold start: a new process's first read of a 10,000-key domain",
                   peers: ProcessCases.stores, run: ProcessCases.coldStart),
