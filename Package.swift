@@ -26,6 +26,8 @@ let package = Package(
         .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
         .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults"]),
 
+        .executableTarget(name: "prefs-bench", dependencies: ["LayeredDefaults", "CSQLite"]),
+
         // Tests.
         .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture"]),
         .testTarget(name: "ThemePreferencesTests", dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture"]),

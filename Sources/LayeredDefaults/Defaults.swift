@@ -153,16 +153,23 @@ public final class Defaults: Sendable {
     ///
     /// A domain that cannot be read is reported to ``errorHandler`` and skipped.
     public func value(forKey key: String) -> PreferenceValue? {
-        let (forced, stores) = state.withLock { state in (state.arguments[key], state.stores) }
-        if let forced { return forced }
-        for store in stores {
+        // NB: the hot path. A key of the persistent domain costs one lock here (the argument domain,
+        // not hashed when empty) and one in the store; the search list is copied only on a miss.
+        if let forced = state.withLock({ $0.arguments.isEmpty ? nil : $0.arguments[key] }) { return forced }
+        do {
+            if let value = try persistent.value(forKey: key) { return value }
+        } catch {
+            report(error)
+        }
+        let (stores, registered) = state.withLock { state in (state.stores, state.registration[key]) }
+        for store in stores where store !== persistent {
             do {
                 if let value = try store.value(forKey: key) { return value }
             } catch {
                 report(error)
             }
         }
-        return state.withLock { $0.registration[key] }
+        return registered
     }
 
     /// The value stored for `key` in this instance's persistent domain only, or nil when it holds none.

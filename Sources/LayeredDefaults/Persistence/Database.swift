@@ -18,7 +18,7 @@ final class Database {
     /// - Throws: ``DefaultsError/undecodableValue(suite:key:type:)`` for a row that does not match its
     ///   tag (left untouched), or a ``SQLiteError``.
     func value(forKey key: String) throws -> PreferenceValue? {
-        let statement = try connection.statement("SELECT type, value FROM preferences WHERE key = ?")
+        let statement = try connection.prepared("SELECT type, value FROM preferences WHERE key = ?")
         defer { statement.reset() }
         statement.bind(key, at: 1)
         guard try statement.step() else { return nil }
@@ -31,7 +31,7 @@ final class Database {
     /// Every stored value, and the keys whose rows could not be decoded (skipped, left untouched).
     /// - Throws: ``SQLiteError``.
     func allValues() throws -> (values: [String: PreferenceValue], undecodable: [DefaultsError]) {
-        let statement = try connection.statement("SELECT key, type, value FROM preferences")
+        let statement = try connection.prepared("SELECT key, type, value FROM preferences")
         defer { statement.reset() }
         var values: [String: PreferenceValue] = [:]
         var undecodable: [DefaultsError] = []
@@ -50,11 +50,11 @@ final class Database {
     /// - Throws: ``SQLiteError``, or an `EncodingError` for a container that JSON cannot hold.
     func set(_ value: PreferenceValue?, forKey key: String) throws {
         guard let value else {
-            let statement = try connection.statement("DELETE FROM preferences WHERE key = ?")
+            let statement = try connection.prepared("DELETE FROM preferences WHERE key = ?")
             statement.bind(key, at: 1)
             return try statement.run()
         }
-        let statement = try connection.statement(
+        let statement = try connection.prepared(
             "INSERT INTO preferences (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value")
         statement.bind(key, at: 1)
         try StoredValue.bind(value, to: statement, at: 2)
@@ -64,13 +64,13 @@ final class Database {
     /// Removes every key.
     /// - Throws: ``SQLiteError``.
     func removeAll() throws {
-        try connection.statement("DELETE FROM preferences").run()
+        try connection.prepared("DELETE FROM preferences").run()
     }
 
     /// True when the migration `name` has been recorded.
     /// - Throws: ``SQLiteError``.
     func hasMigration(named name: String) throws -> Bool {
-        let statement = try connection.statement("SELECT 1 FROM migrations WHERE name = ?")
+        let statement = try connection.prepared("SELECT 1 FROM migrations WHERE name = ?")
         defer { statement.reset() }
         statement.bind(name, at: 1)
         return try statement.step()
@@ -89,7 +89,7 @@ final class Database {
     /// Records the migration `name` as applied now.
     /// - Throws: ``SQLiteError``.
     func recordMigration(named name: String) throws {
-        let statement = try connection.statement("INSERT INTO migrations (name, applied_at) VALUES (?, ?)")
+        let statement = try connection.prepared("INSERT INTO migrations (name, applied_at) VALUES (?, ?)")
         statement.bind(name, at: 1)
         statement.bind(Date().timeIntervalSinceReferenceDate, at: 2)
         try statement.run()
@@ -99,11 +99,11 @@ final class Database {
     ///
     /// NB: `BEGIN IMMEDIATE`, because a deferred transaction that later upgrades to a writer fails at
     /// once with `SQLITE_BUSY` when another process wrote in between; the busy timeout cannot help it.
-    func begin() throws { try connection.statement("BEGIN IMMEDIATE").run() }
+    func begin() throws { try connection.prepared("BEGIN IMMEDIATE").run() }
 
     /// Commits the transaction.
-    func commit() throws { try connection.statement("COMMIT").run() }
+    func commit() throws { try connection.prepared("COMMIT").run() }
 
     /// Rolls the transaction back, if one is open; errors are ignored (SQLite may already have rolled back).
-    func rollback() { try? connection.statement("ROLLBACK").run() }
+    func rollback() { try? connection.prepared("ROLLBACK").run() }
 }

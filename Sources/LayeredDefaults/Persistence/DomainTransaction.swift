@@ -7,8 +7,11 @@ import Foundation
 /// transaction commits; if the body throws, nothing is changed.
 public struct DomainTransaction: ~Copyable {
     let database: Database
-    /// The keys changed so far, with their new values (nil: removed), for the in-memory view.
-    var changes: [String: PreferenceValue?] = [:]
+    /// The keys changed so far, with their new values (nil: removed), in order (a later change of a
+    /// key supersedes an earlier one), for the in-memory view.
+    ///
+    /// NB: a list, not a dictionary: a batch of writes pays no hashing here; the view is patched in order.
+    var changes: [(key: String, value: PreferenceValue?)] = []
     /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
     var removedAll = false
 
@@ -34,7 +37,7 @@ public struct DomainTransaction: ~Copyable {
     public mutating func set(_ value: PreferenceValue?, forKey key: String) throws {
         guard !key.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
         try database.set(value, forKey: key)
-        changes[key] = .some(value)
+        changes.append((key, value))
     }
 
     /// Moves the value of `oldKey` to `newKey` (replacing what `newKey` held); nothing when `oldKey` holds none.

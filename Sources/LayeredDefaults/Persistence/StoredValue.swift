@@ -16,7 +16,7 @@ import Foundation
 /// In the `sqlite3` shell: `SELECT key, type, value FROM preferences;` and, for dates,
 /// `datetime(value + 978307200, 'unixepoch')`.
 enum StoredValue {
-    static func tag(of value: PreferenceValue) -> String {
+    static func tag(of value: PreferenceValue) -> StaticString {
         switch value {
         case .string: "string"
         case .integer: "integer"
@@ -71,7 +71,7 @@ enum StoredValue {
             return .data(statement.data(at: column))
         case let tag where (tag == "array" || tag == "dictionary") && storage == SQLITE_TEXT:
             guard let value = try? JSONDecoder().decode(PreferenceValue.self, from: Data(statement.text(at: column).utf8)),
-                  self.tag(of: value) == tag
+                  self.tag(of: value).description == tag
             else { return nil }
             return value
         default:

@@ -46,29 +46,39 @@ final class Statement {
         }
     }
 
-    /// Runs the statement to completion and resets it.
+    /// Runs the statement to completion and resets it (its bindings are left for the next user to
+    /// replace or clear).
     /// - Throws: ``SQLiteError`` naming the SQL.
     func run() throws {
-        defer { reset() }
+        defer { resetKeepingBindings() }
         while try step() {}
+    }
+
+    /// Resets the statement so it can run again, keeping its bindings (for ``Connection/prepared(_:)``).
+    func resetKeepingBindings() {
+        sqlite3_reset(handle)
     }
 
     // MARK: Binding
 
     func bind(_ value: String, at index: Int32) {
-        // NB: passed as a C string (length -1), SQLite stops at the first NUL: "a\0b" would be stored,
-        // and looked up, as "a". So pass the UTF-8 bytes with their length; never a nil pointer, which
-        // SQLite would bind as NULL instead of the empty string.
+        // NB: bound from the string's own UTF-8 with its length (SQLite copies it). As a C string
+        // (length -1) SQLite would stop at the first NUL ("a\0b" stored, and looked up, as "a"), and
+        // Swift would allocate a NUL-terminated copy first. An empty string must not bind a null
+        // pointer, which SQLite would store as NULL.
         var value = value
         value.withUTF8 { bytes in
-            guard let start = bytes.baseAddress, !bytes.isEmpty else {
-                _ = sqlite3_bind_text64(handle, index, "", 0, csqlite_transient, UInt8(SQLITE_UTF8))
-                return
-            }
-            _ = start.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
-                sqlite3_bind_text64(handle, index, text, sqlite3_uint64(bytes.count), csqlite_transient, UInt8(SQLITE_UTF8))
-            }
+            let text = UnsafeRawPointer(bytes.baseAddress ?? Self.emptyText.utf8Start).assumingMemoryBound(to: CChar.self)
+            _ = sqlite3_bind_text(handle, index, text, Int32(bytes.count), csqlite_transient)
         }
+    }
+
+    private static let emptyText: StaticString = ""
+
+    /// Binds constant text without copying it (`SQLITE_STATIC`: the text lives as long as the program).
+    func bind(_ value: StaticString, at index: Int32) {
+        let text = UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self)
+        sqlite3_bind_text(handle, index, text, Int32(value.utf8CodeUnitCount), nil)
     }
 
     func bind(_ value: Int, at index: Int32) {

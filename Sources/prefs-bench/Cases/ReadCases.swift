@@ -1,0 +1,109 @@
+/// Work items 1-3: reads from memory.
+///
+/// Each read loop cycles through ``Workload/poolSize`` random keys of the domain (the same keys for
+/// every peer) after every key of the domain has been read once: the "hot" state.
+enum ReadCases {
+    /// The peers that read.
+    static let readers: [PeerKind] = [.ours, .foundation, .sqlite, .floor]
+
+    /// Item 1: `string(forKey:)` and `integer(forKey:)` of a random stored key.
+    static func hotRead(_ run: BenchRun) throws -> [Row] {
+        var rows: [Row] = []
+        for size in run.sizes {
+            let workload = Workload(size: size)
+            let strings = Workload.randomPool(of: workload.strings.map(\.key), seed: 1)
+            let integers = Workload.randomPool(of: workload.integers.map(\.key), seed: 2)
+            var stringRow = Row(caseID: "hot-read", item: 1, label: "hot read, string", keys: size, unit: .nanoseconds)
+            var integerRow = Row(caseID: "hot-read", item: 1, label: "hot read, int", keys: size, unit: .nanoseconds)
+            for kind in run.peers(readers) {
+                let peer = try run.open(kind, suite: run.suite(kind, "hot-read", size), workload: workload)
+                warm(peer, workload)
+                stringRow[kind] = measureStringReads(peer, strings, run.settings)
+                integerRow[kind] = measureIntegerReads(peer, integers, run.settings)
+            }
+            rows += [stringRow, integerRow]
+        }
+        return rows
+    }
+
+    /// Item 2: a read that falls through every domain to the registration domain, and one of a key
+    /// that no domain holds.
+    static func fallThrough(_ run: BenchRun) throws -> [Row] {
+        let registered = (0..<1000).map(Workload.registeredKey)
+        let registration = Dictionary(uniqueKeysWithValues: registered.map { ($0, "registered") })
+        let registeredPool = Workload.randomPool(of: registered, seed: 3)
+        let missingPool = Workload.randomPool(of: (0..<1000).map(Workload.missingKey), seed: 4)
+        var rows: [Row] = []
+        for size in run.sizes {
+            let workload = Workload(size: size)
+            var registeredRow = Row(caseID: "fallthrough", item: 2, label: "registered default", keys: size, unit: .nanoseconds)
+            var missingRow = Row(caseID: "fallthrough", item: 2, label: "missing key", keys: size, unit: .nanoseconds)
+            for kind in run.peers(readers) {
+                let peer = try run.open(kind, suite: run.suite(kind, "fallthrough", size), workload: workload)
+                warm(peer, workload)
+                if kind == .ours || kind == .foundation {
+                    try peer.register(registration)
+                    for key in registered { _ = peer.string(forKey: key) }
+                    registeredRow[kind] = measureStringReads(peer, registeredPool, run.settings)
+                }
+                for key in missingPool { _ = peer.string(forKey: key) }
+                missingRow[kind] = measureStringReads(peer, missingPool, run.settings)
+            }
+            rows += [registeredRow, missingRow]
+        }
+        return rows
+    }
+
+    /// Item 3: the read of a key right after writing it (ours and SQLite: a durable write; Foundation:
+    /// `set`). Only the read is timed; it must return the new value.
+    static func readAfterWrite(_ run: BenchRun) throws -> [Row] {
+        var rows: [Row] = []
+        for size in run.sizes {
+            let workload = Workload(size: size)
+            let keys = Workload.randomPool(of: workload.strings.map(\.key), seed: 5)
+            var row = Row(caseID: "read-after-write", item: 3, label: "read after write, string", keys: size, unit: .nanoseconds)
+            for kind in run.peers(WriteCases.writers) {
+                let peer = try run.open(kind, suite: run.suite(kind, "read-after-write", size), workload: workload)
+                warm(peer, workload)
+                row[kind] = try measureEach(run.settings) { index in
+                    let key = keys[index & (Workload.poolSize - 1)]
+                    let value = "after-\(index)"
+                    try peer.plainWrite(value, forKey: key)
+                    let start = monotonicNanoseconds()
+                    let read = peer.string(forKey: key)
+                    let elapsed = monotonicNanoseconds() - start
+                    guard read == value else { throw PeerError.failed(kind, "read \(read ?? "nil") right after writing \(value)") }
+                    return elapsed
+                }
+            }
+            rows.append(row)
+        }
+        return rows
+    }
+
+    /// Reads every key of the domain once.
+    static func warm(_ peer: any Peer, _ workload: Workload) {
+        var checksum = 0
+        for (key, _) in workload.strings { checksum &+= peer.string(forKey: key)?.utf8.count ?? 0 }
+        for (key, _) in workload.integers { checksum &+= peer.integer(forKey: key) }
+        consume(checksum)
+    }
+
+    /// ns per `string(forKey:)` over `pool`.
+    static func measureStringReads(_ peer: any Peer, _ pool: [String], _ settings: MeasureSettings) -> Sample {
+        measure(settings) { range in
+            var checksum = 0
+            for index in range { checksum &+= peer.string(forKey: pool[index & (Workload.poolSize - 1)])?.utf8.count ?? 0 }
+            consume(checksum)
+        }
+    }
+
+    /// ns per `integer(forKey:)` over `pool`.
+    static func measureIntegerReads(_ peer: any Peer, _ pool: [String], _ settings: MeasureSettings) -> Sample {
+        measure(settings) { range in
+            var checksum = 0
+            for index in range { checksum &+= peer.integer(forKey: pool[index & (Workload.poolSize - 1)]) }
+            consume(checksum)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import LayeredDefaults
+import Synchronization
+
+/// The floor of a cached read: a `Mutex`-guarded `[String: PreferenceValue]` lookup, then the same
+/// conversion to `String` or `Int` that a typed getter makes. It has no disk: it only reads.
+final class DictionaryFloor: Peer {
+    let kind = PeerKind.floor
+    private let values: Mutex<[String: PreferenceValue]>
+
+    /// A dictionary holding the pairs of `workload` (empty without one).
+    init(workload: Workload?) {
+        var values: [String: PreferenceValue] = [:]
+        for (key, value) in workload?.strings ?? [] { values[key] = .string(value) }
+        for (key, value) in workload?.integers ?? [] { values[key] = .integer(value) }
+        self.values = Mutex(values)
+    }
+
+    func string(forKey key: String) -> String? {
+        values.withLock { $0[key] }?.stringValue
+    }
+
+    func integer(forKey key: String) -> Int {
+        values.withLock { $0[key] }?.integerValue ?? 0
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import LayeredDefaults
+import Synchronization
+
+/// LayeredDefaults, through the API a program uses: `string(forKey:)`, `integer(forKey:)`, `set`
+/// (committed when it returns), `transaction` for a batch, `register(defaults:)`.
+final class OursPeer: Peer {
+    let kind = PeerKind.ours
+    /// The store under test.
+    let defaults: Defaults
+    private let errors = ErrorCounter()
+
+    /// Counts the errors the non-throwing setters report, so that a failed write fails the case.
+    private final class ErrorCounter: Sendable {
+        let count = Atomic<Int>(0)
+        let last = Mutex<String?>(nil)
+    }
+
+    /// Opens the domain `suite` in `directory`, with no launch arguments.
+    init(suite: String, directory: URL) throws {
+        defaults = try Defaults(suiteName: suite, location: .directory(directory), arguments: [])
+        let errors = errors
+        defaults.errorHandler = { error in
+            errors.count.add(1, ordering: .relaxed)
+            errors.last.withLock { $0 = "\(error)" }
+        }
+    }
+
+    /// Replaces the domain with the pairs of `workload`, in one transaction.
+    func populate(_ workload: Workload) throws {
+        var values: [String: PreferenceValue] = [:]
+        for (key, value) in workload.strings { values[key] = .string(value) }
+        for (key, value) in workload.integers { values[key] = .integer(value) }
+        try defaults.replacePersistentValues(values)
+    }
+
+    func string(forKey key: String) -> String? { defaults.string(forKey: key) }
+
+    func integer(forKey key: String) -> Int { defaults.integer(forKey: key) }
+
+    func write(_ value: String, forKey key: String) throws {
+        defaults.set(value, forKey: key)
+        try checkErrors()
+    }
+
+    func remove(forKey key: String) throws {
+        defaults.removeObject(forKey: key)
+        try checkErrors()
+    }
+
+    func writeBatch(_ pairs: [(key: String, value: String)]) throws {
+        try defaults.transaction { domain in
+            for (key, value) in pairs { try domain.set(.string(value), forKey: key) }
+        }
+    }
+
+    func register(_ values: [String: String]) throws {
+        defaults.register(defaults: values)
+        try checkErrors()
+    }
+
+    private func checkErrors() throws {
+        guard errors.count.load(ordering: .relaxed) > 0 else { return }
+        errors.count.store(0, ordering: .relaxed)
+        throw PeerError.failed(kind, errors.last.withLock { $0 } ?? "error")
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// `prefs-bench --child profile <operation> <peer> <keys> <count>`: performs one operation a fixed
+/// number of times, untimed, for an instruction profiler (valgrind's callgrind counts instructions
+/// repeatably on a noisy machine). Only the calls inside ``profiledLoop(_:_:_:)`` matter:
+///
+/// ```sh
+/// export PREFS_BENCH_SANDBOX=$(mktemp -d)
+/// valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*profiledLoop*' \
+///     .build/release/prefs-bench --child profile write-existing ours 100 2000
+/// callgrind_annotate --inclusive=yes callgrind.out.<pid>
+/// ```
+///
+/// Operations: `hot-read`, `missing`, `registered`, `read-after-write`, `write-existing`,
+/// `write-new` (each followed by its removal), `batch` (`<count>` batches rewriting every key of the domain).
+/// Foundation is refused unless `HOME` is the sandbox's (see ``Sandbox``).
+enum ProfileMode {
+    /// The operations, by name.
+    static let operations = ["hot-read", "missing", "registered", "read-after-write", "write-existing", "write-new", "batch"]
+
+    /// Runs `<operation> <peer> <keys> <count>`.
+    /// - Throws: for a bad command line or a failed operation.
+    static func run(_ arguments: [String]) throws {
+        guard arguments.count == 4, operations.contains(arguments[0]), let kind = PeerKind(rawValue: arguments[1]),
+              let keys = Int(arguments[2]), let count = Int(arguments[3]), let sandbox = Sandbox.current
+        else {
+            throw ChildProcess.Failure(description: "usage: PREFS_BENCH_SANDBOX=<dir> prefs-bench --child profile "
+                + "<\(operations.joined(separator: "|"))> <\(PeerKind.allCases.map(\.rawValue).joined(separator: "|"))> <keys> <count>")
+        }
+        if kind == .foundation, ProcessInfo.processInfo.environment["HOME"] != sandbox.home.path {
+            throw ChildProcess.Failure(description: "profiling Foundation needs HOME=\(sandbox.home.path) and XDG_CONFIG_HOME=\(sandbox.configHome.path)")
+        }
+        for directory in [sandbox.configHome, sandbox.oursDirectory, sandbox.sqliteDirectory] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        let workload = Workload(size: keys)
+        let suite = "profile.\(kind == .floor ? "floor" : kind.rawValue.lowercased()).\(getpid())"
+        let peer = try kind.open(suite: suite, in: sandbox, workload: workload)
+        ReadCases.warm(peer, workload)
+        let operation = arguments[0]
+        let pool = Workload.randomPool(of: operation == "missing" ? (0..<1000).map(Workload.missingKey)
+            : operation == "registered" ? (0..<1000).map(Workload.registeredKey) : workload.strings.map(\.key), seed: 7)
+        if operation == "registered" { try peer.register(Dictionary(pool.map { ($0, "registered") }, uniquingKeysWith: { first, _ in first })) }
+        for key in pool { consume(peer.string(forKey: key)?.utf8.count ?? 0) }
+        let domainKeys = workload.strings.map(\.key) + workload.integers.map(\.key)
+        let batches = ["a", "b"].map { tag in domainKeys.enumerated().map { (key: $1, value: "batch-\(tag)-\($0)") } }
+        try profiledLoop(operation, count) { index in
+            let key = pool[index & (Workload.poolSize - 1)]
+            switch operation {
+            case "hot-read", "missing", "registered": consume(peer.string(forKey: key)?.utf8.count ?? 0)
+            case "read-after-write":
+                try peer.plainWrite("after-\(index)", forKey: key)
+                consume(peer.string(forKey: key)?.utf8.count ?? 0)
+            case "write-existing": try peer.write("changed-\(index)", forKey: key)
+            case "write-new":
+                try peer.write("new-\(index)", forKey: Workload.newKey(index))
+                try peer.remove(forKey: Workload.newKey(index))
+            default: try peer.writeBatch(batches[index % 2])
+            }
+        }
+    }
+
+    /// The loop the profiler collects: `operation(i)` for each `i` below `count`.
+    @inline(never)
+    static func profiledLoop(_ operation: String, _ count: Int, _ body: (Int) throws -> Void) rethrows {
+        for index in 0..<count { try body(index) }
+    }
+}
