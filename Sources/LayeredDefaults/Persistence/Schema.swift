@@ -52,11 +52,13 @@ enum Schema {
     /// an application id of its own, or with tables and no pending log), a newer version of ours, and an
     /// empty file beside a non-empty log are refused here; what passes goes to ``prepare(_:path:inMemory:)``
     /// with checkpoint-on-close off.
+    /// - Returns: true when the file may have lost pages (see ``HeaderLook/mayBeTruncated``): then
+    ///   ``prepare(_:path:inMemory:verify:)`` must verify it.
     /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``.
-    static func checkHeader(path: String) throws {
+    static func checkHeader(path: String) throws -> Bool {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return }  // SQLite reports why
+        guard descriptor >= 0 else { return false }  // SQLite reports why
         // NB: closing this descriptor would drop POSIX locks this process holds on the file; it holds none,
         // as no store of this process has the file open while it is being opened.
         defer { close(descriptor) }
@@ -70,8 +72,10 @@ enum Schema {
             var status = stat()
             let logSize = lstat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
             guard first == HeaderLook(descriptor) else { continue }
-            return try judge(first, logSize: logSize, path: path)
+            try judge(first, logSize: logSize, path: path)
+            return first.mayBeTruncated
         }
+        return true
     }
 
     /// The first 100 bytes of a file and its size, read through one descriptor.
@@ -85,6 +89,19 @@ enum Schema {
             header.removeSubrange(max(0, count)...)
             var status = stat()
             size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        }
+
+        /// True when the header's own page count is valid and says the file is longer than it is: the
+        /// file lost pages (or a checkpoint is extending it this very moment). With no write-ahead log
+        /// SQLite notices this by itself; beside a log that holds the page count it would not, until a
+        /// read reaches a missing page. Cheap to test, rare in a healthy store.
+        var mayBeTruncated: Bool {
+            guard header.count == 100 else { return false }
+            func big32(_ offset: Int) -> Int { header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+            let rawPageSize = Int(header[16]) << 8 | Int(header[17])
+            let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
+            let pageCountIsValid = big32(24) == big32(92) && big32(28) > 0
+            return pageCountIsValid && big32(28) * pageSize > size
         }
     }
 
@@ -120,13 +137,14 @@ enum Schema {
     /// version is refused with the file untouched.
     /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``, or a ``SQLiteError``.
-    static func prepare(_ connection: Connection, path: String, inMemory: Bool) throws -> State {
+    /// - Parameter verify: run `PRAGMA quick_check` on a file of ours before accepting it (see ``checkHeader(path:)``).
+    static func prepare(_ connection: Connection, path: String, inMemory: Bool, verify: Bool = false) throws -> State {
         do {
-            if try isOurs(connection, path: path) { return try checked(connection, path: path, inMemory: inMemory) }
+            if try isOurs(connection, path: path) { return try checked(connection, path: path, verify: verify) }
             if connection.isReadOnly { return .emptyReadOnly }
             let deadline = ContinuousClock.now + .milliseconds(Int(connection.busyTimeoutMilliseconds))
             if !inMemory { try switchToWAL(connection, until: deadline) }
-            guard try beginCreating(connection, path: path, until: deadline) else { return try checked(connection, path: path, inMemory: inMemory) }
+            guard try beginCreating(connection, path: path, until: deadline) else { return try checked(connection, path: path, verify: verify) }
             do {
                 // NB: check again under the write lock: another process may have created it meanwhile.
                 if try !isOurs(connection, path: path) { try connection.execute(create) }
@@ -141,13 +159,15 @@ enum Schema {
         }
     }
 
-    /// A file of ours, checked for missing pages.
+    /// A file of ours, checked for missing pages when its header suggests some are missing.
     ///
-    /// NB: a store whose main file lost pages (a bad disk, a partial copy) can still show a good header,
-    /// and fail only on the first read of a missing page, after checkpoints had written into it. Checked
-    /// once per open, through the log: milliseconds for a large store.
-    private static func checked(_ connection: Connection, path: String, inMemory: Bool) throws -> State {
-        guard try inMemory || connection.text("PRAGMA quick_check") == "ok" else {
+    /// NB: a store whose main file lost pages beside a log can still open, and fail only on the first
+    /// read of a missing page, after checkpoints had written into it. `quick_check` finds that, but costs
+    /// milliseconds for a large store, so it runs only when ``checkHeader(path:)`` saw the file shorter
+    /// than its header says; a corrupt page found later is reported as
+    /// ``DefaultsError/corruptStore(path:reason:)`` by the store.
+    private static func checked(_ connection: Connection, path: String, verify: Bool) throws -> State {
+        guard try !verify || connection.text("PRAGMA quick_check") == "ok" else {
             throw DefaultsError.corruptStore(path: path, reason: "malformed")
         }
         return .ready

@@ -87,7 +87,7 @@ final class SuiteStore: Sendable {
         for suffix in ["-wal", "-shm", "-journal"] where lstat(path + suffix, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
             throw DefaultsError.unsafePath(path: path + suffix)
         }
-        try Schema.checkHeader(path: path)
+        let mayBeTruncated = try Schema.checkHeader(path: path)
         // NB: in WAL mode even a reader needs a -shm (and a -wal) beside the file. Where this process
         // cannot write (a read-only directory or file, a read-only file system) SQLite cannot create
         // them, and fails every read; or it creates them read-only like the file, which then keeps the
@@ -105,7 +105,7 @@ final class SuiteStore: Sendable {
         // NB: until the file is known to be ours, closing must not checkpoint a log into it (see Schema.checkHeader).
         connection.setCheckpointOnClose(false)
         do {
-            switch try Schema.prepare(connection, path: path, inMemory: false) {
+            switch try Schema.prepare(connection, path: path, inMemory: false, verify: mayBeTruncated) {
             case .emptyReadOnly:
                 connection.close()
                 return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
@@ -160,7 +160,7 @@ final class SuiteStore: Sendable {
             do {
                 value = try database.value(forKey: key)
             } catch {
-                throw DefaultsError.storage(error, suite: name, key: key)
+                throw failure(error, key: key)
             }
             view.withLock { view in
                 if view.generation == generation { view.entries[key] = .some(value) }
@@ -182,7 +182,7 @@ final class SuiteStore: Sendable {
             do {
                 result = try database.allValues()
             } catch {
-                throw DefaultsError.storage(error, suite: name, key: nil)
+                throw failure(error, key: nil)
             }
             view.withLock { view in
                 guard view.generation == generation else { return }
@@ -200,7 +200,7 @@ final class SuiteStore: Sendable {
             do {
                 return try body(database)
             } catch {
-                throw DefaultsError.storage(error, suite: name, key: nil)
+                throw failure(error, key: nil)
             }
         }
     }
@@ -228,7 +228,7 @@ final class SuiteStore: Sendable {
             do {
                 try database.begin()
             } catch {
-                throw DefaultsError.storage(error, suite: name, key: key)
+                throw failure(error, key: key)
             }
             var transaction = DomainTransaction(database: database)
             let generation: Int
@@ -243,7 +243,7 @@ final class SuiteStore: Sendable {
                 try database.commit()
             } catch {
                 database.rollback()
-                throw DefaultsError.storage(error, suite: name, key: key)
+                throw failure(error, key: key)
             }
             let changes = transaction.changes
             let removedAll = transaction.removedAll
@@ -267,6 +267,15 @@ final class SuiteStore: Sendable {
     /// which the in-memory view would not know about.
     func withConnectionForTesting<T>(_ body: (Connection) throws -> T) throws -> T {
         try withDatabase { try body($0.connection) }
+    }
+
+    /// Classifies a failure of an operation on `key` (if one): corruption found now, past the checks of
+    /// opening, is ``DefaultsError/corruptStore(path:reason:)`` naming the file; see ``DefaultsError/storage(_:suite:key:)``.
+    private func failure(_ error: any Error, key: String?) -> any Error {
+        if let error = error as? SQLiteError, let path, error.code.primary == .corrupt || error.code.primary == .notADatabase {
+            return DefaultsError.corruptStore(path: path, reason: error.code.primary == .corrupt ? "malformed" : "not a database")
+        }
+        return DefaultsError.storage(error, suite: name, key: key)
     }
 
     /// Runs `body` with the database, holding its lock.
