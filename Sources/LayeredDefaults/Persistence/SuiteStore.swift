@@ -21,6 +21,8 @@ final class SuiteStore: Sendable {
     private let databaseLock = Mutex(())
     private let view: Mutex<View>
     private let signal: ChangeSignal
+    /// Checkpoints the log of a writable file store in the background; nil otherwise.
+    private let checkpointer: Checkpointer?
 
     /// The in-memory view: values known to be stored (or known to be absent), valid for one fingerprint.
     private struct View {
@@ -39,7 +41,11 @@ final class SuiteStore: Sendable {
         }
     }
 
-    private init(name: String, path: String?, connection: Connection, signal: ChangeSignal, complete: Bool, unavailable: DefaultsError?) {
+    private init(
+        name: String, path: String?, connection: Connection, signal: ChangeSignal, complete: Bool, unavailable: DefaultsError?,
+        checkpointer: Checkpointer? = nil
+    ) {
+        self.checkpointer = checkpointer
         self.name = name
         self.path = path
         self.unavailable = unavailable
@@ -116,8 +122,10 @@ final class SuiteStore: Sendable {
                 }
                 connection.setCheckpointOnClose(true)
                 _ = try connection.text("PRAGMA synchronous = NORMAL")
+                _ = try connection.text("PRAGMA wal_autocheckpoint = 0")  // see Checkpointer
                 let signal = ChangeSignal.open(databasePath: path, connection: connection)
-                return SuiteStore(name: name, path: path, connection: connection, signal: signal, complete: false, unavailable: nil)
+                return SuiteStore(name: name, path: path, connection: connection, signal: signal, complete: false, unavailable: nil,
+                                  checkpointer: Checkpointer(path: path))
             }
         } catch {
             // NB: with checkpoint-on-close off, SQLite would leave the empty log and the index it created
@@ -247,8 +255,9 @@ final class SuiteStore: Sendable {
             }
             let changes = transaction.changes
             let removedAll = transaction.removedAll
+            let current = signal.fingerprint
+            checkpointer?.logGrew(to: current.lastFrame)
             view.withLock { view in
-                let current = signal.fingerprint
                 guard view.generation == generation else { return view.revalidate(current) }
                 // Only our commit happened since the revalidation above: patch, do not reload.
                 if removedAll {
