@@ -20,11 +20,18 @@ extension PreferenceValue {
             return .integer(exact)
         }
 
+        // NB: the common cases first, and NSNumber only for real NSNumber objects: casting a Swift value
+        // to NSNumber goes through Objective-C bridging, thousands of instructions for a String.
+        if let value = value as? String {
+            self = .string(value)
+            return
+        }
+        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+            self = try Self(number: number, outOfRange: outOfRange)
+            return
+        }
         switch value {
         case let value as PreferenceValue: self = value
-        case let number as NSNumber where type(of: value) is NSNumber.Type:
-            self = try Self(number: number, outOfRange: outOfRange)
-        case let value as String: self = .string(value)
         case let value as Substring: self = .string(String(value))
         case let value as Bool: self = .bool(value)
         case let value as Int: self = .integer(value)
