@@ -32,6 +32,11 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     case diskFull(suite: String, key: String?)
     /// A stored value could not be decoded: its row does not match its type tag.
     case undecodableValue(suite: String, key: String, type: String)
+    /// A write through the store was made from inside the body of a transaction on the same store,
+    /// which holds the write lock: use the ``DomainTransaction`` given to the body instead.
+    case nestedTransaction(suite: String)
+    /// A value could not be encoded for storage (e.g. a ``CodablePreference`` whose encoding throws).
+    case unencodableValue(suite: String, key: String, type: String)
     /// Any other storage failure, with SQLite's error (which never contains values).
     case storageFailure(suite: String, key: String?, SQLiteError)
 
@@ -61,6 +66,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot write\(Self.keyPhrase(key)) in suite '\(suite)': the disk is full; nothing was changed"
         case .undecodableValue(let suite, let key, let type):
             "The stored value for key '\(key)' in suite '\(suite)' does not match its type '\(type)'; it reads as missing and was left untouched"
+        case .nestedTransaction(let suite):
+            "Cannot write to suite '\(suite)' from inside one of its own transactions: use the transaction's `set` instead"
+        case .unencodableValue(let suite, let key, let type):
+            "Cannot encode the value of type \(type) for key '\(key)' in suite '\(suite)'; nothing was changed"
         case .storageFailure(let suite, let key, let error):
             "Storage failure\(Self.keyPhrase(key)) in suite '\(suite)': \(error)"
         }

@@ -31,6 +31,9 @@ import Testing
         Row(stored: .string("0"), integer: 0, double: 0, bool: false, string: "0"),
         Row(stored: .string("abc"), integer: 0, double: 0, bool: false, string: "abc"),
         Row(stored: .string("1e3"), integer: 1, double: 1000, bool: true, string: "1e3"),
+        Row(stored: .string("-"), integer: 0, double: 0, bool: false, string: "-"),
+        Row(stored: .string("-abc"), integer: 0, double: 0, bool: false, string: "-abc"),
+        Row(stored: .string("-.5"), integer: 0, double: -0.5, bool: false, string: "-.5"),
         Row(stored: .data(Data([1])), integer: 0, double: 0, bool: false, string: nil),
         Row(stored: .array([.string("1")]), integer: 0, double: 0, bool: false, string: nil),
     ]

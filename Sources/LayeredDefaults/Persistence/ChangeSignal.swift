@@ -4,14 +4,15 @@ import Synchronization
 
 /// A cheap answer to "has any connection committed to this database since I last looked?".
 ///
-/// For a file in WAL mode it reads the WAL-index header at the start of the `-shm` file, mapped
-/// read-only into memory. SQLite documents this header (https://sqlite.org/walformat.html): every
-/// commit rewrites it, incrementing `iChange` (offset 8) and setting `mxFrame` (16), the frame
-/// checksum (24, 28) and, after a WAL reset, new salts (32, 36). Any writer, ours or not (the `sqlite3`
-/// shell included), changes it before its commit returns, so comparing these words costs a few
-/// nanoseconds and misses no commit. Where no header can be mapped (a file not in WAL mode) every look
-/// reports a change, so the store reads through to SQLite: slower, never stale. In memory no other
-/// connection exists, so nothing ever changes behind the store's back.
+/// For a file in WAL mode it reads the WAL-index header at the start of the `-shm` file, through the
+/// mapping SQLite itself made for the store's connection (see ``Connection/walIndexHeader()``).
+/// SQLite documents this header (https://sqlite.org/walformat.html): every commit rewrites it,
+/// incrementing `iChange` (offset 8) and setting `mxFrame` (16), the frame checksum (24, 28) and,
+/// after a WAL reset, new salts (32, 36). Any writer, ours or not (the `sqlite3` shell included),
+/// changes it before its commit returns, so comparing these words costs a few nanoseconds and misses
+/// no commit. Where no header can be had (a file not in WAL mode) every look reports a change, so the
+/// store reads through to SQLite: slower, never stale. In memory no other connection exists, so
+/// nothing ever changes behind the store's back.
 final class ChangeSignal: Sendable {
     /// The words of the WAL-index header that change with every commit.
     struct Fingerprint: Equatable {
@@ -25,46 +26,23 @@ final class ChangeSignal: Sendable {
         case never
     }
 
-    // NB: a raw pointer to a read-only shared mapping, only ever loaded from: safe to share.
+    // NB: a pointer into SQLite's shared mapping of the -shm file, only ever loaded from, valid while the
+    // store's connection is open (the store never reads it after closing): safe to share.
     nonisolated(unsafe) private let source: Source
-    private let descriptor: Int32
-    private let mappedLength: Int
     private static let uniqueCounter = Atomic<UInt64>(0)
 
-    /// A signal that never fires, for an in-memory database.
-    static let never = ChangeSignal(source: .never, descriptor: -1, mappedLength: 0)
+    /// A signal that never fires, for an in-memory database or an immutable snapshot.
+    static let never = ChangeSignal(source: .never)
 
-    private init(source: Source, descriptor: Int32, mappedLength: Int) {
-        self.source = source
-        self.descriptor = descriptor
-        self.mappedLength = mappedLength
-    }
+    private init(source: Source) { self.source = source }
 
-    /// Maps the WAL-index header of the database at `databasePath`, which `connection` has open in WAL
-    /// mode; falls back to reporting every look as a change when that is impossible.
-    ///
-    /// NB: POSIX advisory locks belong to the process, and closing *any* descriptor of a file drops all
-    /// of the process's locks on it, SQLite's included. So the descriptor stays open until this signal
-    /// is destroyed, which its owner does only after closing its SQLite connection.
-    static func open(databasePath: String, connection: Connection) -> ChangeSignal {
-        guard (try? connection.text("PRAGMA journal_mode")) == "wal" else {
-            return ChangeSignal(source: .alwaysChanged, descriptor: -1, mappedLength: 0)
+    /// The signal of a database that `connection` has open: its WAL-index header when it is in WAL
+    /// mode, else a signal that reports every look as a change.
+    static func open(connection: Connection) -> ChangeSignal {
+        guard (try? connection.text("PRAGMA journal_mode")) == "wal", let header = connection.walIndexHeader() else {
+            return ChangeSignal(source: .alwaysChanged)
         }
-        let descriptor = Foundation.open(databasePath + "-shm", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return ChangeSignal(source: .alwaysChanged, descriptor: -1, mappedLength: 0) }
-        var status = stat()
-        let length = Int(sysconf(Int32(_SC_PAGESIZE)))
-        guard fstat(descriptor, &status) == 0, Int(status.st_size) >= length,
-              let address = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED
-        else {
-            return ChangeSignal(source: .alwaysChanged, descriptor: descriptor, mappedLength: 0)
-        }
-        return ChangeSignal(source: .walIndex(UnsafeRawPointer(address)), descriptor: descriptor, mappedLength: length)
-    }
-
-    deinit {
-        if case .walIndex(let address) = source { munmap(UnsafeMutableRawPointer(mutating: address), mappedLength) }
-        if descriptor >= 0 { close(descriptor) }
+        return ChangeSignal(source: .walIndex(header))
     }
 
     /// The current fingerprint; two equal fingerprints mean no commit happened in between.
@@ -82,6 +60,18 @@ final class ChangeSignal: Sendable {
             return Fingerprint(unique: Self.uniqueCounter.add(1, ordering: .relaxed).newValue)
         case .never:
             return Fingerprint()
+        }
+    }
+
+    /// True when exactly one commit happened between the two fingerprints: taken under the write lock
+    /// before a commit of ours and after it, this means no other connection committed in between.
+    ///
+    /// NB: `iChange` grows by one with every commit and with nothing else (a WAL reset keeps it).
+    func onlyOneCommit(between before: Fingerprint, and after: Fingerprint) -> Bool {
+        switch source {
+        case .walIndex: after.change == before.change &+ 1
+        case .alwaysChanged: false
+        case .never: true
         }
     }
 }

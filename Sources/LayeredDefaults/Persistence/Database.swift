@@ -6,8 +6,8 @@ import Foundation
 final class Database {
     let connection: Connection
     let suite: String
-    /// Keys whose rows did not match their type tag on the last read; reported once each.
-    private(set) var undecodableKeys: [(key: String, type: String)] = []
+    /// The first statement that failed in the open transaction, if any: the transaction must not commit.
+    var transactionFailure: (any Error)?
 
     init(connection: Connection, suite: String) {
         self.connection = connection
@@ -99,7 +99,10 @@ final class Database {
     ///
     /// NB: `BEGIN IMMEDIATE`, because a deferred transaction that later upgrades to a writer fails at
     /// once with `SQLITE_BUSY` when another process wrote in between; the busy timeout cannot help it.
-    func begin() throws { try connection.prepared("BEGIN IMMEDIATE").run() }
+    func begin() throws {
+        transactionFailure = nil
+        try connection.prepared("BEGIN IMMEDIATE").run()
+    }
 
     /// Commits the transaction.
     func commit() throws { try connection.prepared("COMMIT").run() }

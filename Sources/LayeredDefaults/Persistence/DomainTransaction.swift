@@ -23,20 +23,20 @@ public struct DomainTransaction: ~Copyable {
     /// The value stored for `key` in this domain (no other domain is searched).
     /// - Throws: ``DefaultsError`` when the row cannot be read or decoded.
     public func value(forKey key: String) throws -> PreferenceValue? {
-        try database.value(forKey: key)
+        try recordingFailure { try database.value(forKey: key) }
     }
 
     /// Every value stored in this domain.
     /// - Throws: ``DefaultsError`` when the domain cannot be read.
     public func values() throws -> [String: PreferenceValue] {
-        try database.allValues().values
+        try recordingFailure { try database.allValues().values }
     }
 
     /// Stores `value` for `key`; nil removes the key.
     /// - Throws: ``DefaultsError/invalidKey(suite:)`` for an empty key, or a storage error.
     public mutating func set(_ value: PreferenceValue?, forKey key: String) throws {
         guard !key.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
-        try database.set(value, forKey: key)
+        try recordingFailure { try database.set(value, forKey: key) }
         changes.append((key, value))
     }
 
@@ -48,10 +48,24 @@ public struct DomainTransaction: ~Copyable {
         try set(nil, forKey: oldKey)
     }
 
+    /// Runs one statement of the transaction. After a statement failed, the transaction is dead: every
+    /// later one, and the commit, fail with that first error, even if the body caught it.
+    private func recordingFailure<T>(_ statement: () throws -> T) throws -> T {
+        if let failed = database.transactionFailure { throw failed }
+        do {
+            return try statement()
+        } catch let error as DefaultsError {
+            throw error  // a row that does not decode: the transaction itself is fine
+        } catch {
+            database.transactionFailure = error
+            throw error
+        }
+    }
+
     /// Removes every key of this domain.
     /// - Throws: a storage error.
     public mutating func removeAll() throws {
-        try database.removeAll()
+        try recordingFailure { try database.removeAll() }
         changes.removeAll()
         removedAll = true
     }

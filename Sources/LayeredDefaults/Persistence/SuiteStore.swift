@@ -19,10 +19,11 @@ final class SuiteStore: Sendable {
     // NB: the database is not Sendable; every use goes through `withDatabase`, which holds `databaseLock`.
     nonisolated(unsafe) private let database: Database
     private let databaseLock = Mutex(())
+    /// The thread holding `databaseLock` (0: none), so that a call made from inside a transaction's body
+    /// on that thread is recognized instead of deadlocking on the lock it already holds.
+    private let lockOwner = Atomic<UInt>(0)
     private let view: Mutex<View>
     private let signal: ChangeSignal
-    /// Checkpoints the log of a writable file store in the background; nil otherwise.
-    private let checkpointer: Checkpointer?
 
     /// The in-memory view: values known to be stored (or known to be absent), valid for one fingerprint.
     private struct View {
@@ -41,11 +42,7 @@ final class SuiteStore: Sendable {
         }
     }
 
-    private init(
-        name: String, path: String?, connection: Connection, signal: ChangeSignal, complete: Bool, unavailable: DefaultsError?,
-        checkpointer: Checkpointer? = nil
-    ) {
-        self.checkpointer = checkpointer
+    private init(name: String, path: String?, connection: Connection, signal: ChangeSignal, complete: Bool, unavailable: DefaultsError?) {
         self.name = name
         self.path = path
         self.unavailable = unavailable
@@ -55,7 +52,7 @@ final class SuiteStore: Sendable {
     }
 
     deinit {
-        // NB: the connection closes before `signal` releases its descriptor of the -shm file (see ChangeSignal).
+        // NB: `signal` points into the connection's mapping of the -shm file; nothing reads it from here on.
         database.connection.close()
     }
 
@@ -122,10 +119,8 @@ final class SuiteStore: Sendable {
                 }
                 connection.setCheckpointOnClose(true)
                 _ = try connection.text("PRAGMA synchronous = NORMAL")
-                _ = try connection.text("PRAGMA wal_autocheckpoint = 0")  // see Checkpointer
-                let signal = ChangeSignal.open(databasePath: path, connection: connection)
-                return SuiteStore(name: name, path: path, connection: connection, signal: signal, complete: false, unavailable: nil,
-                                  checkpointer: Checkpointer(path: path))
+                let signal = ChangeSignal.open(connection: connection)
+                return SuiteStore(name: name, path: path, connection: connection, signal: signal, complete: false, unavailable: nil)
             }
         } catch {
             // NB: with checkpoint-on-close off, SQLite would leave the empty log and the index it created
@@ -159,7 +154,7 @@ final class SuiteStore: Sendable {
             return view.isComplete ? .some(nil) : nil
         }
         if let cached { return cached }
-        return try withDatabase { database in
+        return try withDatabase { database, reentered in
             let generation = view.withLock { view in
                 view.revalidate(signal.fingerprint)
                 return view.generation
@@ -170,8 +165,11 @@ final class SuiteStore: Sendable {
             } catch {
                 throw failure(error, key: key)
             }
-            view.withLock { view in
-                if view.generation == generation { view.entries[key] = .some(value) }
+            // NB: re-entered from a transaction's body, the query saw that transaction's uncommitted changes.
+            if !reentered {
+                view.withLock { view in
+                    if view.generation == generation { view.entries[key] = .some(value) }
+                }
             }
             return value
         }
@@ -181,7 +179,7 @@ final class SuiteStore: Sendable {
     /// - Returns: the values, and an error for each row that could not be decoded (skipped, untouched).
     /// - Throws: ``DefaultsError`` when the database cannot be read.
     func allValues() throws -> (values: [String: PreferenceValue], undecodable: [DefaultsError]) {
-        try withDatabase { database in
+        try withDatabase { database, reentered in
             let generation = view.withLock { view in
                 view.revalidate(signal.fingerprint)
                 return view.generation
@@ -193,7 +191,7 @@ final class SuiteStore: Sendable {
                 throw failure(error, key: nil)
             }
             view.withLock { view in
-                guard view.generation == generation else { return }
+                guard !reentered, view.generation == generation else { return }
                 view.entries = result.values.mapValues { .some($0) }
                 view.isComplete = true
             }
@@ -204,7 +202,7 @@ final class SuiteStore: Sendable {
     /// Runs `body` with the database, for reads that the view does not serve (e.g. the migrations table).
     /// - Throws: what `body` throws, storage errors classified as ``DefaultsError``.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try withDatabase { database in
+        try withDatabase { database, _ in
             do {
                 return try body(database)
             } catch {
@@ -232,22 +230,26 @@ final class SuiteStore: Sendable {
             if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
             throw unavailable
         }
-        return try withDatabase { database in
+        return try withDatabase { database, reentered in
+            guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
             do {
                 try database.begin()
             } catch {
                 throw failure(error, key: key)
             }
             var transaction = DomainTransaction(database: database)
-            let generation: Int
+            let before: (generation: Int, fingerprint: ChangeSignal.Fingerprint)
             let result: T
             do {
                 // Holding the write lock, the view now matches the database (or is discarded).
-                generation = view.withLock { view in
+                before = view.withLock { view in
                     view.revalidate(signal.fingerprint)
-                    return view.generation
+                    return (view.generation, view.fingerprint)
                 }
                 result = try body(&transaction)
+                // NB: a body that caught a failed statement's error must not commit the rest: SQLite may
+                // already have rolled back, leaving later statements to commit one by one.
+                if let failed = database.transactionFailure { throw failed }
                 try database.commit()
             } catch {
                 database.rollback()
@@ -256,9 +258,12 @@ final class SuiteStore: Sendable {
             let changes = transaction.changes
             let removedAll = transaction.removedAll
             let current = signal.fingerprint
-            checkpointer?.logGrew(to: current.lastFrame)
             view.withLock { view in
-                guard view.generation == generation else { return view.revalidate(current) }
+                // NB: the write lock is released once COMMIT returns, so another process may have committed
+                // too before `current` was read: patch only when ours is the one commit since `before`.
+                guard view.generation == before.generation, signal.onlyOneCommit(between: before.fingerprint, and: current) else {
+                    return view.revalidate(current)
+                }
                 // Only our commit happened since the revalidation above: patch, do not reload.
                 if removedAll {
                     view.entries.removeAll()
@@ -275,7 +280,7 @@ final class SuiteStore: Sendable {
     /// (e.g. `PRAGMA max_page_count` to make the disk look full). Never for reading or writing values,
     /// which the in-memory view would not know about.
     func withConnectionForTesting<T>(_ body: (Connection) throws -> T) throws -> T {
-        try withDatabase { try body($0.connection) }
+        try withDatabase { database, _ in try body(database.connection) }
     }
 
     /// Classifies a failure of an operation on `key` (if one): corruption found now, past the checks of
@@ -287,10 +292,25 @@ final class SuiteStore: Sendable {
         return DefaultsError.storage(error, suite: name, key: key)
     }
 
-    /// Runs `body` with the database, holding its lock.
-    private func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` with the database, holding its lock; `reentered` is true when this thread already held
+    /// it (a call from inside a transaction's body), which then runs without taking it again.
+    private func withDatabase<T>(_ body: (Database, _ reentered: Bool) throws -> T) throws -> T {
+        let thread = Self.currentThread
+        if lockOwner.load(ordering: .relaxed) == thread { return try body(database, true) }
         var result: Result<T, any Error>?
-        databaseLock.withLock { _ in result = Result { try body(database) } }
+        databaseLock.withLock { _ in
+            lockOwner.store(thread, ordering: .relaxed)
+            defer { lockOwner.store(0, ordering: .relaxed) }
+            result = Result { try body(database, false) }
+        }
         return try result!.get()
+    }
+
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
     }
 }

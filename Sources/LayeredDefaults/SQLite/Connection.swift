@@ -66,6 +66,26 @@ final class Connection {
         _ = csqlite_set_checkpoint_on_close(handle, enabled ? 1 : 0)
     }
 
+    /// The WAL-index header (region 0 of the `-shm` file) as SQLite itself has it mapped, or nil when
+    /// the database is not in WAL mode or its index is not mapped.
+    ///
+    /// Asked through the VFS method `xShmMap` of the main file (`SQLITE_FCNTL_FILE_POINTER`), which
+    /// returns the region SQLite already mapped for this connection, creating nothing. The memory stays
+    /// mapped until the connection closes: read it only while the connection is open.
+    /// NB: no descriptor of our own is opened, so none is closed: closing one would drop every POSIX lock
+    /// this process holds on the file, SQLite's included.
+    func walIndexHeader() -> UnsafeRawPointer? {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+              let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
+              let map = methods.pointee.xShmMap
+        else { return nil }
+        var region: UnsafeMutableRawPointer?
+        // NB: 32 KiB is SQLite's WAL-index page size (WALINDEX_PGSZ); the region must be asked with it.
+        guard map(file, 0, 32768, 0, &region) == SQLITE_OK, let region else { return nil }
+        return UnsafeRawPointer(region)
+    }
+
     /// True when SQLite opened the file read-only (no write permission on it).
     var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
 

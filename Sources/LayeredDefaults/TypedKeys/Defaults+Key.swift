@@ -41,10 +41,17 @@ extension Defaults {
 
     /// Stores `value` for `key` in the persistent domain, committed when this returns; nil removes it,
     /// so the key reads as its default again.
-    /// - Throws: an encoding error for a ``CodablePreference`` that cannot be encoded, or what
-    ///   ``write(_:forKey:)`` throws. Nothing changes then.
+    /// - Throws: ``DefaultsError/unencodableValue(suite:key:type:)`` for a ``CodablePreference`` that
+    ///   cannot be encoded, or what ``write(_:forKey:)`` throws. Nothing changes then.
     public func set<Value>(_ value: Value?, for key: Key<Value>) throws {
-        try write(value.map { try $0.preferenceValue() }, forKey: key.name)
+        let stored: PreferenceValue?
+        do {
+            stored = try value.map { try $0.preferenceValue() }
+        } catch {
+            // NB: an EncodingError describes the value it failed on: never pass it on.
+            throw DefaultsError.unencodableValue(suite: suiteName, key: key.name, type: "\(Value.self)")
+        }
+        try write(stored, forKey: key.name)
     }
 
     /// Removes the stored value of `key`, so it reads as its default (or a lower domain's value) again.

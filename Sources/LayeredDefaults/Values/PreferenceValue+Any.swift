@@ -59,7 +59,9 @@ extension PreferenceValue {
 
     private init(number: NSNumber, outOfRange: () -> DefaultsError) throws {
         switch String(cString: number.objCType) {
-        case "c", "B": self = .bool(number.boolValue)
+        // NB: a bool is "c" (or "B"), but so is an Int8: only 0 and 1 are taken for bools.
+        case "B": self = .bool(number.boolValue)
+        case "c" where number.int64Value == 0 || number.int64Value == 1: self = .bool(number.boolValue)
         case "f", "d": self = .double(number.doubleValue)
         case "Q", "L", "I":
             guard number.uint64Value <= UInt64(Int.max) else { throw outOfRange() }

@@ -94,7 +94,7 @@ private struct NumericPrefix {
         let prefix = String(String.UnicodeScalarView(scalars[0..<end]))
         let integerPrefix = String(String.UnicodeScalarView(scalars[0..<integerEnd]))
         double = integerDigits + fractionDigits > 0 ? Double(prefix) ?? 0 : 0
-        integer = Int(integerPrefix) ?? (integerPrefix.hasPrefix("-") ? Int.min : integerDigits > 0 ? Int.max : 0)
+        integer = integerDigits == 0 ? 0 : Int(integerPrefix) ?? (integerPrefix.hasPrefix("-") ? Int.min : Int.max)
     }
 
     static func boolValue(of text: String) -> Bool {

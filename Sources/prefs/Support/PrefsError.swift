@@ -56,10 +56,10 @@ enum PrefsError: Error, Sendable, Equatable {
             self = error
         case let error as DefaultsError:
             switch error {
-            case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange:
+            case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue:
                 self = .usage(error.description)
             case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .readOnly, .busy,
-                .diskFull, .undecodableValue, .storageFailure:
+                .diskFull, .undecodableValue, .nestedTransaction, .storageFailure:
                 self = .storage(error.description)
             }
         default:
