@@ -101,13 +101,13 @@ public final class Defaults: Sendable {
         self.state = Mutex(state)
     }
 
-    /// The store of the running app: its persistent domain is the bundle identifier, else the process
-    /// name, at the ``Location/default`` location, with `CommandLine.arguments` as the argument domain.
+    /// The store of the running app: its persistent domain is `LAYERED_DEFAULTS_APP_ID` when set, else
+    /// the bundle identifier, else the process name, at the ``Location/default`` location, with `CommandLine.arguments` as the argument domain.
     ///
     /// If that domain cannot be opened (e.g. its file is corrupt), the error goes to standard error,
     /// reads find nothing in it, and every write fails with that error: nothing is silently dropped.
     public static let standard: Defaults = {
-        let name = SuiteName.applicationIdentifier
+        let name = SuiteName.applicationIdentifier()
         do {
             return try Defaults(suiteName: name)
         } catch {

@@ -20,22 +20,31 @@ public enum SuiteName {
     public static func isValid(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...maximumLength).contains(bytes.count), name != ".", name != ".." else { return false }
-        return bytes.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                true
-            default: false
-            }
+        return bytes.allSatisfy(isAllowed)
+    }
+
+    /// True for the bytes a suite name may hold: ASCII letters, digits, `.`, `-`, `_`.
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default: false
         }
     }
 
-    /// The suite name of ``Defaults/standard``: the bundle identifier when there is one, else the
-    /// process name, with every character outside the allowed set replaced by `_`.
-    static var applicationIdentifier: String {
-        let raw = Bundle.main.bundleIdentifier ?? ProcessInfo.processInfo.processName
+    /// The suite name of ``Defaults/standard``: the explicit identifier in `LAYERED_DEFAULTS_APP_ID` when
+    /// set, else the bundle identifier when there is one, else the process name; every character outside
+    /// the allowed set replaced by `_`.
+    static func applicationIdentifier(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        bundleIdentifier: String? = Bundle.main.bundleIdentifier,
+        processName: String = ProcessInfo.processInfo.processName
+    ) -> String {
+        let explicit = environment["LAYERED_DEFAULTS_APP_ID"].flatMap { $0.isEmpty ? nil : $0 }
+        let raw = explicit ?? bundleIdentifier ?? processName
         let cleaned = String(raw.unicodeScalars.prefix(maximumLength).map { scalar -> Character in
-            isValid(String(scalar)) ? Character(scalar) : "_"
+            scalar.isASCII && isAllowed(UInt8(scalar.value)) ? Character(scalar) : "_"
         })
         return isValid(cleaned) ? cleaned : "app"
     }

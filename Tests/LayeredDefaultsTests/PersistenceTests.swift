@@ -48,6 +48,13 @@ import Testing
         #expect(Location.inMemory.root() == nil)
     }
 
+    @Test func theStandardSuiteNameIsExplicitElseTheBundleElseTheProcess() {
+        #expect(SuiteName.applicationIdentifier(environment: ["LAYERED_DEFAULTS_APP_ID": "com.example.app"], bundleIdentifier: "b", processName: "p") == "com.example.app")
+        #expect(SuiteName.applicationIdentifier(environment: [:], bundleIdentifier: "com.bundle", processName: "p") == "com.bundle")
+        #expect(SuiteName.applicationIdentifier(environment: ["LAYERED_DEFAULTS_APP_ID": ""], bundleIdentifier: nil, processName: "my tool") == "my_tool")
+        #expect(SuiteName.applicationIdentifier(environment: [:], bundleIdentifier: nil, processName: "..") == "app")
+    }
+
     @Test func inMemoryTouchesNoFile() throws {
         try withTemporaryRoot { root in
             let before = try FileManager.default.contentsOfDirectory(atPath: root.path)

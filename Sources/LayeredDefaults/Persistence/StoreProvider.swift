@@ -70,26 +70,26 @@ final class StoreProvider: Sendable {
             }
         }
         let path = filePath(of: name) ?? Self.path(of: name, in: root)
-            return try Self.openStores.withLock { openStores in
-                if let store = openStores[path]?.store { return store }
-                guard create || FileManager.default.fileExists(atPath: path) else { return nil }
-                if create { try Self.createRoot(root) }
-                let store = try SuiteStore.open(name: name, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-                openStores = openStores.filter { $0.value.store != nil }
-                openStores[path] = WeakStore(store)
-                return store
-            }
+        return try Self.openStores.withLock { openStores in
+            if let store = openStores[path]?.store { return store }
+            guard create || FileManager.default.fileExists(atPath: path) else { return nil }
+            if create { try Self.createRoot(root) }
+            let store = try SuiteStore.open(name: name, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            openStores = openStores.filter { $0.value.store != nil }
+            openStores[path] = WeakStore(store)
+            return store
+        }
     }
 
     /// The names of the domains that exist: files `<name>.sqlite3` under the root, or the in-memory stores.
     func domainNames() -> [String] {
         guard let root else { return memoryStores.withLock { Array($0.keys) }.sorted() }
-            let suffix = "." + Location.fileExtension
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-            return files.filter { $0.hasSuffix(suffix) }
-                .map { String($0.dropLast(suffix.count)) }
-                .filter(SuiteName.isValid)
-                .sorted()
+        let suffix = "." + Location.fileExtension
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return files.filter { $0.hasSuffix(suffix) }
+            .map { String($0.dropLast(suffix.count)) }
+            .filter(SuiteName.isValid)
+            .sorted()
     }
 
     /// Creates the root directory, mode 0700, when it does not exist, and its missing parents, 0700 too.
