@@ -29,12 +29,13 @@ let package = Package(
         .executableTarget(name: "prefs-bench", dependencies: ["LayeredDefaults", "CSQLite"]),
 
         // Tests.
-        .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture"]),
+        .target(name: "PackageTestSupport", path: "Tests/PackageTestSupport"),
+        .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture", "PackageTestSupport"]),
         .testTarget(name: "ThemePreferencesTests", dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture"]),
         .testTarget(name: "LayeredDefaultsTestingTests", dependencies: ["LayeredDefaultsTesting", "LayeredDefaults"]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite"], path: "IntegrationTests"),
-        .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"], path: "IntegrationTests"),
+        .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

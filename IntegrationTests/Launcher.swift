@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 
 /// The result of running a built executable of this package to its end.
 struct ProcessResult: Sendable {
@@ -23,22 +24,11 @@ struct Launcher: Sendable {
     /// The directory of the domains.
     let root: URL
 
-    /// The directory holding the package's built products (next to the test bundle).
-    static let productsDirectory: URL = {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
-        fatalError("no test bundle")
-        #else
-        return Bundle.main.bundleURL
-        #endif
-    }()
 
     /// A process for `product` with `arguments`, its environment pointing at the root.
     func process(_ product: String, _ arguments: [String]) -> Process {
         let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent(product)
+        process.executableURL = BuiltProducts.url(of: product)
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LAYERED_DEFAULTS_HOME"] = root.path

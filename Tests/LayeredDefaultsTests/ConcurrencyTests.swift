@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -55,7 +56,7 @@ import Testing
             _ = try makeDefaults("counter", root: root)
             let processes = try (0..<4).map { _ in
                 let process = Process()
-                process.executableURL = productsDirectory.appendingPathComponent("defaults-fixture")
+                process.executableURL = BuiltProducts.url(of: "defaults-fixture")
                 process.arguments = [root.path, "counter", "increment", "n", "100"]
                 try process.run()
                 return process
@@ -89,7 +90,7 @@ import Testing
             let defaults = try Defaults(suiteName: "busy", location: .directory(root), arguments: [], busyTimeout: .milliseconds(200))
             defaults.set("before", forKey: "k")
             let holder = Process()
-            holder.executableURL = productsDirectory.appendingPathComponent("defaults-fixture")
+            holder.executableURL = BuiltProducts.url(of: "defaults-fixture")
             holder.arguments = [root.path, "busy", "hold-write-lock", "3"]
             let output = Pipe()
             holder.standardOutput = output

@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -43,23 +44,12 @@ struct ProcessResult {
     let error: String
 }
 
-/// The directory holding the package's built products (next to the test bundle).
-let productsDirectory: URL = {
-    #if os(macOS)
-    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-        return bundle.bundleURL.deletingLastPathComponent()
-    }
-    fatalError("no test bundle")
-    #else
-    return Bundle.main.bundleURL
-    #endif
-}()
 
 /// Runs the built executable `product` with `arguments` and waits for it to exit.
 @discardableResult
 func run(_ product: String, _ arguments: [String]) throws -> ProcessResult {
     let process = Process()
-    process.executableURL = productsDirectory.appendingPathComponent(product)
+    process.executableURL = BuiltProducts.url(of: product)
     process.arguments = arguments
     let output = Pipe(), error = Pipe()
     process.standardOutput = output

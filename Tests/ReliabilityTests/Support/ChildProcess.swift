@@ -1,17 +1,7 @@
 import Foundation
+import PackageTestSupport
 import Testing
 
-/// The directory holding the package's built products (next to the test bundle).
-let productsDirectory: URL = {
-    #if os(macOS)
-    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-        return bundle.bundleURL.deletingLastPathComponent()
-    }
-    fatalError("no test bundle")
-    #else
-    return Bundle.main.bundleURL
-    #endif
-}()
 
 /// Why a child process could not be waited for.
 struct ChildTimeout: Error, CustomStringConvertible {
@@ -31,7 +21,7 @@ final class ChildProcess {
 
     /// Starts `product` (a built executable of this package) with `arguments`.
     init(_ product: String, _ arguments: [String]) throws {
-        process.executableURL = productsDirectory.appendingPathComponent(product)
+        process.executableURL = BuiltProducts.url(of: product)
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = errors
