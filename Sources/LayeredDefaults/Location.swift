@@ -14,6 +14,17 @@ public enum Location: Sendable, Hashable {
     /// The file extension of a domain's database.
     public static let fileExtension = "sqlite3"
 
+    /// The names of the persistent domains in `directory`: its entries `<name>.sqlite3` whose names are
+    /// valid suite names, sorted. Opens and creates nothing; empty when the directory does not exist.
+    public static func domainNames(in directory: URL) -> [String] {
+        let suffix = "." + fileExtension
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(suffix) }
+            .map { String($0.dropLast(suffix.count)) }
+            .filter(SuiteName.isValid)
+            .sorted()
+    }
+
     /// The directory this location resolves to, or nil for ``inMemory``.
     /// - Parameter environment: the environment to read for ``default``.
     public func root(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {

@@ -84,12 +84,7 @@ final class StoreProvider: Sendable {
     /// The names of the domains that exist: files `<name>.sqlite3` under the root, or the in-memory stores.
     func domainNames() -> [String] {
         guard let root else { return memoryStores.withLock { Array($0.keys) }.sorted() }
-        let suffix = "." + Location.fileExtension
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return files.filter { $0.hasSuffix(suffix) }
-            .map { String($0.dropLast(suffix.count)) }
-            .filter(SuiteName.isValid)
-            .sorted()
+        return Location.domainNames(in: root)
     }
 
     /// Creates the root directory, mode 0700, when it does not exist, and its missing parents, 0700 too.

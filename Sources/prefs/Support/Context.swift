@@ -95,17 +95,9 @@ struct Context: Sendable {
         return values
     }
 
-    /// The names of the domains under the root: the entries `<name>.sqlite3` whose names are valid
-    /// suite names, sorted. Empty when the root does not exist.
-    ///
-    /// NB: listed here rather than with `Defaults.persistentDomainNames()`, because that needs an open
-    /// store, and opening one creates files: listing must create nothing.
+    /// The names of the domains under the root (``Location/domainNames(in:)``): listing opens and creates
+    /// nothing, unlike `Defaults.persistentDomainNames()`, which needs an open store.
     func domainNames() -> [String] {
-        let suffix = "." + Location.fileExtension
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return files.filter { $0.hasSuffix(suffix) }
-            .map { String($0.dropLast(suffix.count)) }
-            .filter(SuiteName.isValid)
-            .sorted()
+        Location.domainNames(in: root)
     }
 }
