@@ -40,12 +40,18 @@ public struct DomainTransaction: ~Copyable {
         changes.append((key, value))
     }
 
-    /// Moves the value of `oldKey` to `newKey` (replacing what `newKey` held); nothing when `oldKey` holds none.
+    /// Moves the value of `oldKey` to `newKey` (replacing what `newKey` held); nothing when `oldKey` holds
+    /// none, or when the two are the same key.
+    /// - Returns: true when `oldKey` held a value.
     /// - Throws: ``DefaultsError/invalidKey(suite:)`` for an empty key, or a storage error.
-    public mutating func renameKey(_ oldKey: String, to newKey: String) throws {
-        guard let value = try value(forKey: oldKey), oldKey != newKey else { return }
+    @discardableResult
+    public mutating func renameKey(_ oldKey: String, to newKey: String) throws -> Bool {
+        guard !newKey.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
+        guard let value = try value(forKey: oldKey) else { return false }
+        guard oldKey != newKey else { return true }
         try set(value, forKey: newKey)
         try set(nil, forKey: oldKey)
+        return true
     }
 
     /// Runs one statement of the transaction. After a statement failed, the transaction is dead: every

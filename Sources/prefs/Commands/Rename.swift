@@ -17,10 +17,7 @@ enum Rename: Command {
         guard !new.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
         guard let defaults = try context.existingDefaults(domain) else { throw PrefsError.missingPair(domain: domain, key: old) }
         try defaults.transaction { transaction in
-            guard let value = try transaction.value(forKey: old) else { throw PrefsError.missingPair(domain: domain, key: old) }
-            guard old != new else { return }
-            try transaction.set(value, forKey: new)
-            try transaction.set(nil, forKey: old)
+            guard try transaction.renameKey(old, to: new) else { throw PrefsError.missingPair(domain: domain, key: old) }
         }
     }
 }
