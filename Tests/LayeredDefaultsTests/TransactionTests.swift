@@ -39,20 +39,32 @@ import Testing
         }
     }
 
-    @Test func onlyOneCommitTellsOursFromOursAndAnother() throws {
+    @Test func isOnlyCommitKnowsWhetherOurCommitWrote() throws {
         try withTemporaryRoot { root in
             let store = try makeDefaults("commits", root: root).persistent
             let connection = try Connection(path: root.appendingPathComponent("commits.sqlite3").path, busyTimeoutMilliseconds: 5000)
             defer { connection.close() }
             let signal = ChangeSignal.open(connection: connection)
-            func commit() throws { try connection.execute("INSERT OR REPLACE INTO preferences VALUES ('k', 'integer', random())") }
+            /// Commits `sql` and tells whether SQLite reported that the commit wrote to the log.
+            func commit(_ sql: String) throws -> Bool {
+                let count = connection.walCommitCount
+                try connection.execute("BEGIN IMMEDIATE; \(sql) COMMIT")
+                return connection.walCommitCount != count
+            }
+            let write = "INSERT OR REPLACE INTO preferences VALUES ('k', 'integer', random());"
             let before = signal.fingerprint
-            try commit()
+            let wrote = try commit(write)
             let once = signal.fingerprint
-            #expect(signal.onlyOneCommit(between: before, and: once))
-            try commit()
-            try commit()
-            #expect(!signal.onlyOneCommit(between: once, and: signal.fingerprint))
+            #expect(wrote)
+            #expect(signal.isOnlyCommit(wroteLog: wrote, between: before, and: once))
+            #expect(try commit(write) && commit(write))
+            #expect(!signal.isOnlyCommit(wroteLog: true, between: once, and: signal.fingerprint))
+            let idle = signal.fingerprint
+            #expect(try !commit(""), "an empty transaction writes nothing")
+            #expect(signal.fingerprint == idle, "and leaves the header as it was")
+            #expect(try commit(write))
+            #expect(!signal.isOnlyCommit(wroteLog: false, between: idle, and: signal.fingerprint),
+                    "a commit that wrote nothing, then another's: the one commit since is not ours")
             #expect(store.fingerprint == signal.fingerprint, "the store sees the same header")
         }
     }

@@ -63,13 +63,16 @@ final class ChangeSignal: Sendable {
         }
     }
 
-    /// True when exactly one commit happened between the two fingerprints: taken under the write lock
-    /// before a commit of ours and after it, this means no other connection committed in between.
+    /// True when the only commit between the two fingerprints, taken under the write lock before a
+    /// commit and after it, was that commit, which `wroteLog` says wrote to the log (SQLite told the
+    /// connection so: see ``Connection/walCommitCount``).
     ///
-    /// NB: `iChange` grows by one with every commit and with nothing else (a WAL reset keeps it).
-    func onlyOneCommit(between before: Fingerprint, and after: Fingerprint) -> Bool {
+    /// NB: `iChange` grows by one with every commit that writes and with nothing else (a WAL reset keeps
+    /// it). A commit that wrote nothing leaves it as it was, so "one more" then means another process
+    /// committed after ours: never count, know.
+    func isOnlyCommit(wroteLog: Bool, between before: Fingerprint, and after: Fingerprint) -> Bool {
         switch source {
-        case .walIndex: after.change == before.change &+ 1
+        case .walIndex: wroteLog && after.change == before.change &+ 1
         case .alwaysChanged: false
         case .never: true
         }

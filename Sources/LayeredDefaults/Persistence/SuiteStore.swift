@@ -240,6 +240,7 @@ final class SuiteStore: Sendable {
             var transaction = DomainTransaction(database: database)
             let before: (generation: Int, fingerprint: ChangeSignal.Fingerprint)
             let result: T
+            let wroteLog: Bool
             do {
                 // Holding the write lock, the view now matches the database (or is discarded).
                 before = view.withLock { view in
@@ -250,18 +251,25 @@ final class SuiteStore: Sendable {
                 // NB: a body that caught a failed statement's error must not commit the rest: SQLite may
                 // already have rolled back, leaving later statements to commit one by one.
                 if let failed = database.transactionFailure { throw failed }
+                let commitsBefore = database.connection.walCommitCount
                 try database.commit()
+                wroteLog = database.connection.walCommitCount != commitsBefore
             } catch {
                 database.rollback()
                 throw failure(error, key: key)
             }
+            Self.afterCommitForTesting?()
             let changes = transaction.changes
             let removedAll = transaction.removedAll
             let current = signal.fingerprint
             view.withLock { view in
                 // NB: the write lock is released once COMMIT returns, so another process may have committed
-                // too before `current` was read: patch only when ours is the one commit since `before`.
-                guard view.generation == before.generation, signal.onlyOneCommit(between: before.fingerprint, and: current) else {
+                // too before `current` was read: patch only when ours, known to have written, is the one
+                // commit since `before`. A commit that wrote nothing never patches: the view is then only
+                // revalidated, as for a read.
+                guard view.generation == before.generation,
+                      signal.isOnlyCommit(wroteLog: wroteLog, between: before.fingerprint, and: current)
+                else {
                     return view.revalidate(current)
                 }
                 // Only our commit happened since the revalidation above: patch, do not reload.
@@ -275,6 +283,10 @@ final class SuiteStore: Sendable {
             return result
         }
     }
+
+    /// Runs between a transaction's `COMMIT` and the store's look at the WAL-index header: a seam for tests
+    /// that force another process's commit into exactly that moment.
+    @TaskLocal static var afterCommitForTesting: (@Sendable () -> Void)?
 
     /// Runs `body` with this store's connection, holding its lock: a seam for fault injection in tests
     /// (e.g. `PRAGMA max_page_count` to make the disk look full). Never for reading or writing values,

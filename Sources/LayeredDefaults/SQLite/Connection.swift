@@ -12,6 +12,8 @@ final class Connection {
     /// The statements of ``prepared(_:)``, by the address of their (static, immortal) SQL text.
     private var staticStatements: [UInt: Statement] = [:]
     private var isOpen = true
+    /// Counts this connection's commits that wrote to the write-ahead log (see ``walCommitCount``).
+    private let walCommits = WALCommitCounter()
 
     /// Opens the database at `path` (or `":memory:"`).
     ///
@@ -33,7 +35,13 @@ final class Connection {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_wal_hook(handle, walHook, Unmanaged.passUnretained(walCommits).toOpaque())
     }
+
+    /// How many of this connection's commits wrote to the write-ahead log, as SQLite itself reports
+    /// them (`sqlite3_wal_hook`). A commit that wrote nothing (an empty transaction, a rewrite SQLite
+    /// found unchanged) does not count: it leaves the WAL-index header as it was.
+    var walCommitCount: UInt64 { walCommits.count }
 
     /// Runs `body` with a different busy timeout, then restores the connection's own.
     func withBusyTimeout<T>(milliseconds: Int32, _ body: () throws -> T) rethrows -> T {
@@ -140,4 +148,25 @@ final class Connection {
         defer { statement.reset() }
         return try statement.step() ? statement.text(at: 0) : nil
     }
+}
+
+
+/// The counter behind ``Connection/walCommitCount``, owned by its connection and used under its lock.
+private final class WALCommitCounter {
+    var count: UInt64 = 0
+}
+
+/// The log size, in frames, past which a commit checkpoints: SQLite's own default (`wal_autocheckpoint`).
+private let autoCheckpointFrames: Int32 = 1000
+
+/// SQLite's WAL hook: runs after each commit of the connection that wrote frames to the log.
+///
+/// NB: a WAL hook replaces SQLite's automatic checkpoint (which is itself a WAL hook), so this one does
+/// that job too, as SQLite's default does: a passive checkpoint once the log holds 1,000 frames. Never
+/// run `PRAGMA wal_autocheckpoint`, which would replace this hook.
+private let walHook: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32 = {
+    context, handle, database, frames in
+    if let context { Unmanaged<WALCommitCounter>.fromOpaque(context).takeUnretainedValue().count &+= 1 }
+    if frames >= autoCheckpointFrames { _ = sqlite3_wal_checkpoint(handle, database) }
+    return SQLITE_OK
 }
