@@ -29,7 +29,7 @@ extension Defaults {
     /// ```
     /// - Parameters:
     ///   - suiteName: the domain whose file to repair.
-    ///   - location: where the domain lives; the default resolves as for ``init(suiteName:location:arguments:busyTimeout:)``.
+    ///   - location: where the domain lives; the default resolves as for ``init(suiteName:configuration:)``.
     /// - Returns: the new path of the bad file, or nil when there was nothing to repair.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` (nothing touched), ``DefaultsError/unsafePath(path:)``
     ///   for a symbolic link, ``DefaultsError/readOnly(suite:key:)`` or another storage error when the
@@ -37,7 +37,7 @@ extension Defaults {
     @discardableResult
     public static func repair(suiteName: String, location: Location = .default) throws -> URL? {
         try SuiteName.validate(suiteName)
-        let provider = StoreProvider(location: location, busyTimeoutMilliseconds: 5000)
+        let provider = StoreProvider(configuration: Configuration(location: location))
         guard let root = provider.root else { return nil }
         guard try needsRepair(suiteName, provider: provider) else { return nil }
 

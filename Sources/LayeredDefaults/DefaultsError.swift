@@ -82,6 +82,16 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Classifies a failure during an operation on `suite` (and `key`, if one): a ``SQLiteError``
     /// becomes the matching case; any other error (a caller's own, thrown from a transaction body)
     /// passes through unchanged.
+    /// True for ``undecodableValue(suite:key:type:)``: one row is unreadable, not the domain.
+    var isUndecodableValue: Bool {
+        if case .undecodableValue = self { true } else { false }
+    }
+
+    /// `error` as a ``DefaultsError``: itself when it is one, else an anonymous storage failure of `suite`.
+    static func wrapping(_ error: any Error, suite: String) -> DefaultsError {
+        error as? DefaultsError ?? .storageFailure(suite: suite, key: nil, SQLiteError(code: .init(rawValue: -1), message: "\(type(of: error))"))
+    }
+
     static func storage(_ error: any Error, suite: String, key: String?) -> any Error {
         guard let error = error as? SQLiteError else { return error }
         switch error.code.primary {

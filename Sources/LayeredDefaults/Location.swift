@@ -7,8 +7,9 @@ public enum Location: Sendable, Hashable {
     case `default`
     /// An explicit directory; created (mode 0700) when missing.
     case directory(URL)
-    /// A private store that touches no file: every domain lives in memory and disappears with the
-    /// ``Defaults`` instance. For unit tests and previews.
+    /// No file at all: every domain lives in memory, private to the one ``Defaults`` instance created
+    /// with it, and disappears with it. Two instances created with `.inMemory`, even of the same suite,
+    /// share nothing, and nothing is seen by other processes. For unit tests and previews.
     case inMemory
 
     /// The file extension of a domain's database.

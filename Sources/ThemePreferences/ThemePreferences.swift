@@ -2,8 +2,8 @@ import LayeredDefaults
 
 /// Typed access to the theme preference of a ``Defaults`` store.
 ///
-/// Creating it never writes: it registers ``Theme/system`` as the registration default, so a second
-/// `ThemePreferences` over the same store reads the user's stored choice instead of resetting it.
+/// Creating it never writes, and registers nothing: the typed key's default, ``Theme/system``, is what
+/// a missing, mistyped or unknown stored value reads as.
 ///
 /// ```swift
 /// let preferences = ThemePreferences(defaults: defaults)
@@ -12,47 +12,42 @@ import LayeredDefaults
 /// try preferences.reset()         // removes the key: reads .system again
 /// ```
 public struct ThemePreferences: Sendable {
-    /// The key the theme is stored under.
-    public static let key = "theme"
-
-    /// The typed key of the theme: reads as ``Theme/system`` when nothing usable is stored.
-    public static let themeKey = Defaults.Key<Theme>(key, default: .system)
+    /// The typed key of the theme, stored as the string `"theme"`: reads as ``Theme/system`` when
+    /// nothing usable is stored.
+    public static let key = Defaults.Key<Theme>("theme", default: .system)
 
     /// The store this wrapper reads and writes.
     public let defaults: Defaults
 
-    /// Wraps `defaults`, registering ``Theme/system`` as its default theme.
+    /// Wraps `defaults`.
     /// - Parameter defaults: the store to use; inject one (tests use an in-memory or isolated store).
     public init(defaults: Defaults = .standard) {
         self.defaults = defaults
-        defaults.register([Self.key: .string(Theme.system.rawValue)])
     }
 
     /// The theme found by the search list (an argument `-theme light` wins); ``Theme/system`` when the
-    /// value is missing, not a string, or not one of `system`, `light`, `dark`.
+    /// value is missing, not a string, or not one of `system`, `light`, `dark`, or when the store
+    /// cannot be read (the error goes to the store's error handler).
     public var theme: Theme {
-        defaults[Self.themeKey]
+        defaults[Self.key]
     }
 
-    /// The theme stored in the persistent domain, or nil when the user never chose one (or it was reset).
+    /// The theme stored in the persistent domain, or nil when the user never chose one (or it was
+    /// reset); a stored value that is not a known theme reads as ``Theme/system``.
+    /// - Throws: ``DefaultsError`` when the store cannot be read.
     public var storedTheme: Theme? {
-        defaults.persistentValue(forKey: Self.key).map(Self.theme(from:))
+        get throws { try defaults.persistentValue(forKey: Self.key.name).map { Theme(preferenceValue: $0) ?? .system } }
     }
 
-    /// Stores `theme` as the string of its raw value, committed when this returns.
+    /// Stores `theme`, committed when this returns.
     /// - Throws: ``DefaultsError`` when the store cannot be written; nothing changes then.
     public func save(_ theme: Theme) throws {
-        try defaults.write(.string(theme.rawValue), forKey: Self.key)
+        try defaults.set(theme, for: Self.key)
     }
 
     /// Removes the stored theme, so it reads ``Theme/system`` (or an argument's override) again.
     /// - Throws: ``DefaultsError`` when the store cannot be written; nothing changes then.
     public func reset() throws {
-        try defaults.write(nil, forKey: Self.key)
-    }
-
-    /// The theme a stored value stands for: ``Theme/system`` for anything that is not a known name.
-    public static func theme(from value: PreferenceValue?) -> Theme {
-        value.flatMap(Theme.init(preferenceValue:)) ?? .system
+        try defaults.set(nil, for: Self.key)
     }
 }

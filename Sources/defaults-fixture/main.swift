@@ -104,13 +104,12 @@ if operation == "shm-lock-held" {
 }
 
 do {
-    let defaults = try Defaults(suiteName: suite, location: .directory(URL(fileURLWithPath: root)), arguments: [],
-                                busyTimeout: busyTimeout)
+    let defaults = try Defaults(suiteName: suite, configuration: .init(location: .directory(URL(fileURLWithPath: root)), arguments: [], busyTimeout: busyTimeout))
     switch (operation, rest.count) {
     case ("write", 2):
         try defaults.write(try JSONDecoder().decode(PreferenceValue.self, from: Data(rest[1].utf8)), forKey: rest[0])
     case ("read", 1):
-        if let value = defaults.value(forKey: rest[0]) {
+        if let value = try defaults.value(forKey: rest[0]) {
             say(String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
         } else {
             say("nil")

@@ -10,7 +10,7 @@ struct SoakChild {
         guard let root = options.root else { return 2 }
         let defaults: Defaults
         do {
-            defaults = try Defaults(suiteName: SoakOptions.suite, location: .directory(root), arguments: [])
+            defaults = try Defaults(suiteName: SoakOptions.suite, configuration: .init(location: .directory(root), arguments: []))
         } catch {
             say("E \(error)")
             return 1
@@ -52,11 +52,11 @@ struct SoakChild {
                     say("U \(counter) \(value?.integerValue ?? -1)")
                 case 60..<85:
                     reads += 1
-                    if defaults.persistentValue(forKey: key) != model[keyIndex] { stale += 1 }
+                    if try defaults.persistentValue(forKey: key) != model[keyIndex] { stale += 1 }
                 default:
                     reads += 1
                     let other = Int.random(in: 0..<options.processes, using: &generator)
-                    _ = defaults.value(forKey: SoakProtocol.key(child: other, index: keyIndex))
+                    _ = try defaults.value(forKey: SoakProtocol.key(child: other, index: keyIndex))
                     _ = defaults.integer(forKey: SoakProtocol.counter(keyIndex % SoakOptions.counters))
                 }
             } catch {

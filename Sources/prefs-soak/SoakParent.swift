@@ -55,7 +55,7 @@ struct SoakParent {
 
     /// Compares the suite, read by this process's first (hence fresh) connection, with the ledgers.
     private func verify(_ ledgers: [SoakLedger], root: URL) throws -> Verdict {
-        let defaults = try Defaults(suiteName: SoakOptions.suite, location: .directory(root), arguments: [])
+        let defaults = try Defaults(suiteName: SoakOptions.suite, configuration: .init(location: .directory(root), arguments: []))
         if options.simulateLoss, let ledger = ledgers.first(where: { $0.keys.values.contains { $0 != nil } }),
            let key = ledger.keys.first(where: { $0.value != nil })?.key {
             let name = SoakProtocol.key(child: ledger.child, index: key)

@@ -241,7 +241,7 @@ import Testing
         try withIsolatedDefaults { defaults, suiteName in
             let recorder = try DefaultsRecorder(defaults)
             defer { recorder.finish() }
-            let other = try Defaults(suiteName: suiteName, location: defaults.location, arguments: [])
+            let other = try Defaults(suiteName: suiteName, configuration: .init(location: defaults.configuration.location, arguments: []))
             other.set(true, forKey: "onboarded")
             try recorder.assert { $0["onboarded"] = true }
         }

@@ -41,7 +41,7 @@ import Testing
 
     @Test func inASharedRootOnlyItsOwnDomainIsRemovedEvenWhenTheBodyThrows() throws {
         try withTemporaryDirectory { shared in
-            let neighbour = try Defaults(suiteName: "neighbour", location: .directory(shared), arguments: [])
+            let neighbour = try Defaults(suiteName: "neighbour", configuration: .init(location: .directory(shared), arguments: []))
             neighbour.set("keep me", forKey: "note")
             try Data("notes".utf8).write(to: shared.appendingPathComponent("notes.txt"))
             var ownName = ""
@@ -64,22 +64,23 @@ import Testing
             #expect(entries(of: shared).contains("NSGlobalDomain.sqlite3"), "the shared global domain is left alone")
             #expect(try Data(contentsOf: shared.appendingPathComponent("notes.txt")) == Data("notes".utf8))
             #expect(neighbour.string(forKey: "note") == "keep me")
-            let reopened = try Defaults(suiteName: "neighbour", location: .directory(shared), arguments: [])
+            let reopened = try Defaults(suiteName: "neighbour", configuration: .init(location: .directory(shared), arguments: []))
             #expect(try reopened.persistentValues() == ["note": "keep me"])
         }
     }
 
     @Test func argumentsAreInjectedAndDefaultToNone() throws {
         try withIsolatedDefaults { defaults, _ in
-            #expect(defaults.volatileValues(forName: Defaults.argumentDomain).isEmpty)
+            #expect(defaults.volatileDomain(forName: Defaults.argumentDomain).isEmpty)
         }
         try withIsolatedDefaults(arguments: ["app", "-theme", "light"]) { defaults, _ in
             defaults.set("dark", forKey: "theme")
             #expect(defaults.string(forKey: "theme") == "light")
-            #expect(defaults.persistentValue(forKey: "theme") == "dark")
+            let stored = try defaults.persistentValue(forKey: "theme")
+            #expect(stored == "dark")
         }
         try withInMemoryDefaults { defaults, _ in
-            #expect(defaults.volatileValues(forName: Defaults.argumentDomain).isEmpty)
+            #expect(defaults.volatileDomain(forName: Defaults.argumentDomain).isEmpty)
         }
         try withInMemoryDefaults(arguments: ["app", "-theme", "light"]) { defaults, _ in
             #expect(defaults.string(forKey: "theme") == "light")
@@ -104,7 +105,7 @@ import Testing
 
     @Test func inMemoryTouchesNoFile() throws {
         try withInMemoryDefaults { defaults, suiteName in
-            #expect(defaults.location == .inMemory)
+            #expect(defaults.configuration.location == .inMemory)
             #expect(suiteName.hasPrefix(IsolatedDefaults.suiteNamePrefix))
             try defaults.write("dark", forKey: "theme")
             #expect(try defaults.persistentValues() == ["theme": "dark"])

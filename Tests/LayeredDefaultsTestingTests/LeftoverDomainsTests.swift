@@ -84,10 +84,10 @@ import Testing
             // A test that died before its cleanup: its domain, used for real, stays in the shared root.
             let suiteName = prefix + UUID().uuidString
             do {
-                let defaults = try Defaults(suiteName: suiteName, location: .directory(root), arguments: [])
+                let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: []))
                 defaults.set("dark", forKey: "theme")
             }
-            let neighbour = try Defaults(suiteName: "com.example.app", location: .directory(root), arguments: [])
+            let neighbour = try Defaults(suiteName: "com.example.app", configuration: .init(location: .directory(root), arguments: []))
             neighbour.set(1, forKey: "launches")
             #expect(entries(of: root).contains("\(suiteName).sqlite3"))
 

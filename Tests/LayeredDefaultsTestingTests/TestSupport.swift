@@ -74,7 +74,7 @@ func entries(of directory: URL) -> [String] {
 
 /// The directory a store's domains live in.
 func directory(of defaults: Defaults) -> URL? {
-    defaults.location.root()
+    defaults.configuration.location.root()
 }
 
 struct Failure: Error, Equatable {}

@@ -41,7 +41,7 @@ import Testing
         #expect(defaults.string(forKey: "theme") == "light")
         #expect(defaults.objectIsForced(forKey: "theme"))
         #expect(!defaults.objectIsForced(forKey: "other"))
-        #expect(defaults.persistentValue(forKey: "theme") == "dark")
+        #expect(try defaults.persistentValue(forKey: "theme") == "dark")
     }
 }
 

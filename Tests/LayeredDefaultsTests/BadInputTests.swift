@@ -9,7 +9,7 @@ import Testing
         try withTemporaryRoot { parent in
             let root = parent.appendingPathComponent("root")
             #expect(throws: DefaultsError.invalidSuiteName(name)) {
-                try Defaults(suiteName: name, location: .directory(root), arguments: [])
+                try Defaults(suiteName: name, configuration: .init(location: .directory(root), arguments: []))
             }
             #expect((try? FileManager.default.contentsOfDirectory(atPath: parent.path).isEmpty) == true)
         }
@@ -28,9 +28,8 @@ import Testing
 
     @Test func rejectedValueLeavesTheStoreUnchanged() throws {
         try withTemporaryRoot { root in
-            let defaults = try makeDefaults(root: root)
             let errors = ErrorCollector()
-            errors.attach(to: defaults)
+            let defaults = try makeDefaults(root: root, errorHandler: errors.record)
             defaults.set("kept", forKey: "k")
             defaults.set(URL(string: "https://x.y")! as Any, forKey: "k")
             defaults.set(["a": PreferenceValueTests.Custom()], forKey: "k")
@@ -118,9 +117,8 @@ import Testing
             .corruptStore(path: "/p", reason: "not a database"),
         ]
         for error in errors { #expect(!error.description.contains(secret)) }
-        let defaults = try makeInMemoryDefaults()
         let collector = ErrorCollector()
-        collector.attach(to: defaults)
+        let defaults = try makeInMemoryDefaults(errorHandler: collector.record)
         defaults.set([secret: URL(fileURLWithPath: "/" + secret)], forKey: "k")
         #expect(collector.all.count == 1)
         #expect(collector.all.allSatisfy { !$0.description.contains(secret) })

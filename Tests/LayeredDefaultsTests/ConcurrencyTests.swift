@@ -87,7 +87,7 @@ import Testing
 
     @Test func aLockHeldPastTheBusyTimeoutFailsWithATypedError() throws {
         try withTemporaryRoot { root in
-            let defaults = try Defaults(suiteName: "busy", location: .directory(root), arguments: [], busyTimeout: .milliseconds(200))
+            let defaults = try Defaults(suiteName: "busy", configuration: .init(location: .directory(root), arguments: [], busyTimeout: .milliseconds(200)))
             defaults.set("before", forKey: "k")
             let holder = Process()
             holder.executableURL = BuiltProducts.url(of: "defaults-fixture")

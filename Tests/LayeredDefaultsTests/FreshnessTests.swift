@@ -27,14 +27,14 @@ import Testing
             try defaults.write("same", forKey: "unchanged")
             _ = try defaults.migrate("applied") { _ in }
             try defaults.write(1, forKey: "k")
-            #expect(defaults.value(forKey: "k") == 1)  // cached
+            #expect(try defaults.value(forKey: "k") == 1)  // cached
             let theirs = SuiteStore.$afterCommitForTesting.withValue({
                 _ = try? fixture(root, "fresh", "write", "k", #"{"integer":2}"#)
             }) {
                 Result { try write.run(on: defaults) }
             }
             try theirs.get()
-            #expect(defaults.value(forKey: "k") == 2, "the other process's write returned before this read began")
+            #expect(try defaults.value(forKey: "k") == 2, "the other process's write returned before this read began")
         }
     }
 
@@ -42,14 +42,14 @@ import Testing
         try withTemporaryRoot { root in
             let defaults = try makeDefaults("fresh", root: root)
             try defaults.write(1, forKey: "k")
-            #expect(defaults.value(forKey: "k") == 1)
+            #expect(try defaults.value(forKey: "k") == 1)
             try SuiteStore.$afterCommitForTesting.withValue({
                 _ = try? fixture(root, "fresh", "write", "k", #"{"integer":2}"#)
             }) {
                 try defaults.write("ours", forKey: "other")
             }
-            #expect(defaults.value(forKey: "k") == 2)
-            #expect(defaults.value(forKey: "other") == "ours")
+            #expect(try defaults.value(forKey: "k") == 2)
+            #expect(try defaults.value(forKey: "other") == "ours")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import LayeredDefaults
 
@@ -25,17 +26,23 @@ import Testing
         }
     }
 
+    // NB: observers are evaluated off the writer's thread and changes made before an evaluation starts
+    // share it, so these tests wait for each value before making the next change: only the last value
+    // of a burst is promised (see `theLastValueOfABurstIsAlwaysDelivered`).
+
     @Test func emitsAfterEachChangeThroughAnyInstanceAndNotWhenUnchanged() async throws {
         try await withTemporaryRootAsync { root in
             let observed = try makeDefaults("app", root: root)
             let other = try makeDefaults("app", root: root)
-            let changes = observed.changes(forKey: "k")
+            let changes = Collected(observed.changes(forKey: "k"))
             observed.set("a", forKey: "k")
+            #expect(try await changes.first(1) == ["a"])
             other.set("a", forKey: "k")  // same resolved value: no emission
             other.set("b", forKey: "k")
+            #expect(try await changes.first(2) == ["a", "b"])
             observed.set(1, forKey: "unrelated")
             other.removeObject(forKey: "k")
-            #expect(try await first(3, of: changes) == ["a", "b", nil])
+            #expect(try await changes.first(3) == ["a", "b", nil])
         }
     }
 
@@ -43,13 +50,27 @@ import Testing
         try await withTemporaryRootAsync { root in
             let defaults = try makeDefaults("app", root: root)
             try makeDefaults("suite", root: root).write("from-suite", forKey: "k")
-            let changes = defaults.changes(forKey: "k")
+            let changes = Collected(defaults.changes(forKey: "k"))
             defaults.register(defaults: ["k": "registered"])
+            #expect(try await changes.first(1) == ["registered"])
             defaults.register(defaults: ["other": 1])
             defaults.addSuite(named: "suite")
+            #expect(try await changes.first(2) == ["registered", "from-suite"])
             defaults.setVolatileDomain(["k": "argument"], forName: Defaults.argumentDomain)
-            #expect(try await first(3, of: changes) == ["registered", "from-suite", "argument"])
+            #expect(try await changes.first(3) == ["registered", "from-suite", "argument"])
         }
+    }
+
+    @Test func theLastValueOfABurstIsAlwaysDelivered() async throws {
+        let defaults = try makeInMemoryDefaults()
+        let changes = Collected(defaults.changes(forKey: "k"))
+        await withTaskGroup(of: Void.self) { group in
+            for index in 1...100 { group.addTask { defaults.set(index, forKey: "k") } }
+        }
+        defaults.set(-1, forKey: "k")
+        let delivered = try await changes.until { $0.last == .integer(-1) }
+        #expect(delivered.count <= 101, "intermediate values may be skipped, never invented")
+        #expect(zip(delivered, delivered.dropFirst()).allSatisfy { $0 != $1 }, "never the same value twice in a row")
     }
 
     @Test func seesAnotherProcessWrite() async throws {
@@ -84,20 +105,76 @@ import Testing
 
     @Test func wholeStoreObservation() async throws {
         let defaults = try makeInMemoryDefaults()
-        let changes = defaults.changes()
+        let changes = Collected(defaults.changes())
         defaults.set(1, forKey: "a")
+        #expect(try await changes.first(1) == [["a": 1]])
         defaults.register(defaults: ["r": true])
-        #expect(try await first(2, of: changes) == [["a": 1], ["a": 1, "r": true]])
+        #expect(try await changes.first(2) == [["a": 1], ["a": 1, "r": true]])
     }
 
     @Test func typedKeyChanges() async throws {
         let defaults = try makeInMemoryDefaults()
         let size = Defaults.Key("size", default: 12)
-        let changes = defaults.changes(for: size)
+        let changes = Collected(defaults.changes(for: size))
         try defaults.set(14, for: size)
+        #expect(try await changes.first(1) == [14])
         try defaults.write("garbage", forKey: "size")  // reads as the default
+        #expect(try await changes.first(2) == [14, 12])
         try defaults.write(nil, forKey: "size")        // still the default: no emission
         try defaults.set(16, for: size)
-        #expect(try await first(3, of: changes) == [14, 12, 16])
+        #expect(try await changes.first(3) == [14, 12, 16])
+    }
+
+    @Test func aWriteNeverWaitsForObservers() throws {
+        let defaults = try makeInMemoryDefaults()
+        let gate = DispatchSemaphore(value: 0)
+        let evaluations = Counter()
+        let observation = defaults.observe(reading: { _ in
+            evaluations.increment()
+            if evaluations.value == 2 { gate.wait() }  // the first evaluation after registering blocks
+            return evaluations.value
+        }, emit: { _ in })
+        let safetyNet = Counter()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
+            safetyNet.increment()
+            gate.signal()
+        }
+        try defaults.write(1, forKey: "k")
+        try defaults.write(2, forKey: "k")
+        #expect(safetyNet.value == 0, "the writes returned while an observer was still evaluating")
+        gate.signal()
+        observation.cancel()
+    }
+}
+
+/// Collects a stream's elements as they come, from a task of its own.
+final class Collected<Element: Sendable>: Sendable {
+    private final class Values: Sendable { let list = Mutex<[Element]>([]) }
+    private let values = Values()
+    private let task: Task<Void, Never>
+
+    init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
+        let values = values
+        task = Task {
+            do { for try await value in sequence { values.list.withLock { $0.append(value) } } } catch {}
+        }
+    }
+
+    deinit { task.cancel() }
+
+    /// The first `count` elements, once that many arrived, or a failure after `timeout`.
+    func first(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [Element] {
+        Array(try await until(timeout: timeout) { $0.count >= count }.prefix(count))
+    }
+
+    /// Every element so far, once `done` holds for them, or a failure after `timeout`.
+    func until(timeout: Duration = .seconds(30), _ done: ([Element]) -> Bool) async throws -> [Element] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let current = values.list.withLock { $0 }
+            if done(current) { return current }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return try #require(nil as [Element]?, "timed out waiting for the values")
     }
 }

@@ -58,10 +58,10 @@ import Testing
     @Test func inMemoryTouchesNoFile() throws {
         try withTemporaryRoot { root in
             let before = try FileManager.default.contentsOfDirectory(atPath: root.path)
-            let defaults = try Defaults(suiteName: "mem", location: .inMemory, arguments: [])
+            let defaults = try Defaults(suiteName: "mem", configuration: .init(location: .inMemory, arguments: []))
             defaults.set("v", forKey: "k")
             #expect(defaults.string(forKey: "k") == "v")
-            #expect(try Defaults(suiteName: "mem", location: .inMemory, arguments: []).string(forKey: "k") == nil, "each in-memory store is private")
+            #expect(try Defaults(suiteName: "mem", configuration: .init(location: .inMemory, arguments: [])).string(forKey: "k") == nil, "each in-memory store is private")
             #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == before)
         }
     }

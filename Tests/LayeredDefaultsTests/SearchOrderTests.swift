@@ -39,16 +39,14 @@ import Testing
         #expect(defaults.integer(forKey: "volume") == 9)
         defaults.removeObject(forKey: "volume")
         #expect(defaults.integer(forKey: "volume") == 5)
-        #expect(defaults.persistentValue(forKey: "volume") == nil)
-        #expect(!defaults.hasPersistentValue(forKey: "volume"))
+        #expect(try defaults.persistentValue(forKey: "volume") == nil)
     }
 
     @Test func notSetIsNotFalse() throws {
         let defaults = try makeInMemoryDefaults()
-        #expect(defaults.persistentValue(forKey: "flag") == nil)
+        #expect(try defaults.persistentValue(forKey: "flag") == nil)
         defaults.set(false, forKey: "flag")
-        #expect(defaults.persistentValue(forKey: "flag") == .bool(false))
-        #expect(defaults.hasPersistentValue(forKey: "flag"))
+        #expect(try defaults.persistentValue(forKey: "flag") == .bool(false))
     }
 
     @Test func registrationAndSuitesBelongToTheInstance() throws {
@@ -73,7 +71,7 @@ import Testing
             defaults.addSuite(named: "shared")
             defaults.set("mine", forKey: "k")
             #expect(suite.string(forKey: "k") == "suite")
-            #expect(defaults.persistentValue(forKey: "k") == "mine")
+            #expect(try defaults.persistentValue(forKey: "k") == "mine")
         }
     }
 
@@ -83,7 +81,7 @@ import Testing
             try makeDefaults(Defaults.globalDomain, root: root).write("global", forKey: "g")
             defaults.register(defaults: ["r": "registered", "a": "registered"])
             defaults.set("app", forKey: "p")
-            let merged = defaults.resolvedValues()
+            let merged = try defaults.resolvedValues()
             #expect(merged == ["a": "arg", "g": "global", "r": "registered", "p": "app"])
             #expect(defaults.dictionaryRepresentation().count == 4)
         }

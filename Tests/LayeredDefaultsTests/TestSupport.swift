@@ -16,23 +16,27 @@ func withTemporaryRoot<T>(_ body: (URL) throws -> T) throws -> T {
 }
 
 /// A store in `root` for `suite`, with no launch arguments.
-func makeDefaults(_ suite: String = "test.suite", root: URL, arguments: [String] = []) throws -> Defaults {
-    let defaults = try Defaults(suiteName: suite, location: .directory(root), arguments: arguments)
-    return defaults
+func makeDefaults(
+    _ suite: String = "test.suite", root: URL, arguments: [String] = [],
+    errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
+) throws -> Defaults {
+    try Defaults(suiteName: suite, configuration: .init(location: .directory(root), arguments: arguments, errorHandler: errorHandler))
 }
 
 /// A store in memory, with no launch arguments.
-func makeInMemoryDefaults(_ suite: String = "test.suite", arguments: [String] = []) throws -> Defaults {
-    try Defaults(suiteName: suite, location: .inMemory, arguments: arguments)
+func makeInMemoryDefaults(
+    _ suite: String = "test.suite", arguments: [String] = [],
+    errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
+) throws -> Defaults {
+    try Defaults(suiteName: suite, configuration: .init(location: .inMemory, arguments: arguments, errorHandler: errorHandler))
 }
 
 /// Collects the errors an instance reports instead of printing them.
 final class ErrorCollector: Sendable {
     private let errors = Mutex<[DefaultsError]>([])
     var all: [DefaultsError] { errors.withLock { $0 } }
-    func attach(to defaults: Defaults) {
-        defaults.errorHandler = { error in self.errors.withLock { $0.append(error) } }
-    }
+    /// The error handler to configure a store with.
+    func record(_ error: DefaultsError) { errors.withLock { $0.append(error) } }
 }
 
 import Synchronization

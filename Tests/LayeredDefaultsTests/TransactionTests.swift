@@ -77,6 +77,6 @@ import Testing
         #expect(throws: DefaultsError.unencodableValue(suite: "test.suite", key: "sample", type: "Sample")) {
             try defaults.set(Sample(ratio: .nan), for: key)
         }
-        #expect(defaults.persistentValue(forKey: "sample") == nil)
+        #expect(try defaults.persistentValue(forKey: "sample") == nil)
     }
 }

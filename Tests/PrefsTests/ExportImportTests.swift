@@ -12,7 +12,7 @@ import Testing
 
     @Test func exportThenImportIsLossless() throws {
         try withTestRoot { root throws in
-            try Defaults(suiteName: "source", location: .directory(root.url), arguments: []).replacePersistentValues(Self.everyType)
+            try Defaults(suiteName: "source", configuration: .init(location: .directory(root.url), arguments: [])).replacePersistentValues(Self.everyType)
             let export = root.prefs("export", "source", "-")
             #expect(export.status == .success)
             #expect(try JSONDecoder().decode([String: PreferenceValue].self, from: Data(export.output.utf8)) == Self.everyType)

@@ -50,7 +50,7 @@ struct TestRoot {
 
     /// The values stored in `domain`, read through the library (not through `prefs`).
     func stored(_ domain: String) throws -> [String: PreferenceValue] {
-        try Defaults(suiteName: domain, location: .directory(url), arguments: []).persistentValues()
+        try Defaults(suiteName: domain, configuration: .init(location: .directory(url), arguments: [])).persistentValues()
     }
 
     /// The names of the entries of the root, sorted; empty when it does not exist.

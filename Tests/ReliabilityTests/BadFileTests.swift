@@ -17,10 +17,9 @@ struct BadFileTests {
     func aBadFileIsRefusedAndLeftUntouched(kind: BadFile, entry: EntryPoint) throws {
         try withTemporaryRoot { parent in
             let root = parent.appendingPathComponent("store")
-            let other = try Defaults(suiteName: "other", location: .directory(root), arguments: [])
-            other.set("mine", forKey: "k")
             let reported = Reported()
-            reported.attach(to: other)
+            let other = try Defaults(suiteName: "other", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
+            other.set("mine", forKey: "k")
             let outside = try kind.make(suite: "bad", in: root)
             let file = databaseFile("bad", in: root)
             let before = FileSnapshot.take(root)?.ignoringIndexContent.children.filter { $0.key.hasPrefix("bad.") }
@@ -29,7 +28,7 @@ struct BadFileTests {
             var thrown: (any Error)?
             do {
                 switch entry {
-                case .open: _ = try Defaults(suiteName: "bad", location: .directory(root), arguments: [])
+                case .open: _ = try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: []))
                 case .addSuite: other.addSuite(named: "bad")
                 case .persistentValues: _ = try other.persistentValues(forName: "bad")
                 case .persistentDomain: #expect(other.persistentDomain(forName: "bad") == nil)

@@ -10,9 +10,8 @@ import Testing
 struct BusyTests {
     @Test func aHeldLockDisturbsNothingElse() throws {
         try withTemporaryRoot { root in
-            let defaults = try Defaults(suiteName: "busy", location: .directory(root), arguments: [], busyTimeout: .milliseconds(100))
             let reported = Reported()
-            reported.attach(to: defaults)
+            let defaults = try Defaults(suiteName: "busy", configuration: .init(location: .directory(root), arguments: [], busyTimeout: .milliseconds(100), errorHandler: reported.record))
             try defaults.write("before", forKey: "k")
             try defaults.write(1, forKey: "count")
             let before = try defaults.persistentValues()

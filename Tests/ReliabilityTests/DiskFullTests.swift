@@ -12,10 +12,9 @@ struct DiskFullTests {
     /// unchanged; raising the cap again lets the same write through.
     @Test func aFullDatabaseFailsTheWriteAndKeepsEverything() throws {
         try withTemporaryRoot { root in
-            let defaults = try Defaults(suiteName: "full", location: .directory(root), arguments: [])
-            let twin = try Defaults(suiteName: "full", location: .directory(root), arguments: [])
             let reported = Reported()
-            reported.attach(to: defaults)
+            let defaults = try Defaults(suiteName: "full", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
+            let twin = try Defaults(suiteName: "full", configuration: .init(location: .directory(root), arguments: []))
             for index in 0..<50 { try defaults.write(.string("value \(index)"), forKey: "k\(index)") }
             let before = try defaults.persistentValues()
             let file = databaseFile("full", in: root)
@@ -36,9 +35,9 @@ struct DiskFullTests {
             #expect(reported.errors == [.diskFull(suite: "full", key: "k4")])
 
             for instance in [defaults, twin] {
-                for (key, value) in before { #expect(instance.persistentValue(forKey: key) == value, "\(key) in memory") }
-                #expect(instance.persistentValue(forKey: "big") == nil)
-                #expect(instance.persistentValue(forKey: "small") == nil)
+                for (key, value) in before { #expect(try instance.persistentValue(forKey: key) == value, "\(key) in memory") }
+                #expect(try instance.persistentValue(forKey: "big") == nil)
+                #expect(try instance.persistentValue(forKey: "small") == nil)
             }
             #expect(try freshValues(of: file) == before)
             #expect(try integrityCheck(of: file) == "ok")
@@ -49,7 +48,7 @@ struct DiskFullTests {
             var after = before
             after["big"] = big
             after["k2"] = big
-            #expect(twin.persistentValue(forKey: "big") == big)
+            #expect(try twin.persistentValue(forKey: "big") == big)
             #expect(try freshValues(of: file) == after)
         }
     }

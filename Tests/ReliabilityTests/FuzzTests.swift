@@ -90,9 +90,8 @@ struct FuzzTests {
             let realRoot = root.resolvingSymlinksInPath().path
             let pieces = ["a", "Z", "9", ".", "..", "-", "_", "/", "\\", "~", "%2e", "%2f", "\0", " ", "\n", "é", "．", "／", "..．",
                           "NSGlobalDomain", "sqlite3", "*", "?", "$HOME", "\u{202E}", "\u{0}", ":", "|"]
-            let defaults = try Defaults(suiteName: "fuzz", location: .directory(root), arguments: [])
             let reported = Reported()
-            reported.attach(to: defaults)
+            let defaults = try Defaults(suiteName: "fuzz", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             var opened = 0
             for index in 0..<Self.cases {
                 var name = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
@@ -107,7 +106,7 @@ struct FuzzTests {
                 if opened < 300, index % 7 == 0 {
                     opened += 1
                     switch opened % 3 {
-                    case 0: try Defaults(suiteName: name, location: .directory(root), arguments: []).write("v", forKey: "k")
+                    case 0: try Defaults(suiteName: name, configuration: .init(location: .directory(root), arguments: [])).write("v", forKey: "k")
                     case 1: defaults.setPersistentDomain(["k": "v"], forName: name)
                     default: defaults.addSuite(named: name)
                     }
@@ -116,7 +115,7 @@ struct FuzzTests {
             }
             // Names that are not valid reach no file at all, whichever entry point they take.
             for name in ["..", "../escape", "/tmp/escape", "a/../../escape", "", "x\0y"] {
-                #expect(throws: DefaultsError.invalidSuiteName(name)) { try Defaults(suiteName: name, location: .directory(root), arguments: []) }
+                #expect(throws: DefaultsError.invalidSuiteName(name)) { try Defaults(suiteName: name, configuration: .init(location: .directory(root), arguments: [])) }
                 defaults.setPersistentDomain(["k": "v"], forName: name)
                 defaults.addSuite(named: name)
                 defaults.removePersistentDomain(forName: name)

@@ -97,7 +97,7 @@ struct KillTests {
                 if isCreated(file) { #expect(try integrityCheck(of: file) == "ok", "round \(round) (seed \(seed))") }
             }
             #expect(acknowledgedInAll > 1000, "the rounds did some work (seed \(seed))")
-            let defaults = try Defaults(suiteName: "killed", location: .directory(root), arguments: [])
+            let defaults = try Defaults(suiteName: "killed", configuration: .init(location: .directory(root), arguments: []))
             #expect(try defaults.persistentValues() == model.values)
         }
     }

@@ -47,7 +47,7 @@ struct PermissionTests {
         try withTemporaryRoot { parent in
             let root = parent.appendingPathComponent("store")
             do {
-                let defaults = try Defaults(suiteName: "perm", location: .directory(root), arguments: [])
+                let defaults = try Defaults(suiteName: "perm", configuration: .init(location: .directory(root), arguments: []))
                 try defaults.write("ours", forKey: "k")
                 #expect(try runFixture(root, "perm", ["write", "theirs", #"{"string":"x"}"#], options: ["--umask", "000"]).status == 0)
                 try expectPrivate(root, including: ["perm.sqlite3", "perm.sqlite3-wal", "perm.sqlite3-shm"], "while both have it open")
@@ -66,7 +66,7 @@ struct PermissionTests {
     @Test func anExistingRootKeepsItsMode() throws {
         try withTemporaryRoot { root in
             chmod(root.path, 0o750)
-            _ = try Defaults(suiteName: "perm", location: .directory(root), arguments: []).write("v", forKey: "k")
+            _ = try Defaults(suiteName: "perm", configuration: .init(location: .directory(root), arguments: [])).write("v", forKey: "k")
             #expect(mode(of: root.path) == 0o750)
             #expect(mode(of: databaseFile("perm", in: root).path) == 0o600)
         }

@@ -19,9 +19,8 @@ struct PrivacyTests {
 
     @Test func errorsOfThisProcessNeverContainTheValue() throws {
         try withTemporaryRoot { root in
-            let defaults = try Defaults(suiteName: "private", location: .directory(root), arguments: [])
             let reported = Reported()
-            reported.attach(to: defaults)
+            let defaults = try Defaults(suiteName: "private", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             var thrown: [any Error] = []
             func attempt(_ body: () throws -> Void) {
                 do { try body() } catch { thrown.append(error) }
@@ -42,9 +41,8 @@ struct PrivacyTests {
             try defaults.persistent.withConnectionForTesting { connection in               // undecodableValue
                 try connection.execute("INSERT INTO preferences VALUES ('mangled', 'array', '[\(Self.secret)')")
             }
-            let reader = try Defaults(suiteName: "private", location: .directory(root), arguments: [])
-            reader.errorHandler = defaults.errorHandler
-            #expect(reader.persistentValue(forKey: "mangled") == nil)
+            let reader = try Defaults(suiteName: "private", configuration: defaults.configuration)
+            #expect(try reader.persistentValue(forKey: "mangled") == nil)
             _ = reader.dictionaryRepresentation()
 
             attempt { _ = try PropertyListText.parse("(\"\(Self.secret)") }              // ParseError

@@ -57,7 +57,7 @@ struct ProcessLoadTests {
                 #expect(try child.wait(before: deadline) == 0, "\(child.errorText)")
             }
             #expect(try freshValues(of: databaseFile("counter", in: root)) == ["launchCount": .integer(2000)])
-            let defaults = try Defaults(suiteName: "counter", location: .directory(root), arguments: [])
+            let defaults = try Defaults(suiteName: "counter", configuration: .init(location: .directory(root), arguments: []))
             #expect(defaults.integer(forKey: "launchCount") == 2000)
         }
     }

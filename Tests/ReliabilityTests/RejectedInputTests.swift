@@ -20,9 +20,8 @@ struct RejectedInputTests {
 
     @Test func everyWritePathRefusesWhatIsNotAPropertyList() throws {
         try withTemporaryRoot { root in
-            let defaults = try Defaults(suiteName: "strict", location: .directory(root), arguments: [])
             let reported = Reported()
-            reported.attach(to: defaults)
+            let defaults = try Defaults(suiteName: "strict", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             try defaults.write("kept", forKey: "k")
             defaults.register(defaults: ["registered": 1])
             defaults.setVolatileDomain(["volatile": 1], forName: "custom")
@@ -46,9 +45,9 @@ struct RejectedInputTests {
                 }
             }
             #expect(try defaults.persistentValues() == ["k": "kept"])
-            #expect(defaults.volatileValues(forName: Defaults.registrationDomain) == ["registered": 1])
-            #expect(defaults.volatileValues(forName: "custom") == ["volatile": 1])
-            #expect(defaults.volatileValues(forName: Defaults.argumentDomain).isEmpty)
+            #expect(defaults.volatileDomain(forName: Defaults.registrationDomain) as? [String: Int] == ["registered": 1])
+            #expect(defaults.volatileDomain(forName: "custom") as? [String: Int] == ["volatile": 1])
+            #expect(defaults.volatileDomain(forName: Defaults.argumentDomain).isEmpty)
             #expect(defaults.persistentDomainNames() == ["NSGlobalDomain", "strict"], "no file for the refused domain")
             #expect(FileSnapshot.take(file) == before, "not even a transaction was begun")
         }
@@ -56,9 +55,8 @@ struct RejectedInputTests {
 
     @Test func emptyKeysAreRefusedByEveryWritePath() throws {
         try withTemporaryRoot { root in
-            let defaults = try Defaults(suiteName: "keys", location: .directory(root), arguments: [])
             let reported = Reported()
-            reported.attach(to: defaults)
+            let defaults = try Defaults(suiteName: "keys", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             try defaults.write("kept", forKey: "k")
             let expected = DefaultsError.invalidKey(suite: "keys")
             #expect(throws: expected) { try defaults.write("v", forKey: "") }
@@ -76,8 +74,8 @@ struct RejectedInputTests {
             defaults.removeObject(forKey: "")
             defaults.setPersistentDomain(["": "v", "k": "changed"], forName: "keys")
             #expect(reported.errors == [expected, expected, expected])
-            #expect(defaults.persistentValue(forKey: "k") == "kept")
-            #expect(defaults.persistentValue(forKey: "other") == nil)
+            #expect(try defaults.persistentValue(forKey: "k") == "kept")
+            #expect(try defaults.persistentValue(forKey: "other") == nil)
             #expect(try freshValues(of: databaseFile("keys", in: root)) == ["k": "kept"])
         }
     }

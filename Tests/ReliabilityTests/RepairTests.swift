@@ -15,13 +15,13 @@ struct RepairTests {
             try kind.make(suite: "bad", in: root)
             let file = databaseFile("bad", in: root)
             let before = try #require(FileSnapshot.take(file))
-            #expect(throws: (any Error).self) { try Defaults(suiteName: "bad", location: .directory(root), arguments: []) }
+            #expect(throws: (any Error).self) { try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: [])) }
 
             let aside = try #require(try Defaults.repair(suiteName: "bad", location: .directory(root)))
             #expect(aside.deletingLastPathComponent().standardizedFileURL.path == root.standardizedFileURL.path, "next to it")
             #expect(aside.lastPathComponent.hasPrefix("bad.sqlite3.corrupt-"), "\(aside.lastPathComponent)")
             #expect(FileSnapshot.take(aside) == before, "moved, byte for byte, same inode")
-            let defaults = try Defaults(suiteName: "bad", location: .directory(root), arguments: [])
+            let defaults = try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: []))
             #expect(try defaults.persistentValues().isEmpty)
             try defaults.write("fresh", forKey: "k")
             #expect(try freshValues(of: file) == ["k": "fresh"])
@@ -38,7 +38,7 @@ struct RepairTests {
             try Data("stale log".utf8).write(to: URL(fileURLWithPath: file.path + "-wal"))
             let aside = try #require(try Defaults.repair(suiteName: "bad", location: .directory(root)))
             #expect(contents(URL(fileURLWithPath: aside.path + "-wal")) == Data("stale log".utf8))
-            let defaults = try Defaults(suiteName: "bad", location: .directory(root), arguments: [])
+            let defaults = try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: []))
             try defaults.write("fresh", forKey: "k")
             #expect(try freshValues(of: file) == ["k": "fresh"], "the old log was not replayed into the new file")
         }
@@ -47,7 +47,7 @@ struct RepairTests {
     @Test func repairLeavesHealthyAndMissingFilesAlone() throws {
         try withTemporaryRoot { root in
             do {
-                let defaults = try Defaults(suiteName: "healthy", location: .directory(root), arguments: [])
+                let defaults = try Defaults(suiteName: "healthy", configuration: .init(location: .directory(root), arguments: []))
                 try defaults.write("kept", forKey: "k")
                 #expect(try Defaults.repair(suiteName: "healthy", location: .directory(root)) == nil, "while open in this process")
             }
@@ -82,7 +82,7 @@ struct RepairTests {
             try BadFile.garbage.make(suite: "bad", in: root)
             let before = FileSnapshot.take(root)
             for _ in 0..<3 {
-                #expect(throws: (any Error).self) { try Defaults(suiteName: "bad", location: .directory(root), arguments: []) }
+                #expect(throws: (any Error).self) { try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: [])) }
             }
             #expect(FileSnapshot.take(root) == before)
         }

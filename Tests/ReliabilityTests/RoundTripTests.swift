@@ -8,16 +8,16 @@ struct RoundTripTests {
     /// NUL is a character like any other, in values and in keys: "a\0b" and "a\0c" are two keys.
     @Test func stringsAndKeysWithNULRoundTrip() throws {
         try withTemporaryRoot { root in
-            let defaults = try Defaults(suiteName: "nul", location: .directory(root), arguments: [])
+            let defaults = try Defaults(suiteName: "nul", configuration: .init(location: .directory(root), arguments: []))
             try defaults.write("value\0after NUL", forKey: "a\0b")
             try defaults.write("other", forKey: "a\0c")
             try defaults.write("", forKey: "empty")
             try defaults.write(.array(["x\0y", ""]), forKey: "array")
             let expected: [String: PreferenceValue] = ["a\0b": "value\0after NUL", "a\0c": "other", "empty": "", "array": .array(["x\0y", ""])]
             #expect(try freshValues(of: databaseFile("nul", in: root)) == expected)
-            let reader = try Defaults(suiteName: "nul", location: .directory(root), arguments: [])
+            let reader = try Defaults(suiteName: "nul", configuration: .init(location: .directory(root), arguments: []))
             #expect(reader.string(forKey: "a\0b") == "value\0after NUL")
-            #expect(reader.persistentValue(forKey: "a") == nil)
+            #expect(try reader.persistentValue(forKey: "a") == nil)
         }
     }
 
@@ -27,7 +27,7 @@ struct RoundTripTests {
         var generator = SeededGenerator.random()
         let seed = generator.seed
         try withTemporaryRoot { root in
-            let defaults = try Defaults(suiteName: "values", location: .directory(root), arguments: [])
+            let defaults = try Defaults(suiteName: "values", configuration: .init(location: .directory(root), arguments: []))
             var expected: [String: PreferenceValue] = [:]
             for index in 0..<1_000 {
                 let key = "k\(index % 50)"
@@ -36,7 +36,7 @@ struct RoundTripTests {
                     try defaults.write(value, forKey: key)
                     expected[key] = value
                 } catch is DefaultsError {
-                    #expect(RandomValues.same(defaults.persistentValue(forKey: key), expected[key]), "seed \(seed)")
+                    #expect(try RandomValues.same(defaults.persistentValue(forKey: key), expected[key]), "seed \(seed)")
                 } catch {
                     Issue.record("seed \(seed): untyped \(type(of: error)) for key \(key): \(error)")
                 }
@@ -45,7 +45,7 @@ struct RoundTripTests {
             #expect(fresh.keys.sorted() == expected.keys.sorted(), "seed \(seed)")
             for (key, value) in expected {
                 #expect(RandomValues.same(fresh[key], value), "seed \(seed): \(key) came back different")
-                #expect(RandomValues.same(defaults.persistentValue(forKey: key), value), "seed \(seed): \(key) in memory")
+                #expect(try RandomValues.same(defaults.persistentValue(forKey: key), value), "seed \(seed): \(key) in memory")
             }
         }
     }

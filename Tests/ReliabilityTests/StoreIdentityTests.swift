@@ -20,7 +20,7 @@ struct StoreIdentityTests {
             try FileManager.default.createDirectory(at: real, withIntermediateDirectories: false)
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
             let nested = link.appendingPathComponent("nested/store")
-            try Defaults(suiteName: "linked", location: .directory(nested), arguments: []).write("v", forKey: "k")
+            try Defaults(suiteName: "linked", configuration: .init(location: .directory(nested), arguments: [])).write("v", forKey: "k")
             #expect(try Defaults.repair(suiteName: "linked", location: .directory(nested)) == nil)
             #expect(try freshValues(of: databaseFile("linked", in: real.appendingPathComponent("nested/store"))) == ["k": "v"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: real.appendingPathComponent("nested/store").path).sorted()
@@ -42,11 +42,11 @@ struct StoreIdentityTests {
             let link = parent.appendingPathComponent("link")
             try FileManager.default.createDirectory(at: real, withIntermediateDirectories: false)
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
-            let first = try Defaults(suiteName: "shared", location: .directory(real), arguments: [])
+            let first = try Defaults(suiteName: "shared", configuration: .init(location: .directory(real), arguments: []))
             try first.write("one", forKey: "k")
             #expect(try isHeldOpen("shared", in: real))
             do {
-                let second = try Defaults(suiteName: "shared", location: .directory(link), arguments: [])
+                let second = try Defaults(suiteName: "shared", configuration: .init(location: .directory(link), arguments: []))
                 #expect(second.persistent === first.persistent, "one store for one file")
                 try second.write("two", forKey: "k")
             }

@@ -23,7 +23,7 @@ struct ThreadLoadTests {
     /// time, and the point is eight blocked-in-SQLite callers at once.
     @Test func eightThreadsOnTwoInstancesLoseNothing() throws {
         try withTemporaryRoot { root in
-            let instances = try (0..<2).map { _ in try Defaults(suiteName: "threads", location: .directory(root), arguments: []) }
+            let instances = try (0..<2).map { _ in try Defaults(suiteName: "threads", configuration: .init(location: .directory(root), arguments: [])) }
             let seed = UInt64.random(in: 0...UInt64.max)
             let outcomes = Mutex<[Int: Outcome]>([:])
             let group = DispatchGroup()
@@ -74,9 +74,9 @@ struct ThreadLoadTests {
                 case 45..<75:
                     let key = ownKey()
                     let expected = outcome.model[key] ?? nil
-                    if defaults.persistentValue(forKey: key) != expected { outcome.staleReads.append(key) }
+                    if try defaults.persistentValue(forKey: key) != expected { outcome.staleReads.append(key) }
                 case 75..<85:
-                    _ = defaults.value(forKey: "t\(Int.random(in: 0..<8, using: &generator))-k\(Int.random(in: 0..<40, using: &generator))")
+                    _ = try defaults.value(forKey: "t\(Int.random(in: 0..<8, using: &generator))-k\(Int.random(in: 0..<40, using: &generator))")
                 case 85..<95:
                     try defaults.update(forKey: "shared-counter") { .integer(($0?.integerValue ?? 0) + 1) }
                     outcome.increments += 1

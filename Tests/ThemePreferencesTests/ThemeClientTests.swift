@@ -6,18 +6,17 @@ import ThemePreferencesTesting
 
 @Suite struct ThemeClientTests {
     @Test func liveClientGoesThroughTheStore() async throws {
-        let defaults = try Defaults(suiteName: "client", location: .inMemory, arguments: [])
+        let defaults = try Defaults(suiteName: "client", configuration: .init(location: .inMemory, arguments: []))
         let client = ThemeClient.live(ThemePreferences(defaults: defaults))
-        let changes = client.changes()
+        var changes = client.changes().makeAsyncIterator()
         #expect(client.load() == .system)
         try client.save(.dark)
-        #expect(defaults.persistentValue(forKey: "theme") == "dark")
+        #expect(try defaults.persistentValue(forKey: "theme") == "dark")
+        #expect(await changes.next() == .dark)
         try client.save(.dark)
         try client.reset()
-        #expect(defaults.persistentValue(forKey: "theme") == nil)
-        var iterator = changes.makeAsyncIterator()
-        #expect(await iterator.next() == .dark)
-        #expect(await iterator.next() == .system)
+        #expect(try defaults.persistentValue(forKey: "theme") == nil)
+        #expect(await changes.next() == .system)
     }
 
     @Test func inMemoryClientForPreviews() async throws {

@@ -12,20 +12,20 @@ import ThemePreferences
 
     @Test(arguments: fallbackTable)
     func storedValuesReadAsATheme(stored: PreferenceValue?, expected: Theme) throws {
-        let defaults = try Defaults(suiteName: "theme.test", location: .inMemory, arguments: [])
-        try defaults.write(stored, forKey: ThemePreferences.key)
+        let defaults = try Defaults(suiteName: "theme.test", configuration: .init(location: .inMemory, arguments: []))
+        try defaults.write(stored, forKey: ThemePreferences.key.name)
         #expect(ThemePreferences(defaults: defaults).theme == expected)
     }
 
     @Test func creatingNeverWrites() throws {
-        let defaults = try Defaults(suiteName: "theme.test", location: .inMemory, arguments: [])
+        let defaults = try Defaults(suiteName: "theme.test", configuration: .init(location: .inMemory, arguments: []))
         _ = ThemePreferences(defaults: defaults)
         #expect(try defaults.persistentValues().isEmpty)
-        #expect(ThemePreferences(defaults: defaults).storedTheme == nil)
+        #expect(try ThemePreferences(defaults: defaults).storedTheme == nil)
     }
 
     @Test func saveStoresTheRawStringAndResetRemovesIt() throws {
-        let defaults = try Defaults(suiteName: "theme.test", location: .inMemory, arguments: [])
+        let defaults = try Defaults(suiteName: "theme.test", configuration: .init(location: .inMemory, arguments: []))
         let preferences = ThemePreferences(defaults: defaults)
         try preferences.save(.dark)
         #expect(try defaults.persistentValues() == ["theme": "dark"])
@@ -36,7 +36,7 @@ import ThemePreferences
     }
 
     @Test func recreatingTheWrapperKeepsTheStoredChoice() throws {
-        let defaults = try Defaults(suiteName: "theme.test", location: .inMemory, arguments: [])
+        let defaults = try Defaults(suiteName: "theme.test", configuration: .init(location: .inMemory, arguments: []))
         try ThemePreferences(defaults: defaults).save(.light)
         #expect(ThemePreferences(defaults: defaults).theme == .light)
         #expect(try defaults.persistentValues() == ["theme": "light"])
@@ -45,11 +45,11 @@ import ThemePreferences
     @Test func anArgumentOverridesTheStoredThemeForThisProcessOnly() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("ThemeTests-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
-        let stored = try Defaults(suiteName: "app", location: .directory(root), arguments: [])
+        let stored = try Defaults(suiteName: "app", configuration: .init(location: .directory(root), arguments: []))
         try ThemePreferences(defaults: stored).save(.dark)
-        let launched = try Defaults(suiteName: "app", location: .directory(root), arguments: ["app", "-theme", "light"])
+        let launched = try Defaults(suiteName: "app", configuration: .init(location: .directory(root), arguments: ["app", "-theme", "light"]))
         #expect(ThemePreferences(defaults: launched).theme == .light)
-        #expect(ThemePreferences(defaults: launched).storedTheme == .dark)
+        #expect(try ThemePreferences(defaults: launched).storedTheme == .dark)
         #expect(ThemePreferences(defaults: stored).theme == .dark)
     }
 }

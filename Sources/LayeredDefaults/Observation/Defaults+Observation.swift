@@ -38,25 +38,25 @@ extension Defaults {
     /// ```
     /// - Returns: the token that keeps the observation alive.
     public func observe(_ key: String, handler: @escaping @Sendable (PreferenceValue?) -> Void) -> DefaultsObservation {
-        observe(reading: { $0.value(forKey: key) }, emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
+        observe(reading: { $0.lookup(key) }, emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
     }
 
     /// Calls `handler` with every resolved value (see ``resolvedValues()``) after each change that alters
     /// them (see ``observe(_:handler:)``).
     /// - Returns: the token that keeps the observation alive.
     public func observeAll(handler: @escaping @Sendable ([String: PreferenceValue]) -> Void) -> DefaultsObservation {
-        observe(reading: { $0.resolvedValues() }, emit: { values in ObservationCenter.shared.deliveryQueue.async { handler(values) } })
+        observe(reading: { $0.resolve(failed: $0.report) }, emit: { values in ObservationCenter.shared.deliveryQueue.async { handler(values) } })
     }
 
     /// The resolved values of `key` after each change that alters it (see ``observe(_:handler:)``).
     /// The sequence ends when the consuming task is cancelled.
     public func changes(forKey key: String) -> AsyncStream<PreferenceValue?> {
-        stream { $0.value(forKey: key) }
+        stream { $0.lookup(key) }
     }
 
     /// Every resolved value after each change that alters them (see ``observeAll(handler:)``).
     public func changes() -> AsyncStream<[String: PreferenceValue]> {
-        stream { $0.resolvedValues() }
+        stream { $0.resolve(failed: $0.report) }
     }
 
     /// The values of a typed key (its default when nothing usable is stored) after each change that
@@ -74,7 +74,7 @@ extension Defaults {
 
     /// Registers an observation that re-reads with `read` when the stamp moved and calls `emit`
     /// (under the center's evaluation lock, so in order) when the value differs from the last one.
-    private func observe<T: Equatable & Sendable>(
+    func observe<T: Equatable & Sendable>(
         reading read: @escaping @Sendable (Defaults) -> T, emit: @escaping @Sendable (T) -> Void
     ) -> DefaultsObservation {
         let last = LastSeen(stamp: observationStamp, value: read(self))

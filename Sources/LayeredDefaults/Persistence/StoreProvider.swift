@@ -22,9 +22,9 @@ final class StoreProvider: Sendable {
     /// The open file-backed stores of this process, by file path.
     private static let openStores = Mutex<[String: WeakStore]>([:])
 
-    init(location: Location, busyTimeoutMilliseconds: Int32) {
-        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
-        root = location.root()?.standardizedFileURL
+    init(configuration: Defaults.Configuration) {
+        busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
+        root = configuration.location.root()?.standardizedFileURL
     }
 
     /// The database file of `name` (which must be valid) under `root`.
@@ -82,7 +82,7 @@ final class StoreProvider: Sendable {
     }
 
     /// The names of the domains that exist: files `<name>.sqlite3` under the root, or the in-memory stores.
-    func domainNames() -> [String] {
+    func domainNames() throws -> [String] {
         guard let root else { return memoryStores.withLock { Array($0.keys) }.sorted() }
         return Location.domainNames(in: root)
     }

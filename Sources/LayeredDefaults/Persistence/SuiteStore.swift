@@ -148,6 +148,9 @@ final class SuiteStore: Sendable {
     /// The stored value of `key`: from memory when the view is current, else one point query.
     /// - Throws: ``DefaultsError`` when the database cannot be read.
     func value(forKey key: String) throws -> PreferenceValue? {
+        // NB: from inside a transaction's body on this thread, read the open transaction, never the view:
+        // the body's own changes are visible, for every key alike.
+        if lockOwner.load(ordering: .relaxed) == Self.currentThread { return try read { try $0.value(forKey: key) } }
         let cached: PreferenceValue?? = view.withLock { view in
             view.revalidate(signal.fingerprint)
             if let entry = view.entries[key] { return .some(entry) }

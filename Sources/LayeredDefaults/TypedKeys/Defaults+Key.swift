@@ -24,23 +24,23 @@ extension Defaults {
 
     /// The value of `key` found by the search list, or the key's default when no domain holds one or
     /// the value found cannot be read as `Value` (the stored value is left alone, never overwritten).
+    ///
+    /// Setting it stores the value (nil removes it), like ``set(_:for:)``. The subscript never throws:
+    /// a read or write that fails goes to ``Configuration/errorHandler`` (a failed read gives the default).
     public subscript<Value>(key: Key<Value>) -> Value {
-        value(for: key) ?? key.defaultValue
-    }
-
-    /// The value of `key` found by the search list, or nil when none is found or it does not convert.
-    public func value<Value>(for key: Key<Value>) -> Value? {
-        value(forKey: key.name).flatMap(Value.init(preferenceValue:))
+        get { search(key.name, failed: report).flatMap(Value.init(preferenceValue:)) ?? key.defaultValue }
+        set { _ = reportingErrors { try set(newValue, for: key) } }
     }
 
     /// The value stored for `key` in the persistent domain only: nil when the user never set it (a bool
     /// never set is not a bool turned off), or when the stored value does not convert.
-    public func storedValue<Value>(for key: Key<Value>) -> Value? {
-        persistentValue(forKey: key.name).flatMap(Value.init(preferenceValue:))
+    /// - Throws: ``DefaultsError`` when the domain cannot be read.
+    public func storedValue<Value>(for key: Key<Value>) throws -> Value? {
+        try persistentValue(forKey: key.name).flatMap(Value.init(preferenceValue:))
     }
 
     /// Stores `value` for `key` in the persistent domain, committed when this returns; nil removes it,
-    /// so the key reads as its default again.
+    /// so the key reads as its default (or a lower domain's value) again.
     /// - Throws: ``DefaultsError/unencodableValue(suite:key:type:)`` for a ``CodablePreference`` that
     ///   cannot be encoded, or what ``write(_:forKey:)`` throws. Nothing changes then.
     public func set<Value>(_ value: Value?, for key: Key<Value>) throws {
@@ -52,11 +52,5 @@ extension Defaults {
             throw DefaultsError.unencodableValue(suite: suiteName, key: key.name, type: "\(Value.self)")
         }
         try write(stored, forKey: key.name)
-    }
-
-    /// Removes the stored value of `key`, so it reads as its default (or a lower domain's value) again.
-    /// - Throws: what ``write(_:forKey:)`` throws.
-    public func removeValue<Value>(for key: Key<Value>) throws {
-        try write(nil, forKey: key.name)
     }
 }

@@ -18,12 +18,13 @@ final class OursPeer: Peer {
 
     /// Opens the domain `suite` in `directory`, with no launch arguments.
     init(suite: String, directory: URL) throws {
-        defaults = try Defaults(suiteName: suite, location: .directory(directory), arguments: [])
         let errors = errors
-        defaults.errorHandler = { error in
-            errors.count.add(1, ordering: .relaxed)
-            errors.last.withLock { $0 = "\(error)" }
-        }
+        defaults = try Defaults(
+            suiteName: suite,
+            configuration: .init(location: .directory(directory), arguments: [], errorHandler: { error in
+                errors.count.add(1, ordering: .relaxed)
+                errors.last.withLock { $0 = "\(error)" }
+            }))
     }
 
     /// Replaces the domain with the pairs of `workload`, in one transaction.

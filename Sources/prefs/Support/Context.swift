@@ -73,10 +73,10 @@ struct Context: Sendable {
     /// The store of `domain`, its file created when missing.
     /// - Throws: the library's error when the file cannot be opened or created.
     func defaults(_ domain: String) throws -> Defaults {
-        let defaults = try Defaults(suiteName: domain, location: .directory(root), arguments: [])
         let warnings = warnings
-        defaults.errorHandler = { warnings.record($0) }
-        return defaults
+        return try Defaults(
+            suiteName: domain,
+            configuration: .init(location: .directory(root), arguments: [], errorHandler: { warnings.record($0) }))
     }
 
     /// Every value stored in `domain`, nil when the domain has no file.

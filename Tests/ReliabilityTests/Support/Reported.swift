@@ -1,11 +1,10 @@
 import Synchronization
 @testable import LayeredDefaults
 
-/// Collects the errors an instance reports to its ``Defaults/errorHandler`` instead of printing them.
+/// Collects the errors an instance reports to its error handler instead of printing them.
 final class Reported: Sendable {
     private let collected = Mutex<[DefaultsError]>([])
     var errors: [DefaultsError] { collected.withLock { $0 } }
-    func attach(to defaults: Defaults) {
-        defaults.errorHandler = { error in self.collected.withLock { $0.append(error) } }
-    }
+    /// The error handler to configure a store with.
+    func record(_ error: DefaultsError) { collected.withLock { $0.append(error) } }
 }

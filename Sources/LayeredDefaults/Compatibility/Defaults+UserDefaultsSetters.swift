@@ -1,0 +1,47 @@
+import Foundation
+
+/// The setters of `UserDefaults`: they never throw; errors go to ``Defaults/Configuration/errorHandler``
+/// and leave the store unchanged. The core's ``Defaults/write(_:forKey:)`` throws instead.
+extension Defaults {
+    /// Stores a property-list value (`String`, number, `Bool`, `Date`, `Data`, arrays, `[String: ...]`
+    /// dictionaries); nil removes the key, so a registered default shows through again.
+    ///
+    /// A value that is not a property list (a `URL`, a custom struct, non-string dictionary keys) is
+    /// rejected: the store is unchanged and the error handler receives ``DefaultsError/notPropertyList(suite:key:type:)``.
+    public func set(_ value: Any?, forKey key: String) {
+        _ = reportingErrors {
+            try write(value.map { try PreferenceValue(any: $0, suite: suiteName, key: key) }, forKey: key)
+        }
+    }
+
+    /// Stores an integer.
+    public func set(_ value: Int, forKey key: String) { set(PreferenceValue.integer(value), forKey: key) }
+    /// Stores a double.
+    public func set(_ value: Double, forKey key: String) { set(PreferenceValue.double(value), forKey: key) }
+    /// Stores a float, as a double.
+    public func set(_ value: Float, forKey key: String) { set(PreferenceValue.double(Double(value)), forKey: key) }
+    /// Stores a bool.
+    public func set(_ value: Bool, forKey key: String) { set(PreferenceValue.bool(value), forKey: key) }
+
+    /// Stores a URL as a string: a file URL under the home directory as `~/...` (read back expanded),
+    /// any other URL as its whole absolute string. Nil removes the key.
+    public func set(_ url: URL?, forKey key: String) {
+        set(url.map { PreferenceValue.string(Self.storedText(of: $0)) } as Any?, forKey: key)
+    }
+
+    /// Removes `key` from the persistent domain; a registered default or another domain's value shows
+    /// through again.
+    public func removeObject(forKey key: String) {
+        _ = reportingErrors { try write(nil, forKey: key) }
+    }
+
+    /// The text a URL is stored as (see ``set(_:forKey:)-(URL?,_)``).
+    static func storedText(of url: URL) -> String {
+        guard url.isFileURL else { return url.absoluteString }
+        let path = url.standardizedFileURL.path
+        let home = homeDirectory
+        if path == home { return "~" }
+        if path.hasPrefix(home.hasSuffix("/") ? home : home + "/") { return "~/" + path.dropFirst(home.count).drop { $0 == "/" } }
+        return url.absoluteString
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+extension Defaults {
+    /// How a ``Defaults`` instance is set up: fixed when it is created.
+    ///
+    /// ```swift
+    /// let defaults = try Defaults(
+    ///     suiteName: "com.example.notes",
+    ///     configuration: .init(location: .directory(settingsDirectory), arguments: []))
+    /// ```
+    public struct Configuration: Sendable {
+        /// Where the persistent domains live. The default is ``Location/default``.
+        public var location: Location
+        /// The launch arguments parsed into the argument domain (`-key value` pairs, see
+        /// ``ArgumentDomain``). The default is `CommandLine.arguments`; tests usually pass `[]`.
+        public var arguments: [String]
+        /// Persistent domains searched after this instance's own, before the global domain, first
+        /// listed first. Read-only through this instance. The default is none.
+        public var suites: [String]
+        /// How long a write waits for another process's lock before failing with
+        /// ``DefaultsError/busy(suite:key:)``. The default is 5 seconds; a negative duration means no
+        /// wait, and one beyond about 24 days is cut to that.
+        public var busyTimeout: Duration
+        /// Receives the errors of calls that do not throw: the subscript of typed keys and the
+        /// `UserDefaults`-shaped methods. The default, ``Defaults/reportToStandardError``, writes one
+        /// line to standard error naming the suite and the key, never the value.
+        public var errorHandler: @Sendable (DefaultsError) -> Void
+
+        /// A configuration; every parameter has the default its property documents.
+        public init(
+            location: Location = .default,
+            arguments: [String] = CommandLine.arguments,
+            suites: [String] = [],
+            busyTimeout: Duration = .seconds(5),
+            errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
+        ) {
+            self.location = location
+            self.arguments = arguments
+            self.suites = suites
+            self.busyTimeout = busyTimeout
+            self.errorHandler = errorHandler
+        }
+
+        /// ``busyTimeout`` in whole milliseconds, as SQLite takes it: clamped, never trapping.
+        var busyTimeoutMilliseconds: Int32 {
+            let (seconds, attoseconds) = busyTimeout.components
+            guard seconds < Int64(Int32.max / 1000) else { return .max }
+            return Int32(max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+        }
+    }
+
+    /// The default ``Configuration/errorHandler``: one line on standard error.
+    public static let reportToStandardError: @Sendable (DefaultsError) -> Void = { error in
+        FileHandle.standardError.write(Data("LayeredDefaults: \(error)\n".utf8))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Writing: every write goes to the persistent domain and has committed when it returns.
+extension Defaults {
+    /// Stores `value` for `key` in the persistent domain, committed when this returns; nil removes the key.
+    ///
+    /// ```swift
+    /// try defaults.write("dark", forKey: "theme")
+    /// try defaults.write(nil, forKey: "theme")  // a registered default shows through again
+    /// ```
+    /// - Throws: ``DefaultsError/invalidKey(suite:)``, ``DefaultsError/readOnly(suite:key:)``,
+    ///   ``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)`` or another storage
+    ///   error. When it throws, nothing changed, on disk or in memory.
+    public func write(_ value: PreferenceValue?, forKey key: String) throws {
+        _ = try persistent.transaction(key: key) { try $0.set(value, forKey: key) }
+        postChange()
+    }
+
+    /// Runs `body` in one write transaction on the persistent domain, committed when this returns.
+    ///
+    /// The body sees the latest committed state; other threads and processes wait for it (up to the
+    /// busy timeout) and see all of its changes or none. If it throws, nothing changes. Reads through
+    /// this instance from inside the body see the body's own changes; a write through it (instead of
+    /// through `domain`) throws ``DefaultsError/nestedTransaction(suite:)``.
+    ///
+    /// ```swift
+    /// try defaults.transaction { domain in
+    ///     try domain.set(domain.value(forKey: "name"), forKey: "displayName")
+    ///     try domain.set(nil, forKey: "name")
+    /// }
+    /// ```
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws, or a storage error (see ``write(_:forKey:)``).
+    @discardableResult
+    public func transaction<T>(_ body: (inout DomainTransaction) throws -> T) throws -> T {
+        let result = try persistent.transaction(body)
+        postChange()
+        return result
+    }
+
+    /// Atomically replaces the value of `key` with `transform(old value)`, in one write transaction, so
+    /// concurrent updates from threads and processes are never lost. `UserDefaults` has no equivalent.
+    ///
+    /// ```swift
+    /// try defaults.update(forKey: "launchCount") { .integer(($0?.integerValue ?? 0) + 1) }
+    /// ```
+    /// - Parameter transform: receives the stored value (nil when none) and returns the new one (nil removes).
+    /// - Returns: the new value.
+    /// - Throws: what `transform` throws, or a storage error; nothing changes then.
+    @discardableResult
+    public func update(forKey key: String, _ transform: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue? {
+        let value = try persistent.transaction(key: key) { domain in
+            let value = try transform(domain.value(forKey: key))
+            try domain.set(value, forKey: key)
+            return value
+        }
+        postChange()
+        return value
+    }
+}
