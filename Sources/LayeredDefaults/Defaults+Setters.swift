@@ -5,9 +5,10 @@ import Foundation
 extension Defaults {
     /// Stores `value` for `key` in the persistent domain, committed when this returns; nil removes the key.
     ///
-    /// - Throws: ``DefaultsError/invalidKey(suite:)``, ``DefaultsError/readOnly(suite:key:)``,
-    ///   ``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)`` or another storage
-    ///   error. When it throws, nothing changed, on disk or in memory.
+    /// - Throws: ``DefaultsError/invalidKey(suite:)``, ``DefaultsError/nestingTooDeep(suite:key:limit:)``,
+    ///   ``DefaultsError/readOnly(suite:key:)``, ``DefaultsError/busy(suite:key:)``,
+    ///   ``DefaultsError/diskFull(suite:key:)`` or another storage error. When it throws, nothing changed,
+    ///   on disk or in memory.
     public func write(_ value: PreferenceValue?, forKey key: String) throws {
         _ = try persistent.transaction(key: key) { try $0.set(value, forKey: key) }
         postChange()
