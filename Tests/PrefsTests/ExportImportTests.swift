@@ -45,6 +45,18 @@ import Testing
         }
     }
 
+    @Test func anImportNestedTooDeepIsRefusedBeforeAnythingIsCreated() throws {
+        try withTestRoot { root throws in
+            let limit = PreferenceValue.maximumNestingDepth
+            let deep = (0...limit).reduce(PreferenceValue.string("private-marker")) { value, _ in .array([value]) }
+            let input = try JSONEncoder().encode(["fine": "v", "k": deep])
+            let result = root.prefs("import", "app", "-", input: input)
+            #expect(result.status == .usage)
+            #expect(result.errorLines == ["prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description])
+            #expect(root.entries.isEmpty)
+        }
+    }
+
     @Test(arguments: [
         "", "not json", "[]", #"{"k":1}"#, #"{"k":{"integer":"x"}}"#, #"{"k":{"nope":1}}"#, #"{"k":{"data":"%%"}}"#,
         #"{"k":{"integer":1,"string":"a"}}"#, #"{"k":{"array":[{"integer":1},{"bogus":2}]}}"#, #"{"":{"string":"empty key"}}"#,

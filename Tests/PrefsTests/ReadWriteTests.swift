@@ -105,6 +105,25 @@ import Testing
         }
     }
 
+    /// Property-list text nested deeper than the library stores (just past the limit, 255 levels, and
+    /// the 256 empty levels JSON cannot hold) is refused as bad input before any file is created.
+    @Test func aValueNestedTooDeepIsRefusedBeforeAnythingIsCreated() throws {
+        func nested(_ levels: Int, around text: String) -> String {
+            String(repeating: "(", count: levels) + text + String(repeating: ")", count: levels)
+        }
+        try withTestRoot { root throws in
+            let limit = PreferenceValue.maximumNestingDepth
+            let refusal = "prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description
+            for text in [nested(limit + 1, around: "private-marker"), nested(255, around: "private-marker"), nested(256, around: "")] {
+                let result = root.prefs("write", "app", "k", text)
+                #expect(result.status == .usage && result.errorLines == [refusal])
+                #expect(!result.error.contains("private-marker"))
+            }
+            #expect(root.entries.isEmpty)
+            #expect(root.prefs("write", "app", "k", nested(limit, around: "leaf")).status == .success)
+        }
+    }
+
     @Test(arguments: [
         ["write", "app", "k"], ["write", "app", "k", "-int", "abc"], ["write", "app", "k", "-int", "1", "2"],
         ["write", "app", "k", "a", "b"], ["write", "app", "k", "-frob", "1"], ["write", "app", "", "v"],

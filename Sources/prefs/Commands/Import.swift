@@ -28,6 +28,7 @@ enum Import: Command {
             }
         }
         let values = try decode(input, from: source == "-" ? "standard input" : "'\(source)'")
+        try Context.checkStorable(values, in: domain)
         try context.defaults(domain).replacePersistentValues(values)
     }
 

@@ -66,6 +66,7 @@ enum Write: Command {
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])
         guard !key.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
         let change = try Change(Array(operands.dropFirst(2)))
+        if case .set(let value) = change { try Context.checkStorable([key: value], in: domain) }
         let defaults = try context.defaults(domain)
         switch change {
         case .set(let value):
