@@ -78,6 +78,19 @@ import Testing
         }
     }
 
+    @Test func whatFollowsATypeFlagIsTheValueAndAValueIsNeverQuoted() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            let help = try launcher.prefs("write", "app", "k", "-string", "-h")
+            #expect(help.succeeded && help.output.isEmpty && help.error.isEmpty)
+            #expect(try launcher.prefs("read", "app", "k").output == "-h\n")
+            let unknown = try launcher.prefs("write", "app", "k", "--secret-text")
+            #expect(unknown.status == 2 && unknown.errorLines.count == 1 && unknown.errorLines[0].hasPrefix("prefs: argument 4 "))
+            #expect(!unknown.error.contains("secret") && unknown.output.isEmpty)
+            #expect(try launcher.prefs("read", "app", "k").output == "-h\n")
+        }
+    }
+
     @Test func rootOptionWinsOverTheEnvironment() throws {
         try withTemporaryRoot { root throws in
             let environmentRoot = Launcher(root: root.appendingPathComponent("env"))

@@ -37,7 +37,8 @@ enum Prefs {
             let invocation = try Invocation(
                 parsing: arguments,
                 valued: commands.reduce(Invocation.globalValued) { $0.union($1.valuedOptions) },
-                flags: commands.reduce(Invocation.globalFlags) { $0.union($1.flagOptions) })
+                flags: commands.reduce(Invocation.globalFlags) { $0.union($1.flagOptions) },
+                firstValueOperand: { command(named: $0)?.firstValueOperand })
             guard let verb = invocation.positionals.first else {
                 if invocation.flags.contains("--version") {
                     console.print("prefs \(version)")
@@ -52,7 +53,7 @@ enum Prefs {
             if verb == "help" {
                 return try help(invocation.operands, console: console)
             }
-            guard let command = commands.first(where: { $0.verb == verb }) else {
+            guard let command = command(named: verb) else {
                 throw PrefsError.usage("unknown verb '\(verb)'; run 'prefs --help'")
             }
             if invocation.flags.contains("--help") {
@@ -71,6 +72,11 @@ enum Prefs {
         } catch {
             return fail(PrefsError(error), console: console)
         }
+    }
+
+    /// The verb named `verb`, if there is one.
+    private static func command(named verb: String) -> (any Command.Type)? {
+        commands.first { $0.verb == verb }
     }
 
     private static func execute(_ command: any Command.Type, _ invocation: Invocation, in context: Context) -> ExitStatus {
@@ -97,7 +103,7 @@ enum Prefs {
             console.print(overview)
             return .success
         }
-        guard topics.count == 1, let command = commands.first(where: { $0.verb == topic }) else {
+        guard topics.count == 1, let command = command(named: topic) else {
             throw PrefsError.usage("unknown verb '\(topic)'; run 'prefs --help'")
         }
         console.print(command.help)
