@@ -22,17 +22,41 @@ enum Prefs {
 
     /// Runs the command line of this process and exits with its status.
     static func main() {
-        let status = run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment, console: .standard)
+        // NB: ignored, a reader that has gone (SIGPIPE) and a file-size limit (SIGXFSZ) fail the write
+        // that meets them with EPIPE or EFBIG, reported like any failed write, instead of killing the
+        // process without a word.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+        Console.reserveStandardDescriptors()
+        let status: ExitStatus
+        do {
+            status = run(try Invocation.processArguments(), environment: ProcessInfo.processInfo.environment, console: .standard)
+        } catch {
+            status = fail(error, console: .standard)
+        }
         exit(status.rawValue)
     }
 
     /// Runs one command line.
+    ///
+    /// Output that could not be written all is a failure (exit status 3) of a command that succeeded
+    /// otherwise, with one line on the error stream.
     /// - Parameters:
     ///   - arguments: the arguments, without the program name.
     ///   - environment: the environment (for `LAYERED_DEFAULTS_HOME` and the other defaults of the root).
     ///   - console: where output and errors go.
     /// - Returns: the exit status; on failure one line has gone to the console's error stream.
     static func run(_ arguments: [String], environment: [String: String], console: Console) -> ExitStatus {
+        let status = dispatch(arguments, environment: environment, console: console)
+        guard status == .success, let failure = console.outputFailure() else { return status }
+        // NB: EPIPE: the reader has gone, having read what it wanted (`prefs read d | head -1`), so no line;
+        // the status still says that the output was cut short (as `set -o pipefail` shows).
+        if failure != EPIPE { console.printError("prefs: cannot write the output (\(String(cString: strerror(failure))))") }
+        return .storage
+    }
+
+    /// Parses the command line and runs its verb (or the help).
+    private static func dispatch(_ arguments: [String], environment: [String: String], console: Console) -> ExitStatus {
         do {
             let invocation = try Invocation(
                 parsing: arguments,

@@ -77,6 +77,23 @@ struct Invocation: Sendable, Equatable {
         }
     }
 
+    /// The arguments of this process, without the program name.
+    ///
+    /// NB: read from the raw `argv`: `CommandLine.arguments` turns bytes that are not UTF-8 into U+FFFD,
+    /// so two different keys could silently become one.
+    /// - Throws: ``PrefsError/usage(_:)`` naming the position (never the text) of the first argument
+    ///   that is not valid UTF-8.
+    static func processArguments() throws(PrefsError) -> [String] {
+        var arguments: [String] = []
+        for position in 1..<Int(CommandLine.argc) {
+            guard let argument = String(validatingCString: CommandLine.unsafeArgv[position]!) else {
+                throw .usage("argument \(position) is not valid UTF-8; nothing was changed")
+            }
+            arguments.append(argument)
+        }
+        return arguments
+    }
+
     /// The positional arguments after the verb.
     var operands: [String] { Array(positionals.dropFirst()) }
 }
