@@ -152,10 +152,12 @@ enum Prefs {
               --help         this text; `prefs <verb> --help` or `prefs help <verb>` for a verb
               --version      the version of prefs
             <domain> is a domain name (1-128 letters, digits, '.', '-', '_'), or -g / NSGlobalDomain for
-            the global domain. Options may come anywhere; every argument after -- is an operand.
+            the global domain. Options may come anywhere, but what follows a type flag is its value; every
+            argument after -- is an operand. Arguments must be valid UTF-8.
 
-            Exit status: 0 success, 1 not found, 2 usage error, 3 storage error; each failure prints one
-            line on standard error, never a stored value. Bad input changes nothing.
+            Exit status: 0 success, 1 not found, 2 usage error, 3 storage error (or output that could not be
+            written); each failure prints one line on standard error, never a stored value. Bad input
+            changes nothing.
             """
     }
 }

@@ -43,6 +43,7 @@ struct Console: Sendable {
         private let descriptor: Int32
         private let firstFailure = Mutex<Int32?>(nil)
 
+        /// The stream on `descriptor` (`STDOUT_FILENO` or `STDERR_FILENO`).
         init(_ descriptor: Int32) { self.descriptor = descriptor }
 
         /// The `errno` of the first write that failed, if any.
