@@ -40,7 +40,23 @@ struct Launcher: Sendable {
     /// - Parameter input: what the child reads on standard input (nothing by default).
     @discardableResult
     func run(_ product: String, _ arguments: [String], input: Data = Data()) throws -> ProcessResult {
-        let process = process(product, arguments)
+        try finish(process(product, arguments), input: input)
+    }
+
+    /// Runs `script` with `/bin/sh -c` and waits for it to exit: for what only a shell sets up around
+    /// `prefs` (a closed or full standard stream, a pipe, a file-size limit, an argument that is not
+    /// UTF-8). `$PREFS` is the built `prefs`, `$1`... are `arguments`.
+    @discardableResult
+    func shell(_ script: String, _ arguments: String...) throws -> ProcessResult {
+        let process = process("prefs", [])
+        process.environment?["PREFS"] = process.executableURL?.path
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, "sh"] + arguments
+        return try finish(process, input: Data())
+    }
+
+    /// Starts `process`, writes `input` to it and waits for it to exit.
+    private func finish(_ process: Process, input: Data) throws -> ProcessResult {
         let output = Pipe(), error = Pipe(), stdin = Pipe()
         process.standardOutput = output
         process.standardError = error

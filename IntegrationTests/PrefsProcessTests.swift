@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaults
 import Testing
 
 /// `prefs` as a real process: exit statuses, standard output and standard error.
@@ -75,6 +76,80 @@ import Testing
                 #expect(!result.error.contains("s3cr3t"), "\(arguments)")
             }
             #expect(try launcher.prefs("read", "app", "token").output == "s3cr3t-value\n")
+        }
+    }
+
+    @Test func whatFollowsATypeFlagIsTheValueAndAValueIsNeverQuoted() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            let help = try launcher.prefs("write", "app", "k", "-string", "-h")
+            #expect(help.succeeded && help.output.isEmpty && help.error.isEmpty)
+            #expect(try launcher.prefs("read", "app", "k").output == "-h\n")
+            let unknown = try launcher.prefs("write", "app", "k", "--secret-text")
+            #expect(unknown.status == 2 && unknown.errorLines.count == 1 && unknown.errorLines[0].hasPrefix("prefs: argument 4 "))
+            #expect(!unknown.error.contains("secret") && unknown.output.isEmpty)
+            #expect(try launcher.prefs("read", "app", "k").output == "-h\n")
+        }
+    }
+
+    @Test func anArgumentThatIsNotUTF8IsRefusedByItsPosition() throws {
+        try withTemporaryRoot { root throws in
+            let refused = try Launcher(root: root).shell(#"exec "$PREFS" write app "$(printf 'k\377')" v"#)
+            #expect(!refused.signaled && refused.status == 2 && refused.output.isEmpty)
+            #expect(refused.errorLines == ["prefs: argument 3 is not valid UTF-8; nothing was changed"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)
+        }
+    }
+
+    /// An output that cannot be written (full, closed) fails with exit status 3 and one line; a closed
+    /// error stream too, silently; a closed input is a usage error; a write needs neither.
+    @Test func unwritableStandardStreamsFailWithAStatusNotACrash() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            try launcher.prefs("write", "app", "k", "v")
+            let cases: [(script: String, status: Int32, error: [String])] = [
+                (#"exec "$PREFS" read app k >/dev/full"#, 3, ["prefs: cannot write the output (No space left on device)"]),
+                (#"exec "$PREFS" read app >&-"#, 3, ["prefs: cannot write the output (Bad file descriptor)"]),
+                (#"exec "$PREFS" read app k >&- 2>&-"#, 3, []),
+                (#"exec "$PREFS" read app absent 2>/dev/full"#, 1, []),
+                (#"exec "$PREFS" import app - <&-"#, 2, ["prefs: cannot read standard input (Bad file descriptor); nothing was changed"]),
+                (#"exec "$PREFS" write app other v >&- 2>&- <&-"#, 0, []),
+            ]
+            for (script, status, error) in cases {
+                let result = try launcher.shell(script)
+                #expect(!result.signaled && result.status == status && result.errorLines == error, "\(script)")
+            }
+            #expect(try launcher.prefs("read", "app").output == "{\n    k = v;\n    other = v;\n}\n")
+        }
+    }
+
+    /// `prefs read | head -1`: the reader goes away while prefs still writes (1 MB, far more than a pipe
+    /// holds); prefs ends quietly, with exit status 3, neither killed by SIGPIPE nor crashing.
+    @Test func aReaderThatGoesAwayEndsTheOutputQuietly() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            try Defaults(suiteName: "app", configuration: .init(location: .directory(root), arguments: []))
+                .write(.string(String(repeating: "line\n", count: 200_000)), forKey: "lines")
+            let result = try launcher.shell(#"{ "$PREFS" read app lines; echo "status $?" >&2; } | head -1"#)
+            #expect(result.output == "line\n")
+            #expect(result.error == "status 3\n")
+        }
+    }
+
+    /// Under a file-size limit (`ulimit -f`), a write that needs more fails typed: exit status 3, one
+    /// line without the value, the stored data intact; not killed by SIGXFSZ.
+    @Test func aWriteOverTheFileSizeLimitFailsTypedAndLosesNothing() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            try launcher.prefs("write", "app", "kept", "v")
+            // NB: 96 blocks is 48 KiB in dash and 96 KiB in bash; the value, 120,000 bytes, fits in neither.
+            // Not `exec`: the test runner starts its children with most signals blocked, SIGXFSZ among
+            // them, which would hide the signal; the shell starts prefs with none blocked, as a user's does.
+            let refused = try launcher.shell(#"ulimit -f 96 && "$PREFS" write app big -string "$1""#, String(repeating: "x", count: 120_000))
+            #expect(!refused.signaled && refused.status == 3 && refused.output.isEmpty)
+            #expect(refused.errorLines.count == 1 && refused.errorLines[0].hasPrefix("prefs: ") && refused.errorLines[0].contains("'big'"))
+            #expect(!refused.error.contains("xxxx"))
+            #expect(try launcher.prefs("read", "app").output == "{\n    kept = v;\n}\n")
         }
     }
 

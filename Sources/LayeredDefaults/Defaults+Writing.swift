@@ -8,9 +8,10 @@ extension Defaults {
     /// try defaults.write("dark", forKey: "theme")
     /// try defaults.write(nil, forKey: "theme")  // a registered default shows through again
     /// ```
-    /// - Throws: ``DefaultsError/invalidKey(suite:)``, ``DefaultsError/readOnly(suite:key:)``,
-    ///   ``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)`` or another storage
-    ///   error. When it throws, nothing changed, on disk or in memory.
+    /// - Throws: ``DefaultsError/invalidKey(suite:)``, ``DefaultsError/nestingTooDeep(suite:key:limit:)``,
+    ///   ``DefaultsError/readOnly(suite:key:)``, ``DefaultsError/busy(suite:key:)``,
+    ///   ``DefaultsError/diskFull(suite:key:)`` or another storage error. When it throws, nothing changed,
+    ///   on disk or in memory.
     public func write(_ value: PreferenceValue?, forKey key: String) throws {
         _ = try persistent.transaction(key: key) { try $0.set(value, forKey: key) }
         postChange()

@@ -37,6 +37,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     case nestedTransaction(suite: String)
     /// A value could not be encoded for storage (e.g. a ``CodablePreference`` whose encoding throws).
     case unencodableValue(suite: String, key: String, type: String)
+    /// The value's arrays and dictionaries nest deeper than `limit` levels
+    /// (``PreferenceValue/maximumNestingDepth``). Nothing was written.
+    case nestingTooDeep(suite: String, key: String, limit: Int)
     /// Any other storage failure, with SQLite's error (which never contains values).
     case storageFailure(suite: String, key: String?, SQLiteError)
 
@@ -70,6 +73,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot write to suite '\(suite)' from inside one of its own transactions: use the transaction's `set` instead"
         case .unencodableValue(let suite, let key, let type):
             "Cannot encode the value of type \(type) for key '\(key)' in suite '\(suite)'; nothing was changed"
+        case .nestingTooDeep(let suite, let key, let limit):
+            "Cannot store the value for key '\(key)' in suite '\(suite)': its arrays and dictionaries nest more than \(limit) levels deep; nothing was changed"
         case .storageFailure(let suite, let key, let error):
             "Storage failure\(Self.keyPhrase(key)) in suite '\(suite)': \(error)"
         }

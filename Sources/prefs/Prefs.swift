@@ -22,22 +22,47 @@ enum Prefs {
 
     /// Runs the command line of this process and exits with its status.
     static func main() {
-        let status = run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment, console: .standard)
+        // NB: ignored, a reader that has gone (SIGPIPE) and a file-size limit (SIGXFSZ) fail the write
+        // that meets them with EPIPE or EFBIG, reported like any failed write, instead of killing the
+        // process without a word.
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+        Console.reserveStandardDescriptors()
+        let status: ExitStatus
+        do {
+            status = run(try Invocation.processArguments(), environment: ProcessInfo.processInfo.environment, console: .standard)
+        } catch {
+            status = fail(error, console: .standard)
+        }
         exit(status.rawValue)
     }
 
     /// Runs one command line.
+    ///
+    /// Output that could not be written all is a failure (exit status 3) of a command that succeeded
+    /// otherwise, with one line on the error stream.
     /// - Parameters:
     ///   - arguments: the arguments, without the program name.
     ///   - environment: the environment (for `LAYERED_DEFAULTS_HOME` and the other defaults of the root).
     ///   - console: where output and errors go.
     /// - Returns: the exit status; on failure one line has gone to the console's error stream.
     static func run(_ arguments: [String], environment: [String: String], console: Console) -> ExitStatus {
+        let status = dispatch(arguments, environment: environment, console: console)
+        guard status == .success, let failure = console.outputFailure() else { return status }
+        // NB: EPIPE: the reader has gone, having read what it wanted (`prefs read d | head -1`), so no line;
+        // the status still says that the output was cut short (as `set -o pipefail` shows).
+        if failure != EPIPE { console.printError("prefs: cannot write the output (\(String(cString: strerror(failure))))") }
+        return .storage
+    }
+
+    /// Parses the command line and runs its verb (or the help).
+    private static func dispatch(_ arguments: [String], environment: [String: String], console: Console) -> ExitStatus {
         do {
             let invocation = try Invocation(
                 parsing: arguments,
                 valued: commands.reduce(Invocation.globalValued) { $0.union($1.valuedOptions) },
-                flags: commands.reduce(Invocation.globalFlags) { $0.union($1.flagOptions) })
+                flags: commands.reduce(Invocation.globalFlags) { $0.union($1.flagOptions) },
+                firstValueOperand: { command(named: $0)?.firstValueOperand })
             guard let verb = invocation.positionals.first else {
                 if invocation.flags.contains("--version") {
                     console.print("prefs \(version)")
@@ -52,7 +77,7 @@ enum Prefs {
             if verb == "help" {
                 return try help(invocation.operands, console: console)
             }
-            guard let command = commands.first(where: { $0.verb == verb }) else {
+            guard let command = command(named: verb) else {
                 throw PrefsError.usage("unknown verb '\(verb)'; run 'prefs --help'")
             }
             if invocation.flags.contains("--help") {
@@ -71,6 +96,11 @@ enum Prefs {
         } catch {
             return fail(PrefsError(error), console: console)
         }
+    }
+
+    /// The verb named `verb`, if there is one.
+    private static func command(named verb: String) -> (any Command.Type)? {
+        commands.first { $0.verb == verb }
     }
 
     private static func execute(_ command: any Command.Type, _ invocation: Invocation, in context: Context) -> ExitStatus {
@@ -97,7 +127,7 @@ enum Prefs {
             console.print(overview)
             return .success
         }
-        guard topics.count == 1, let command = commands.first(where: { $0.verb == topic }) else {
+        guard topics.count == 1, let command = command(named: topic) else {
             throw PrefsError.usage("unknown verb '\(topic)'; run 'prefs --help'")
         }
         console.print(command.help)
@@ -122,10 +152,12 @@ enum Prefs {
               --help         this text; `prefs <verb> --help` or `prefs help <verb>` for a verb
               --version      the version of prefs
             <domain> is a domain name (1-128 letters, digits, '.', '-', '_'), or -g / NSGlobalDomain for
-            the global domain. Options may come anywhere; every argument after -- is an operand.
+            the global domain. Options may come anywhere, but what follows a type flag is its value; every
+            argument after -- is an operand. Arguments must be valid UTF-8.
 
-            Exit status: 0 success, 1 not found, 2 usage error, 3 storage error; each failure prints one
-            line on standard error, never a stored value. Bad input changes nothing.
+            Exit status: 0 success, 1 not found, 2 usage error, 3 storage error (or output that could not be
+            written); each failure prints one line on standard error, never a stored value. Bad input
+            changes nothing.
             """
     }
 }

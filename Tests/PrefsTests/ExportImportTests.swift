@@ -27,6 +27,37 @@ import Testing
         }
     }
 
+    #if os(Linux)
+    /// The export file is private from its creation: the directory's events (inotify) show its
+    /// creation and its rename into place but no change of attributes, so the mode it ends with (0600)
+    /// is the one it was created with; no other user could read it at any moment.
+    @Test func theExportFileIsCreatedPrivate() throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "k", "v")
+            let directory = root.url.appendingPathComponent("exports")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+            let events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            defer { close(events) }
+            #expect(inotify_add_watch(events, directory.path, UInt32(IN_CREATE | IN_ATTRIB | IN_MOVED_TO)) >= 0)
+
+            let file = directory.appendingPathComponent("app.json")
+            #expect(root.prefs("export", "app", file.path).status == .success)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var masks: [UInt32] = []
+            var offset = 0
+            let count = read(events, &buffer, buffer.count)
+            while offset + 16 <= count {  // struct inotify_event: wd, mask, cookie, len, then len bytes of name
+                masks.append(buffer[offset + 4 ..< offset + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+                offset += 16 + Int(buffer[offset + 12 ..< offset + 16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+            }
+            #expect(masks.contains(UInt32(IN_CREATE)) && masks.contains(UInt32(IN_MOVED_TO)))
+            #expect(!masks.contains(UInt32(IN_ATTRIB)), "the mode was never changed after the file was created")
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["app.json"])
+        }
+    }
+    #endif
+
     @Test func exportOfAnEmptyDomainIsAnEmptyObjectAndOfAMissingOneNotFound() throws {
         try withTestRoot { root throws in
             root.prefs("write", "app", "k", "v")
@@ -42,6 +73,18 @@ import Testing
             let input = Data(#"{"new":{"integer":2}}"#.utf8)
             #expect(root.prefs("import", "app", "-", input: input).status == .success)
             #expect(try root.stored("app") == ["new": 2])
+        }
+    }
+
+    @Test func anImportNestedTooDeepIsRefusedBeforeAnythingIsCreated() throws {
+        try withTestRoot { root throws in
+            let limit = PreferenceValue.maximumNestingDepth
+            let deep = (0...limit).reduce(PreferenceValue.string("private-marker")) { value, _ in .array([value]) }
+            let input = try JSONEncoder().encode(["fine": "v", "k": deep])
+            let result = root.prefs("import", "app", "-", input: input)
+            #expect(result.status == .usage)
+            #expect(result.errorLines == ["prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description])
+            #expect(root.entries.isEmpty)
         }
     }
 

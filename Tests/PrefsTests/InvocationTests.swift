@@ -24,6 +24,15 @@ import Testing
         #expect(invocation.flags.isEmpty && invocation.values.isEmpty)
     }
 
+    @Test func inAValueTheArgumentAfterATypeFlagIsAlwaysAnOperand() throws {
+        let arguments = ["write", "d", "-int", "-string", "-h", "-array", "-bool", "--json", "--json"]
+        let write = try Invocation(parsing: arguments, valued: valued, flags: flags, firstValueOperand: { $0 == "write" ? 2 : nil })
+        #expect(write.positionals == ["write", "d", "-int", "-string", "-h", "-array", "-bool", "--json"])
+        #expect(write.flags == ["--json"], "the key -int is no type flag, and after a value options are options again")
+        let read = try Invocation(parsing: ["read", "-string", "-h"], valued: valued, flags: flags, firstValueOperand: { $0 == "write" ? 2 : nil })
+        #expect(read.positionals == ["read", "-string"] && read.flags == ["--help"])
+    }
+
     @Test func inlineValuesAndShortHelp() throws {
         let invocation = try Invocation(parsing: ["--root=/a=b", "-h"], valued: valued, flags: flags)
         #expect(invocation.values == ["--root": "/a=b"])

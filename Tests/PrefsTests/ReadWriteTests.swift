@@ -10,6 +10,10 @@ import Testing
         (["-string", " exact\n"], .string(" exact\n"), " exact\n"),
         (["-string", "-starts-with-a-dash"], .string("-starts-with-a-dash"), "-starts-with-a-dash"),
         (["-string", "--", "--double-dash"], .string("--double-dash"), "--double-dash"),
+        (["-string", "-h"], .string("-h"), "-h"),
+        (["-string", "--help"], .string("--help"), "--help"),
+        (["-array", "-string", "--json", "-int", "-5"], .array(["--json", -5]), "(\n    --json,\n    -5\n)"),
+        (["-dict", "k", "-string", "--root"], .dictionary(["k": "--root"]), "{\n    k = --root;\n}"),
         (["-int", "-42"], .integer(-42), "-42"),
         (["-integer", "7"], .integer(7), "7"),
         (["-float", "0.25"], .double(0.25), "0.25"),
@@ -102,6 +106,39 @@ import Testing
             #expect(root.prefs("read", "NSGlobalDomain", "k").output == "1\n")
             #expect(root.prefs("read", "-globalDomain", "k").output == "1\n")
             #expect(try root.stored(Defaults.globalDomain) == ["k": "1"])
+        }
+    }
+
+    /// An argument in a value's place that starts with `--` and is no option may be a private value: the
+    /// error names its position, never its text, and says how to write it.
+    @Test(arguments: [
+        (["--secret-text"], 4), (["--secret-text=x"], 4), (["-array", "a", "--secret-text"], 6), (["-dict", "--secret-text", "v"], 5),
+    ])
+    func anArgumentInAValuesPlaceIsNeverQuoted(arguments: [String], position: Int) throws {
+        try withTestRoot { root throws in
+            let result = root.prefs(["write", "app", "k"] + arguments)
+            #expect(result.status == .usage)
+            #expect(result.errorLines == ["prefs: argument \(position) is not an option; put -string before a value that starts with '-' (-- before a -dict key that does); nothing was changed"])
+            #expect(root.entries.isEmpty)
+        }
+    }
+
+    /// Property-list text nested deeper than the library stores (just past the limit, 255 levels, and
+    /// the 256 empty levels JSON cannot hold) is refused as bad input before any file is created.
+    @Test func aValueNestedTooDeepIsRefusedBeforeAnythingIsCreated() throws {
+        func nested(_ levels: Int, around text: String) -> String {
+            String(repeating: "(", count: levels) + text + String(repeating: ")", count: levels)
+        }
+        try withTestRoot { root throws in
+            let limit = PreferenceValue.maximumNestingDepth
+            let refusal = "prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description
+            for text in [nested(limit + 1, around: "private-marker"), nested(255, around: "private-marker"), nested(256, around: "")] {
+                let result = root.prefs("write", "app", "k", text)
+                #expect(result.status == .usage && result.errorLines == [refusal])
+                #expect(!result.error.contains("private-marker"))
+            }
+            #expect(root.entries.isEmpty)
+            #expect(root.prefs("write", "app", "k", nested(limit, around: "leaf")).status == .success)
         }
     }
 

@@ -75,7 +75,9 @@ import Testing
 
     @Test func dictionaryEntriesArePairs() throws {
         #expect(try ValueParser.entries(["a", "1", "b", "-float", "2", "a", "3"]) == ["a": "3", "b": .double(2)])
-        #expect(throws: PrefsError.self) { try ValueParser.entries(["a", "1", "b"]) }
+        #expect(throws: PrefsError.usage("-dict needs a value after each key (the last key has none); nothing was changed")) {
+            try ValueParser.entries(["a", "1", "private-key"])
+        }
     }
 
     @Test(arguments: [("90s", 90.0), ("15m", 900), ("2h", 7200), ("7d", 604_800), ("1w", 604_800), ("1h30m", 5400), ("0s", 0)])

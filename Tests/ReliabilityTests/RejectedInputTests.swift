@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import LayeredDefaults
 
-/// Values that are not property lists, dictionaries with non-string keys and empty keys are refused by
-/// every write path with a typed error, and the store is unchanged: on disk, in memory, in the
-/// registration and volatile domains. (`LayeredDefaultsTests.BadInputTests` covers `set(_:forKey:)`.)
+/// Values that are not property lists, dictionaries with non-string keys, empty keys and values nested
+/// too deep are refused by every write path with a typed error, and the store is unchanged: on disk, in
+/// memory, in the registration and volatile domains. (`LayeredDefaultsTests.BadInputTests` covers `set(_:forKey:)`.)
 @Suite(.timeLimit(.minutes(1)))
 struct RejectedInputTests {
     struct Custom {}
@@ -77,6 +77,46 @@ struct RejectedInputTests {
             #expect(try defaults.persistentValue(forKey: "k") == "kept")
             #expect(try defaults.persistentValue(forKey: "other") == nil)
             #expect(try freshValues(of: databaseFile("keys", in: root)) == ["k": "kept"])
+        }
+    }
+
+    /// A value whose containers nest deeper than `PreferenceValue.maximumNestingDepth` (just past it, and
+    /// 256 levels, which JSON cannot even hold) is refused by every write path before anything is
+    /// written, with an error naming suite, key and limit but not the value; one at the limit is stored.
+    @Test func tooDeeplyNestedValuesAreRefusedByEveryWritePath() throws {
+        func nested(_ levels: Int, around leaf: PreferenceValue) -> PreferenceValue {
+            (0..<levels).reduce(leaf) { value, level in level.isMultiple(of: 2) ? .array([value]) : .dictionary(["d": value]) }
+        }
+        try withTemporaryRoot { root in
+            let reported = Reported()
+            let defaults = try Defaults(suiteName: "deep", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
+            try defaults.write("kept", forKey: "k")
+            let limit = PreferenceValue.maximumNestingDepth
+            let expected = DefaultsError.nestingTooDeep(suite: "deep", key: "k", limit: limit)
+            for levels in [limit + 1, 256] {
+                let deep = nested(levels, around: "private-marker")
+                #expect(deep.exceedsNestingLimit)
+                #expect(throws: expected) { try defaults.write(deep, forKey: "k") }
+                #expect(throws: expected) { try defaults.update(forKey: "k") { _ in deep } }
+                #expect(throws: expected) {
+                    try defaults.transaction { domain in
+                        try domain.set("changed", forKey: "other")
+                        try domain.set(deep, forKey: "k")
+                    }
+                }
+                #expect(throws: expected) { try defaults.replacePersistentValues(["k": deep, "other": "changed"]) }
+                defaults.set(deep, forKey: "k")
+                defaults.setPersistentDomain(["k": deep], forName: "deep")
+            }
+            #expect(reported.errors == [expected, expected, expected, expected])
+            #expect(!expected.description.contains("private-marker") && expected.description.contains("\(limit)"))
+            #expect(try defaults.persistentValue(forKey: "k") == "kept" && defaults.persistentValue(forKey: "other") == nil)
+            #expect(try freshValues(of: databaseFile("deep", in: root)) == ["k": "kept"])
+
+            let deepest = nested(limit, around: "leaf")
+            #expect(!deepest.exceedsNestingLimit)
+            try defaults.write(deepest, forKey: "k")
+            #expect(try freshValues(of: databaseFile("deep", in: root)) == ["k": deepest])
         }
     }
 }

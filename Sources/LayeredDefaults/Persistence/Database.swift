@@ -47,7 +47,8 @@ final class Database {
     }
 
     /// Stores `value` for `key`, or removes the key when `value` is nil.
-    /// - Throws: ``SQLiteError``, or an `EncodingError` for a container that JSON cannot hold.
+    /// - Throws: ``SQLiteError``, or an `EncodingError` for a container that JSON cannot hold (deeper
+    ///   than ``PreferenceValue/maximumNestingDepth``, which ``DomainTransaction/set(_:forKey:)`` refuses first).
     func set(_ value: PreferenceValue?, forKey key: String) throws {
         guard let value else {
             let statement = try connection.prepared("DELETE FROM preferences WHERE key = ?")

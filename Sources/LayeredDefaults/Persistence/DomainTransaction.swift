@@ -33,9 +33,14 @@ public struct DomainTransaction: ~Copyable {
     }
 
     /// Stores `value` for `key`; nil removes the key.
-    /// - Throws: ``DefaultsError/invalidKey(suite:)`` for an empty key, or a storage error.
+    /// - Throws: ``DefaultsError/invalidKey(suite:)`` for an empty key,
+    ///   ``DefaultsError/nestingTooDeep(suite:key:limit:)`` for a value nested deeper than
+    ///   ``PreferenceValue/maximumNestingDepth`` (both before anything is written), or a storage error.
     public mutating func set(_ value: PreferenceValue?, forKey key: String) throws {
         guard !key.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
+        if let value, value.exceedsNestingLimit {
+            throw DefaultsError.nestingTooDeep(suite: suiteName, key: key, limit: PreferenceValue.maximumNestingDepth)
+        }
         try recordingFailure { try database.set(value, forKey: key) }
         changes.append((key, value))
     }

@@ -3,7 +3,8 @@ import Foundation
 /// A property-list value: what a preference can hold.
 ///
 /// Bool and integer stay distinct, and so do integer `1` and double `1.0`. Dates keep their full
-/// `Date` precision, data is byte-exact, and containers nest.
+/// `Date` precision, data is byte-exact, and containers nest (a stored value up to
+/// ``maximumNestingDepth`` levels deep).
 ///
 /// ```swift
 /// let value: PreferenceValue = .dictionary(["size": .integer(12), "tags": .array([.string("a")])])

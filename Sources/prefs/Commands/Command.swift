@@ -15,6 +15,9 @@ protocol Command {
     static var valuedOptions: Set<String> { get }
     /// Options this verb takes besides the global ones, without a value (e.g. `--dry-run`).
     static var flagOptions: Set<String> { get }
+    /// The index of the first operand that is part of a value to store (2 for `write <domain> <key>
+    /// <value>...`), nil when the verb takes none: how ``Invocation`` reads the arguments from there on.
+    static var firstValueOperand: Int? { get }
 
     /// Runs the verb.
     /// - Parameters:
@@ -27,6 +30,7 @@ protocol Command {
 extension Command {
     static var valuedOptions: Set<String> { [] }
     static var flagOptions: Set<String> { [] }
+    static var firstValueOperand: Int? { nil }
 
     /// The full text of `prefs <verb> --help`.
     static var help: String {

@@ -13,7 +13,8 @@ enum Export: Command {
           {"bool":true} {"date":786000000.25} (seconds since 2001-01-01 00:00:00 UTC)
           {"data":"AAEC"} (base64) {"array":[...]} {"dictionary":{"key":{...}}}
         e.g. {"fontSize":{"integer":12},"theme":{"string":"dark"}}. `prefs import` reads it back.
-        The file is replaced atomically and made readable by its owner only (mode 0600).
+        The file is replaced atomically; it is created readable by its owner only (mode 0600), so no
+        other user can read it, not even while it is written.
         Exit status: 0; 1 when the domain does not exist (an empty domain exports as {}); 3 when the
         store cannot be read or the file cannot be written.
         """
@@ -24,12 +25,32 @@ enum Export: Command {
         guard let values = try context.storedValues(of: domain) else { throw PrefsError.missingDomain(domain) }
         let document = values.isEmpty ? Data("{}\n".utf8) : try Output.jsonDocument(values)
         guard destination != "-" else { return context.console.writeOutput(String(decoding: document, as: UTF8.self)) }
-        let file = URL(fileURLWithPath: destination)
         do {
-            try document.write(to: file, options: .atomic)
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            try replace(URL(fileURLWithPath: destination), with: document)
         } catch {
             throw PrefsError.storage("cannot write the export file '\(destination)' (\(reason(error))); the domain was not changed")
+        }
+    }
+
+    /// Replaces `file` with `data` atomically, never readable by others: the data goes to a new file
+    /// beside it, created with mode 0600 (`O_CREAT | O_EXCL`) and flushed to disk, then renamed over `file`.
+    /// - Throws: the `POSIXError` of the step that failed; the new file is removed and `file` is unchanged.
+    private static func replace(_ file: URL, with data: Data) throws {
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXError.current }
+        var failure: (any Error)?
+        do {
+            try Descriptor.writeAll(data, to: descriptor)
+            if fsync(descriptor) != 0 { throw POSIXError.current }
+        } catch {
+            failure = error
+        }
+        close(descriptor)
+        if failure == nil, rename(temporary, file.path) != 0 { failure = POSIXError.current }
+        if let failure {
+            unlink(temporary)
+            throw failure
         }
     }
 

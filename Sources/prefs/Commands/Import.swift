@@ -17,17 +17,15 @@ enum Import: Command {
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 2...2)
         let (domain, source) = (try Context.domainName(operands[0]), operands[1])
+        let name = source == "-" ? "standard input" : "'\(source)'"
         let input: Data
-        if source == "-" {
-            input = context.console.readInput()
-        } else {
-            do {
-                input = try Data(contentsOf: URL(fileURLWithPath: source))
-            } catch {
-                throw PrefsError.usage("cannot read '\(source)' (\(Export.reason(error))); nothing was changed")
-            }
+        do {
+            input = source == "-" ? try context.console.readInput() : try Data(contentsOf: URL(fileURLWithPath: source))
+        } catch {
+            throw PrefsError.usage("cannot read \(name) (\(Export.reason(error))); nothing was changed")
         }
-        let values = try decode(input, from: source == "-" ? "standard input" : "'\(source)'")
+        let values = try decode(input, from: name)
+        try Context.checkStorable(values, in: domain)
         try context.defaults(domain).replacePersistentValues(values)
     }
 

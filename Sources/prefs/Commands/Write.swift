@@ -3,6 +3,7 @@ import LayeredDefaults
 /// `prefs write <domain> <key> <value>`: stores a value, typed by a flag or read as a plain value.
 enum Write: Command {
     static let verb = "write"
+    static let firstValueOperand: Int? = 2
     static let synopsis = "write <domain> <key> [<type flag>] <value>..."
     static let summary = "Stores a value for <key> in <domain> (created when missing), committed when it returns."
     static let details = """
@@ -19,8 +20,8 @@ enum Write: Command {
           -array-add <v>...         appends to the array stored (a new array when there is none)
           -dict <k> <v>...          a dictionary of key-value pairs; a value may be typed: -dict size -int 12
           -dict-add <k> <v>...      adds to the dictionary stored, replacing those keys (a new one when there is none)
-        Text that starts with '-' needs -string, and -- before it when it starts with '--':
-        prefs write d k -string -- --text. Prints nothing.
+        Text that starts with '-' needs -string (whatever follows a type flag is its value, -h and --help
+        included): prefs write d k -string --text. Prints nothing.
         Exit status: 0; 2 for a bad value or type flag, or -array-add/-dict-add on a value of another
         type (nothing is changed); 3 when the store cannot be written (nothing is changed).
         """
@@ -66,6 +67,7 @@ enum Write: Command {
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])
         guard !key.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
         let change = try Change(Array(operands.dropFirst(2)))
+        if case .set(let value) = change { try Context.checkStorable([key: value], in: domain) }
         let defaults = try context.defaults(domain)
         switch change {
         case .set(let value):

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where a command's output goes: standard output, standard error and standard input, or buffers in tests.
 struct Console: Sendable {
@@ -7,17 +8,57 @@ struct Console: Sendable {
     /// Writes text to the error stream, unchanged.
     let writeError: @Sendable (String) -> Void
     /// Reads the whole input (for `import <domain> -`).
-    let readInput: @Sendable () -> Data
+    let readInput: @Sendable () throws -> Data
+    /// The `errno` of the first write to the output that failed, nil while every one succeeded.
+    var outputFailure: @Sendable () -> Int32? = { nil }
 
-    /// The process's standard streams, unbuffered.
-    static let standard = Console(
-        writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
-        writeError: { FileHandle.standardError.write(Data($0.utf8)) },
-        readInput: { FileHandle.standardInput.readDataToEndOfFile() })
+    /// The process's standard streams, unbuffered. After a write to one of them failed, later writes to
+    /// it are dropped; the output's failure is kept for ``outputFailure``, the error stream's ignored
+    /// (there is nowhere left to report it).
+    static let standard: Console = {
+        let output = Stream(STDOUT_FILENO), error = Stream(STDERR_FILENO)
+        return Console(writeOutput: output.write, writeError: error.write,
+                       readInput: { try Descriptor.readAll(from: STDIN_FILENO) }, outputFailure: { output.failure })
+    }()
+
+    /// Puts `/dev/null` in the place of a standard descriptor that is closed, so no file the process
+    /// opens later takes its number and receives what is written to that stream.
+    ///
+    /// NB: `/dev/null` is opened for the other direction (read-only for the output and error streams,
+    /// write-only for the input), so using the stream still fails with `EBADF`, as on a closed one.
+    static func reserveStandardDescriptors() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+            _ = open("/dev/null", descriptor == STDIN_FILENO ? O_WRONLY : O_RDONLY)
+        }
+    }
 
     /// Writes `line` and a newline to the output.
     func print(_ line: String) { writeOutput(line + "\n") }
 
     /// Writes `line` and a newline to the error stream.
     func printError(_ line: String) { writeError(line + "\n") }
+
+    /// A standard output or error stream that remembers its first failed write.
+    private final class Stream: Sendable {
+        private let descriptor: Int32
+        private let firstFailure = Mutex<Int32?>(nil)
+
+        /// The stream on `descriptor` (`STDOUT_FILENO` or `STDERR_FILENO`).
+        init(_ descriptor: Int32) { self.descriptor = descriptor }
+
+        /// The `errno` of the first write that failed, if any.
+        var failure: Int32? { firstFailure.withLock { $0 } }
+
+        /// Writes `text`, unless a write failed before.
+        func write(_ text: String) {
+            firstFailure.withLock { failure in
+                guard failure == nil else { return }
+                do {
+                    try Descriptor.writeAll(Data(text.utf8), to: descriptor)
+                } catch {
+                    failure = (error as? POSIXError)?.code.rawValue ?? EIO
+                }
+            }
+        }
+    }
 }

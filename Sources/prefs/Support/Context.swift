@@ -50,6 +50,15 @@ struct Context: Sendable {
         return argument
     }
 
+    /// Refuses values that no write could store, before any store is opened, so nothing is created:
+    /// those nested deeper than ``PreferenceValue/maximumNestingDepth``.
+    /// - Throws: ``PrefsError/usage(_:)`` with the library's ``DefaultsError/nestingTooDeep(suite:key:limit:)``.
+    static func checkStorable(_ values: [String: PreferenceValue], in domain: String) throws(PrefsError) {
+        for key in values.keys.sorted() where values[key]!.exceedsNestingLimit {
+            throw PrefsError(DefaultsError.nestingTooDeep(suite: domain, key: key, limit: PreferenceValue.maximumNestingDepth))
+        }
+    }
+
     /// The database file of `domain` (a valid name) under the root.
     func file(of domain: String) -> URL {
         root.appendingPathComponent(domain + "." + Location.fileExtension)

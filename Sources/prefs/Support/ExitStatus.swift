@@ -6,6 +6,7 @@ enum ExitStatus: Int32, Sendable {
     case notFound = 1
     /// The command line or an input file is wrong; nothing was changed.
     case usage = 2
-    /// The store could not be read or written (corrupt, read-only, locked, disk full); nothing was changed.
+    /// The store could not be read or written (corrupt, read-only, locked, disk full; nothing was
+    /// changed), or a file or the output could not be written.
     case storage = 3
 }

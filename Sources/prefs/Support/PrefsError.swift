@@ -56,7 +56,7 @@ enum PrefsError: Error, Sendable, Equatable {
             self = error
         case let error as DefaultsError:
             switch error {
-            case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue:
+            case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep:
                 self = .usage(error.description)
             case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .readOnly, .busy,
                 .diskFull, .undecodableValue, .nestedTransaction, .storageFailure:

@@ -76,7 +76,7 @@ enum ValueParser {
         while index < arguments.endIndex {
             let key = arguments[index]
             index += 1
-            guard index < arguments.endIndex else { throw .usage("-dict needs a value after each key (key '\(key)' has none); nothing was changed") }
+            guard index < arguments.endIndex else { throw .usage("-dict needs a value after each key (the last key has none); nothing was changed") }
             values[key] = try element(arguments, at: &index, of: "dict")
         }
         return values
