@@ -112,9 +112,15 @@ extension Defaults {
         }
     }
 
-    /// The names of the persistent domains at this instance's location: one per database file.
+    /// The names of the persistent domains at this instance's location: one per database file. When the
+    /// directory cannot be listed, the error goes to ``errorHandler`` and the list is empty.
     public func persistentDomainNames() -> [String] {
-        provider.domainNames()
+        do {
+            return try provider.domainNames()
+        } catch {
+            report(error)
+            return []
+        }
     }
 
     func store(named name: String, create: Bool) throws -> SuiteStore? {
