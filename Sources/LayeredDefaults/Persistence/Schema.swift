@@ -81,6 +81,7 @@ enum Schema {
         var header: [UInt8]
         var size: Int
 
+        /// Reads the header and size of the file `connection` has open; nil when they cannot be read.
         init?(_ connection: Connection) {
             guard let (header, size) = connection.fileStart(count: 100) else { return nil }
             (self.header, self.size) = (header, size)

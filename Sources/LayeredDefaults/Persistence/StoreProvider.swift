@@ -121,9 +121,12 @@ final class StoreProvider: Sendable {
 
 /// The identity of a file, whatever its path: its device and inode.
 struct FileIdentity: Hashable, Sendable {
+    /// The device holding the file (`st_dev`).
     let device: UInt64
+    /// The file's inode number on that device (`st_ino`).
     let inode: UInt64
 
+    /// The identity of the file `status` describes (from `stat` or `lstat`).
     init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
