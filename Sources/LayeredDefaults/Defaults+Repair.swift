@@ -14,7 +14,9 @@ extension Defaults {
     /// set), and a new, empty domain is created in its place.
     ///
     /// A healthy file, a missing one, an in-memory location and a file open in this process are left
-    /// alone (the result is nil). A symbolic link is refused, and neither it nor its target is touched.
+    /// alone (the result is nil). A symbolic link, a file with a second name (a hard link), a companion
+    /// that is not a regular file and a file this user may not read are refused with their error, and
+    /// neither they nor what they point to are touched.
     /// Concurrent repairs of one domain, in any process, are serialized: only the first moves anything.
     ///
     /// ```swift
@@ -31,9 +33,10 @@ extension Defaults {
     ///   - suiteName: the domain whose file to repair.
     ///   - location: where the domain lives; the default resolves as for ``init(suiteName:configuration:)``.
     /// - Returns: the new path of the bad file, or nil when there was nothing to repair.
-    /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` (nothing touched), ``DefaultsError/unsafePath(path:)``
-    ///   for a symbolic link, ``DefaultsError/readOnly(suite:key:)`` or another storage error when the
-    ///   file cannot be moved or the new domain cannot be created.
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` (nothing touched), ``DefaultsError/unsafePath(path:)``,
+    ///   ``DefaultsError/hardLinked(path:)`` or ``DefaultsError/permissionDenied(path:)`` (nothing touched),
+    ///   ``DefaultsError/readOnly(suite:key:)`` or another storage error when the file cannot be moved or
+    ///   the new domain cannot be created.
     @discardableResult
     public static func repair(suiteName: String, location: Location = .default) throws -> URL? {
         try SuiteName.validate(suiteName)
@@ -44,9 +47,9 @@ extension Defaults {
         // NB: a lock on the directory itself serializes repairs across processes; under it, check again,
         // so that a second repairer finds the first one's fresh file healthy and moves nothing.
         let directory = Foundation.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { throw failure(suiteName, "cannot open the store directory", errno) }
+        guard directory >= 0 else { throw failure(suiteName, root.path, "open the store directory", errno) }
         defer { close(directory) }
-        guard flock(directory, LOCK_EX) == 0 else { throw failure(suiteName, "cannot lock the store directory", errno) }
+        guard flock(directory, LOCK_EX) == 0 else { throw failure(suiteName, root.path, "lock the store directory", errno) }
         defer { flock(directory, LOCK_UN) }
         guard try needsRepair(suiteName, provider: provider) else { return nil }
 
@@ -84,17 +87,19 @@ extension Defaults {
             attempt += 1
             aside = "\(stamp)-\(attempt)"
         }
-        guard rename(path, aside) == 0 else { throw failure(suite, "cannot move the file aside", errno) }
+        guard rename(path, aside) == 0 else { throw failure(suite, path, "move aside", errno) }
         for suffix in companions.dropFirst() where lstat(path + suffix, &status) == 0 {
             guard rename(path + suffix, aside + suffix) == 0 else {
-                throw failure(suite, "moved the file aside but not its \(suffix) file", errno)
+                throw failure(suite, path + suffix, "move aside (its database file was moved to '\(aside)')", errno)
             }
         }
         return aside
     }
 
-    private static func failure(_ suite: String, _ what: String, _ code: Int32) -> DefaultsError {
-        if code == EACCES || code == EROFS || code == EPERM { return .readOnly(suite: suite, key: nil) }
-        return .storageFailure(suite: suite, key: nil, SQLiteError(code: .cantOpen, message: "\(what): \(String(cString: strerror(code)))"))
+    /// The error of a system call doing `operation` on `path` that failed with `code`: a permission
+    /// problem here is the directory's, which cannot be written.
+    private static func failure(_ suite: String, _ path: String, _ operation: String, _ code: Int32) -> DefaultsError {
+        if code == EACCES || code == EPERM { return .readOnly(suite: suite, key: nil) }
+        return .system(code, path: path, operation: operation, suite: suite)
     }
 }

@@ -24,12 +24,23 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The path (a database, or its `-wal`, `-shm` or `-journal` file) is a symbolic link or otherwise
     /// unsafe to open. Nothing was opened.
     case unsafePath(path: String)
+    /// The path (a database, or its `-wal`, `-shm` or `-journal` file) has more than one name (a hard
+    /// link, e.g. from `cp -al` or `ln`). SQLite finds a database's companion files by name, so two names
+    /// of one database would each get a write-ahead log of their own, and a linked companion would be
+    /// written through into the file it shares. Nothing was opened.
+    case hardLinked(path: String)
+    /// This user may not read the path, or search a directory on the way to it. A permission problem,
+    /// not corruption: nothing was changed, and ``Defaults/repair(suiteName:location:)`` leaves it alone.
+    case permissionDenied(path: String)
     /// The store cannot be written: the file or its directory is read-only.
     case readOnly(suite: String, key: String?)
     /// Another connection held the database locked longer than the busy timeout.
     case busy(suite: String, key: String?)
-    /// The disk (or the database's page limit) is full.
+    /// The disk (or the user's quota, or the database's page limit) is full.
     case diskFull(suite: String, key: String?)
+    /// A file of the store would grow past the largest size this process may write (`ulimit -f`,
+    /// `RLIMIT_FSIZE`) or the file system allows.
+    case fileTooLarge(suite: String, key: String?)
     /// A stored value could not be decoded: its row does not match its type tag.
     case undecodableValue(suite: String, key: String, type: String)
     /// A write through the store was made from inside the body of a transaction on the same store,
@@ -42,6 +53,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     case nestingTooDeep(suite: String, key: String, limit: Int)
     /// Any other storage failure, with SQLite's error (which never contains values).
     case storageFailure(suite: String, key: String?, SQLiteError)
+    /// The operating system refused an `operation` (e.g. "create the store directory") on `path` for
+    /// another reason; `code` is its `errno`.
+    case fileSystemFailure(path: String, operation: String, code: Int32)
 
     public var description: String {
         switch self {
@@ -61,12 +75,18 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "The preferences file '\(path)' has schema version \(found), newer than this version supports (\(supported)); it was left untouched: upgrade LayeredDefaults"
         case .unsafePath(let path):
             "Refusing to open '\(path)': it is a symbolic link or not a regular file"
+        case .hardLinked(let path):
+            "Refusing to open '\(path)': it has more than one name (a hard link, e.g. from `cp -al` or `ln`), and SQLite would keep a separate write-ahead log for each name and lose writes; nothing was opened: give it one name (copy the file instead of linking it)"
+        case .permissionDenied(let path):
+            "Permission denied: this user may not read '\(path)' or search a directory on the way to it; it is not corrupt and was left untouched: fix its permissions or run as its owner"
         case .readOnly(let suite, let key):
             "Cannot write\(Self.keyPhrase(key)) in suite '\(suite)': the preferences file or its directory is read-only"
         case .busy(let suite, let key):
             "Cannot write\(Self.keyPhrase(key)) in suite '\(suite)': another process held the database locked past the busy timeout; try again"
         case .diskFull(let suite, let key):
-            "Cannot write\(Self.keyPhrase(key)) in suite '\(suite)': the disk is full; nothing was changed"
+            "Cannot write\(Self.keyPhrase(key)) in suite '\(suite)': the disk (or the user's disk quota) is full; nothing was changed"
+        case .fileTooLarge(let suite, let key):
+            "Cannot write\(Self.keyPhrase(key)) in suite '\(suite)': the file would grow past the largest size this process may write (`ulimit -f`) or the file system allows; nothing was changed"
         case .undecodableValue(let suite, let key, let type):
             "The stored value for key '\(key)' in suite '\(suite)' does not match its type '\(type)'; it reads as missing and was left untouched"
         case .nestedTransaction(let suite):
@@ -77,6 +97,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot store the value for key '\(key)' in suite '\(suite)': its arrays and dictionaries nest more than \(limit) levels deep; nothing was changed"
         case .storageFailure(let suite, let key, let error):
             "Storage failure\(Self.keyPhrase(key)) in suite '\(suite)': \(error)"
+        case .fileSystemFailure(let path, let operation, let code):
+            "Cannot \(operation) '\(path)': \(String(cString: strerror(code)))"
         }
     }
 
@@ -103,7 +125,33 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .readOnly: return DefaultsError.readOnly(suite: suite, key: key)
         case .busy, .locked: return DefaultsError.busy(suite: suite, key: key)
         case .full: return DefaultsError.diskFull(suite: suite, key: key)
+        // NB: SQLite says SQLITE_FULL only for ENOSPC while writing a page; the same ENOSPC while growing
+        // the -shm index (SQLITE_IOERR_SHMSIZE), a quota's EDQUOT and the file-size limit's EFBIG are
+        // I/O errors, told apart by the errno behind them.
+        case .ioError, .cantOpen: return space(error.systemErrno, suite: suite, key: key) ?? DefaultsError.storageFailure(suite: suite, key: key, error)
         default: return DefaultsError.storageFailure(suite: suite, key: key, error)
+        }
+    }
+
+    /// Classifies the failure of a system call (its `errno` is `code`) doing `operation` (e.g. "create")
+    /// on `path` for `suite` (and `key`, if one).
+    static func system(_ code: Int32, path: String, operation: String, suite: String, key: String? = nil) -> DefaultsError {
+        if code == EROFS { return .readOnly(suite: suite, key: key) }
+        return space(code, suite: suite, key: key) ?? fileSystem(code, path: path, operation: operation)
+    }
+
+    /// Classifies the failure of a system call (its `errno` is `code`) doing `operation` (e.g. "list") on
+    /// `path`, outside any one suite: ``permissionDenied(path:)`` or ``fileSystemFailure(path:operation:code:)``.
+    static func fileSystem(_ code: Int32, path: String, operation: String) -> DefaultsError {
+        code == EACCES || code == EPERM ? .permissionDenied(path: path) : .fileSystemFailure(path: path, operation: operation, code: code)
+    }
+
+    /// The error of an `errno` saying that there is no room left, or nil for any other.
+    private static func space(_ code: Int32, suite: String, key: String?) -> DefaultsError? {
+        switch code {
+        case ENOSPC, EDQUOT: .diskFull(suite: suite, key: key)
+        case EFBIG: .fileTooLarge(suite: suite, key: key)
+        default: nil
         }
     }
 }

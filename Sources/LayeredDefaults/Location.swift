@@ -17,13 +17,45 @@ public enum Location: Sendable, Hashable {
 
     /// The names of the persistent domains in `directory`: its entries `<name>.sqlite3` whose names are
     /// valid suite names, sorted. Opens and creates nothing; empty when the directory does not exist.
-    public static func domainNames(in directory: URL) -> [String] {
+    /// - Throws: ``DefaultsError/permissionDenied(path:)`` when this user may not list the directory, or
+    ///   ``DefaultsError/fileSystemFailure(path:operation:code:)`` (e.g. a file in its place): never an
+    ///   empty answer that is not true.
+    public static func domainNames(in directory: URL) throws -> [String] {
+        // NB: a directory that can be listed but not searched (mode 0600) lists domains none of which can
+        // be opened: refuse it as well.
+        guard access(directory.path, R_OK | X_OK) == 0, let stream = opendir(directory.path) else {
+            if errno == ENOENT { return [] }
+            throw DefaultsError.fileSystem(errno, path: directory.path, operation: "list")
+        }
+        defer { closedir(stream) }
         let suffix = "." + fileExtension
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return files.filter { $0.hasSuffix(suffix) }
-            .map { String($0.dropLast(suffix.count)) }
-            .filter(SuiteName.isValid)
-            .sorted()
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            guard name.hasSuffix(suffix) else { continue }
+            names.append(String(name.dropLast(suffix.count)))
+        }
+        return names.filter(SuiteName.isValid).sorted()
+    }
+
+    /// True when `directory` has an entry (of any kind: opening a non-file reports it) for the domain
+    /// `name`. Opens and creates nothing.
+    /// - Throws: ``DefaultsError/permissionDenied(path:)`` naming the directory when this user may not
+    ///   search it, or ``DefaultsError/fileSystemFailure(path:operation:code:)``: never "no" when that is not known.
+    public static func domainExists(_ name: String, in directory: URL) throws -> Bool {
+        try status(ofEntry: directory.appendingPathComponent(name + "." + fileExtension).path) != nil
+    }
+
+    /// The status of the entry at `path` itself (`lstat`: a symbolic link is not followed), or nil when
+    /// there is none.
+    /// - Throws: as ``domainExists(_:in:)``, naming the entry's directory.
+    static func status(ofEntry path: String) throws -> stat? {
+        var status = stat()
+        if lstat(path, &status) == 0 { return status }
+        guard errno == ENOENT else {
+            throw DefaultsError.fileSystem(errno, path: (path as NSString).deletingLastPathComponent, operation: "search")
+        }
+        return nil
     }
 
     /// The directory this location resolves to, or nil for ``inMemory``.

@@ -14,6 +14,13 @@
 //                                                                        file (byte 128), else "free"; opens no store
 //   defaults-fixture [options] <root> <suite> migrate <name> <key>       run migration <name> (it adds 1 to <key>):
 //                                                                        prints "ran" or "skipped"
+//   defaults-fixture [options] <root> <suite> shared-lock-held           print "held" when another process holds
+//                                                                        SQLite's SHARED lock on the database file,
+//                                                                        else "free"; opens no store
+//   defaults-fixture [options] <root> <suite> repair                     Defaults.repair: print where the file went,
+//                                                                        or "nil"; opens no store first
+//   defaults-fixture [options] <root> <suite> domains                    print Location.domainNames, one a line
+//   defaults-fixture [options] <root> <suite> exists                     print Location.domainExists: "yes" or "no"
 //
 // `churn` announces each operation before it starts and acknowledges it once it has committed, so a
 // parent that kills the process at any moment knows every acknowledged operation and the one (at most)
@@ -87,24 +94,53 @@ while let option = arguments.first, option.hasPrefix("--"), arguments.count >= 2
 guard arguments.count >= 3 else { fail("usage: defaults-fixture [options] <root> <suite> <operation> ...", status: 1) }
 let (root, suite, operation, rest) = (arguments[0], arguments[1], arguments[2], Array(arguments.dropFirst(3)))
 
-if operation == "shm-lock-held" {
-    // NB: a POSIX lock query (F_GETLK) from another process sees the locks a process holds; that
-    // process cannot ask itself (its own locks never conflict, and closing the descriptor it would ask
-    // through drops them).
-    let descriptor = open(URL(fileURLWithPath: root).appendingPathComponent(suite + ".sqlite3-shm").path, O_RDONLY)
-    guard descriptor >= 0 else { fail("cannot open the -shm file: \(String(cString: strerror(errno)))", status: 2) }
+/// Prints "held" when another process holds a POSIX lock on bytes `start..<start + length` of the file
+/// `root/<suite>.sqlite3<suffix>`, else "free".
+///
+/// NB: a POSIX lock query (F_GETLK) from another process sees the locks a process holds; that process
+/// cannot ask itself (its own locks never conflict, and closing the descriptor it would ask through drops them).
+func reportLock(suffix: String, start: Int, length: Int) -> Never {
+    let descriptor = open(URL(fileURLWithPath: root).appendingPathComponent(suite + ".sqlite3" + suffix).path, O_RDONLY)
+    guard descriptor >= 0 else { fail("cannot open the \(suffix.isEmpty ? "database" : suffix) file: \(String(cString: strerror(errno)))", status: 2) }
     var query = flock()
     query.l_type = Int16(F_WRLCK)
     query.l_whence = Int16(SEEK_SET)
-    query.l_start = 128
-    query.l_len = 1
+    query.l_start = off_t(start)
+    query.l_len = off_t(length)
     guard fcntl(descriptor, F_GETLK, &query) == 0 else { fail("F_GETLK: \(String(cString: strerror(errno)))", status: 2) }
     say(query.l_type == Int16(F_UNLCK) ? "free" : "held")
     exit(0)
 }
 
+let location = URL(fileURLWithPath: root)
 do {
-    let defaults = try Defaults(suiteName: suite, configuration: .init(location: .directory(URL(fileURLWithPath: root)), arguments: [], busyTimeout: busyTimeout))
+    switch operation {
+    case "shm-lock-held":
+        // The read lock of "a connection is open" (byte 128 of the -shm file).
+        reportLock(suffix: "-shm", start: 128, length: 1)
+    case "shared-lock-held":
+        // NB: SQLite's SHARED lock is a read lock on the 510 bytes after PENDING_BYTE (0x40000000) + 2; a
+        // connection in WAL mode holds it for as long as it is open.
+        reportLock(suffix: "", start: 0x4000_0002, length: 510)
+    case "repair":
+        say(try Defaults.repair(suiteName: suite, location: .directory(location))?.path ?? "nil")
+        exit(0)
+    case "domains":
+        try Location.domainNames(in: location).forEach(say)
+        exit(0)
+    case "exists":
+        say(try Location.domainExists(suite, in: location) ? "yes" : "no")
+        exit(0)
+    default:
+        break
+    }
+} catch {
+    fail("\(error)", status: 2)
+}
+
+do {
+    let defaults = try Defaults(
+        suiteName: suite, configuration: .init(location: .directory(location), arguments: [], busyTimeout: busyTimeout))
     switch (operation, rest.count) {
     case ("write", 2):
         try defaults.write(try JSONDecoder().decode(PreferenceValue.self, from: Data(rest[1].utf8)), forKey: rest[0])

@@ -1,4 +1,6 @@
+import CSQLite
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -54,13 +56,12 @@ struct DiskFullTests {
     }
 
     /// A real write failure from the operating system, in the middle of appending to the log: a child
-    /// process whose files may not grow past 64 KiB (`RLIMIT_FSIZE`) fails a large write with a typed
-    /// error naming suite and key, leaving every earlier value and a healthy file; the next process,
-    /// with room, writes it.
+    /// process whose files may not grow past 64 KiB (`RLIMIT_FSIZE`, `SIGXFSZ` ignored) fails a large
+    /// write with ``DefaultsError/fileTooLarge(suite:key:)`` naming suite and key, leaving every earlier
+    /// value and a healthy file; the next process, with room, writes it.
     ///
-    /// NB: SQLite says `SQLITE_FULL` (``DefaultsError/diskFull(suite:key:)``) only for `ENOSPC`; this
-    /// `EFBIG`, like a quota's `EDQUOT`, is `SQLITE_IOERR_WRITE` (778), and SQLite keeps no errno for it
-    /// that the store could read to say "full" instead.
+    /// NB: SQLite says `SQLITE_FULL` only for `ENOSPC`; this `EFBIG`, like a quota's `EDQUOT`, is
+    /// `SQLITE_IOERR_WRITE` (778), told apart by the errno SQLite keeps (`sqlite3_system_errno`).
     @Test func aWriteTheFileSystemRefusesFailsTypedAndLosesNothing() throws {
         try withTemporaryRoot { root in
             #expect(try runFixture(root, "quota", ["write-many", "k", "50"]).status == 0)
@@ -68,11 +69,75 @@ struct DiskFullTests {
             let before = try freshValues(of: file)
             let refused = try runFixture(root, "quota", ["write-data", "big", "200000"], options: ["--file-size-limit", "65536"])
             #expect(refused.status == 2)
-            #expect(refused.error.hasPrefix("defaults-fixture: Storage failure key 'big' in suite 'quota': SQLite error 778 "), "\(refused.error)")
+            #expect(refused.error == "defaults-fixture: \(DefaultsError.fileTooLarge(suite: "quota", key: "big"))\n")
             #expect(try freshValues(of: file) == before)
             #expect(try integrityCheck(of: file) == "ok")
             #expect(try runFixture(root, "quota", ["write-data", "big", "200000"]).status == 0)
             #expect(try freshValues(of: file)["big"] == .data(Data(repeating: 0xA5, count: 200000)))
+        }
+    }
+
+    /// A new domain whose files may not grow enough to hold SQLite's index (`-shm`, 32 KiB) fails with the
+    /// same typed error, not SQLite's "disk I/O error" (`SQLITE_IOERR_SHMSIZE`, as on a full disk), and
+    /// the next process, with room, creates it.
+    @Test func aNewDomainTheFileSystemRefusesFailsTyped() throws {
+        try withTemporaryRoot { root in
+            let refused = try runFixture(root, "fresh", ["write", "k", #"{"string":"v"}"#], options: ["--file-size-limit", "16384"])
+            #expect(refused.status == 2)
+            #expect(refused.error == "defaults-fixture: \(DefaultsError.fileTooLarge(suite: "fresh", key: nil))\n")
+            #expect(try runFixture(root, "fresh", ["write", "k", #"{"string":"v"}"#]).status == 0)
+            #expect(try freshValues(of: databaseFile("fresh", in: root)) == ["k": "v"])
+        }
+    }
+
+    /// A new domain on a really full disk (a 256 KiB file system of its own, with 16 KiB left: room for the
+    /// database's first page, not for SQLite's 32 KiB index) fails with ``DefaultsError/diskFull(suite:key:)``,
+    /// not SQLite's "disk I/O error" (`SQLITE_IOERR_SHMSIZE`).
+    ///
+    /// NB: the file system is a tmpfs mounted in a mount namespace of the child's own (`unshare --mount`),
+    /// which disappears with it; that needs root on Linux, so elsewhere the test is cancelled.
+    @Test func aNewDomainOnAFullDiskSaysDiskFull() throws {
+        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+            try Test.cancel("mounting a small file system needs root and unshare")
+        }
+        try withTemporaryRoot { parent in
+            let script = """
+                mount -t tmpfs -o size=256k tmpfs "$1" || exit 99
+                head -c $(( $(stat -f -c '%a * %S' "$1") - 16384 )) /dev/zero > "$1/filler" || exit 99
+                shift
+                exec "$@"
+                """
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+            process.arguments = ["--mount", "/bin/sh", "-c", script, "sh", parent.path, BuiltProducts.url(of: "defaults-fixture").path,
+                                 parent.appendingPathComponent("store").path, "fresh", "write", "k", #"{"string":"v"}"#]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            if process.terminationStatus == 99 { try Test.cancel("cannot mount a file system here: \(errorText)") }
+            #expect(process.terminationStatus == 2)
+            #expect(errorText == "defaults-fixture: \(DefaultsError.diskFull(suite: "fresh", key: nil))\n")
+        }
+    }
+
+    /// The errno behind SQLite's I/O errors names what ran out: the disk or the quota (``DefaultsError/diskFull(suite:key:)``),
+    /// the file-size limit (``DefaultsError/fileTooLarge(suite:key:)``); any other stays SQLite's error.
+    @Test func theErrnoBehindAnIOErrorNamesWhatRanOut() {
+        // NB: SQLITE_IOERR_WRITE and SQLITE_IOERR_SHMSIZE, macros Swift cannot import.
+        let write = SQLiteError.Code(rawValue: SQLITE_IOERR | 3 << 8)
+        let shmSize = SQLiteError.Code(rawValue: SQLITE_IOERR | 19 << 8)
+        let cases: [(SQLiteError, DefaultsError)] = [
+            (SQLiteError(code: shmSize, message: "disk I/O error", systemErrno: ENOSPC), .diskFull(suite: "s", key: "k")),
+            (SQLiteError(code: write, message: "disk I/O error", systemErrno: EDQUOT), .diskFull(suite: "s", key: "k")),
+            (SQLiteError(code: write, message: "disk I/O error", systemErrno: EFBIG), .fileTooLarge(suite: "s", key: "k")),
+            (SQLiteError(code: .full, message: "database or disk is full"), .diskFull(suite: "s", key: "k")),
+            (SQLiteError(code: write, message: "disk I/O error", systemErrno: EIO),
+             .storageFailure(suite: "s", key: "k", SQLiteError(code: write, message: "disk I/O error", systemErrno: EIO))),
+        ]
+        for (error, expected) in cases {
+            #expect(DefaultsError.storage(error, suite: "s", key: "k") as? DefaultsError == expected, "\(error)")
         }
     }
 

@@ -3,7 +3,11 @@ import Testing
 @testable import LayeredDefaults
 
 /// The root directory is 0700 and every file in it (database, `-wal`, `-shm`) 0600, whoever creates
-/// them and whatever their umask.
+/// them and whatever their umask; a file or directory this user may not read is a permission error,
+/// never taken for corruption or for an empty store.
+///
+/// The stores of the permission errors are used by a child process that drops to an unprivileged user
+/// when the tests run as root, since root ignores file permissions.
 @Suite(.timeLimit(.minutes(1)))
 struct PermissionTests {
     /// Every entry of `root`: its name and mode.
@@ -69,6 +73,68 @@ struct PermissionTests {
             _ = try Defaults(suiteName: "perm", configuration: .init(location: .directory(root), arguments: [])).write("v", forKey: "k")
             #expect(mode(of: root.path) == 0o750)
             #expect(mode(of: databaseFile("perm", in: root).path) == 0o600)
+        }
+    }
+
+    /// Under a restrictive umask (0177 takes the search bit off directories, 0277 the write bit off files
+    /// as well) an unprivileged process still creates a root (and parents) it can use, 0700, and files
+    /// 0600: its write and a later read work.
+    @Test(arguments: ["177", "277"])
+    func aRestrictiveUmaskStillGivesAUsableRoot(umask: String) throws {
+        try withTemporaryRoot { parent in
+            Unprivileged.handOver(parent)
+            let root = parent.appendingPathComponent("created/store")
+            let options = Unprivileged.fixtureOptions + ["--umask", umask]
+            let write = try runFixture(root, "perm", ["write", "k", #"{"string":"v"}"#], options: options)
+            #expect(write.status == 0, "\(write.error)")
+            let read = try runFixture(root, "perm", ["read", "k"], options: options)
+            #expect(read.output == #"{"string":"v"}"# + "\n", "\(read.error)")
+            #expect(mode(of: root.deletingLastPathComponent().path) == 0o700)
+            try expectPrivate(root, including: ["perm.sqlite3", "NSGlobalDomain.sqlite3"], "under umask \(umask)")
+        }
+    }
+
+    /// A healthy store this user may not read (mode 000) is a permission problem, not corruption: using it
+    /// fails with ``DefaultsError/permissionDenied(path:)`` naming it, and repair refuses it, moving nothing.
+    @Test func anUnreadableFileIsAPermissionErrorThatRepairLeavesAlone() throws {
+        try withTemporaryRoot { parent in
+            Unprivileged.handOver(parent)
+            let root = parent.appendingPathComponent("store")
+            let options = Unprivileged.fixtureOptions
+            #expect(try runFixture(root, "locked", ["write", "k", #"{"string":"kept"}"#], options: options).status == 0)
+            let file = databaseFile("locked", in: root)
+            chmod(file.path, 0)
+            let before = FileSnapshot.take(root)
+            for operation in [["read", "k"], ["write", "k", #"{"string":"new"}"#], ["repair"]] {
+                let refused = try runFixture(root, "locked", operation, options: options)
+                #expect(refused.status == 2, "\(operation)")
+                #expect(refused.error == "defaults-fixture: \(DefaultsError.permissionDenied(path: file.path))\n", "\(operation)")
+            }
+            #expect(FileSnapshot.take(root) == before, "nothing moved, created or changed")
+            chmod(file.path, 0o600)
+            #expect(try freshValues(of: file) == ["k": "kept"])
+        }
+    }
+
+    /// A root this user may not search is a permission problem too: looking a domain up, listing the
+    /// domains and opening one fail with ``DefaultsError/permissionDenied(path:)`` naming the root,
+    /// instead of answering "none" or falling back to an empty read-only domain.
+    @Test func anUnsearchableRootIsAPermissionError() throws {
+        try withTemporaryRoot { parent in
+            Unprivileged.handOver(parent)
+            let root = parent.appendingPathComponent("store")
+            let options = Unprivileged.fixtureOptions
+            #expect(try runFixture(root, "hidden", ["write", "k", #"{"string":"kept"}"#], options: options).status == 0)
+            chmod(root.path, 0o600)
+            let before = FileSnapshot.take(root)
+            for operation in [["domains"], ["exists"], ["read", "k"], ["write", "k", #"{"string":"new"}"#], ["repair"]] {
+                let refused = try runFixture(root, "hidden", operation, options: options)
+                #expect(refused.status == 2, "\(operation): \(refused.output)")
+                #expect(refused.error == "defaults-fixture: \(DefaultsError.permissionDenied(path: root.path))\n", "\(operation)")
+            }
+            #expect(FileSnapshot.take(root) == before, "nothing moved, created or changed")
+            chmod(root.path, 0o700)
+            #expect(try freshValues(of: databaseFile("hidden", in: root)) == ["k": "kept"])
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LayeredDefaults
 
-/// One file, one connection per process, however the root is spelled.
+/// One file, one connection per process, however the root is spelled or wherever it moved.
 ///
 /// NB: POSIX advisory locks belong to the process, and closing any descriptor of a file drops all of
 /// the process's locks on it (https://sqlite.org/howtocorrupt.html, 2.2). Two stores of one file in
@@ -52,6 +52,56 @@ struct StoreIdentityTests {
             }
             #expect(try isHeldOpen("shared", in: real), "the first instance's connection still holds its lock")
             #expect(first.string(forKey: "k") == "two")
+        }
+    }
+
+    /// A root renamed while its store is open (`mv`): the store found at the new path is the one already
+    /// open, since the process knows a file by its device and inode, not by the spelling of its path.
+    @Test func aRenamedRootSharesTheOpenStoreAndItsLocks() throws {
+        try withTemporaryRoot { parent in
+            let before = parent.appendingPathComponent("before")
+            let after = parent.appendingPathComponent("after")
+            let first = try Defaults(suiteName: "moved", configuration: .init(location: .directory(before), arguments: []))
+            try first.write("one", forKey: "k")
+            #expect(rename(before.path, after.path) == 0)
+            #expect(try isHeldOpen("moved", in: after))
+            do {
+                let second = try Defaults(suiteName: "moved", configuration: .init(location: .directory(after), arguments: []))
+                #expect(second.persistent === first.persistent, "one store for one file")
+                try second.write("two", forKey: "k")
+            }
+            #expect(try isHeldOpen("moved", in: after), "the first instance's connection still holds its lock")
+            #expect(first.string(forKey: "k") == "two")
+            #expect(try freshValues(of: databaseFile("moved", in: after)) == ["k": "two"])
+        }
+    }
+
+    /// True when a connection of this process holds SQLite's SHARED lock on the database file of `suite`
+    /// (which a connection in WAL mode holds while it is open), as another process sees it.
+    private func isSharedLockHeld(_ suite: String, in root: URL) throws -> Bool {
+        let probe = try runFixture(root, suite, ["shared-lock-held"])
+        #expect(probe.status == 0, "\(probe.error)")
+        return probe.output == "held\n"
+    }
+
+    /// Opening a store of a file this process already has open (here a second store of it, made past the
+    /// registry, as another library of the process might) keeps the locks SQLite holds on it: the header
+    /// is read through SQLite's own file, never a descriptor of our own, whose closing would drop every
+    /// POSIX lock of the process on the file.
+    @Test func openingAFileThisProcessHasOpenKeepsItsLocks() throws {
+        try withTemporaryRoot { root in
+            let first = try Defaults(suiteName: "held", configuration: .init(location: .directory(root), arguments: []))
+            try first.write("one", forKey: "k")
+            #expect(try isSharedLockHeld("held", in: root))
+            let path = try #require(first.persistent.path)
+            do {
+                let second = try SuiteStore.open(name: "held", path: path, busyTimeoutMilliseconds: 1000)
+                #expect(try second.value(forKey: "k") == "one")
+                #expect(try isSharedLockHeld("held", in: root), "while both are open")
+            }
+            #expect(try isSharedLockHeld("held", in: root), "once the second is closed")
+            try first.write("two", forKey: "k")
+            #expect(try freshValues(of: databaseFile("held", in: root)) == ["k": "two"])
         }
     }
 }

@@ -42,53 +42,49 @@ enum Schema {
         case emptyReadOnly
     }
 
-    /// Checks the 100-byte header of the file at `path` without SQLite, so that SQLite never opens a
-    /// file that is plainly not a store of ours.
+    /// Checks the 100-byte header of the database `connection` has just opened (at `path`) before
+    /// SQLite reads it, so that SQLite never uses a file that is plainly not a store of ours.
     ///
-    /// NB: SQLite has side effects on open that are harmless for its own files but not for a file we
-    /// are about to refuse: next to a file it cannot read it creates a `-shm`, for a zero-length file
-    /// it deletes an existing `-wal` (which may hold the only copy of recent data), and closing a
-    /// foreign database in WAL mode checkpoints its log into it. So garbage, a foreign database (with
-    /// an application id of its own, or with tables and no pending log), a newer version of ours, and an
-    /// empty file beside a non-empty log are refused here; what passes goes to ``prepare(_:path:inMemory:)``
-    /// with checkpoint-on-close off.
+    /// NB: SQLite has side effects on the first read that are harmless for its own files but not for a
+    /// file we are about to refuse: next to a file it cannot read it creates a `-shm`, for a zero-length
+    /// file it deletes an existing `-wal` (which may hold the only copy of recent data), and closing a
+    /// foreign database in WAL mode checkpoints its log into it. Opening has none (it reads the header,
+    /// locks and creates nothing), so the header is read here through the connection's own file, before
+    /// any statement runs; a descriptor of our own would drop, once closed, every POSIX lock this process
+    /// holds on the file (another store's, say). Garbage, a foreign database (with an application id of
+    /// its own, or with tables and no pending log), a newer version of ours, and an empty file beside a
+    /// non-empty log are refused here; what passes goes to ``prepare(_:path:inMemory:verify:)`` with
+    /// checkpoint-on-close off.
     /// - Returns: true when the file may have lost pages (see ``HeaderLook/mayBeTruncated``): then
     ///   ``prepare(_:path:inMemory:verify:)`` must verify it.
     /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``.
-    static func checkHeader(path: String) throws -> Bool {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }  // SQLite reports why
-        // NB: closing this descriptor would drop POSIX locks this process holds on the file; it holds none,
-        // as no store of this process has the file open while it is being opened.
-        defer { close(descriptor) }
+    static func checkHeader(_ connection: Connection, path: String) throws -> Bool {
         // NB: other processes may be writing the file meanwhile (creating it; a checkpoint grows it before
         // it rewrites page 1), and header, size and log cannot be read at one instant. So look at header
         // and size, then the log, then header and size again, and judge only a picture that held still.
         // One that keeps changing is being written busily by SQLite: SQLite judges it (checkpoint-on-close
         // stays off until the file is ours).
         for _ in 0..<20 {
-            let first = HeaderLook(descriptor)
+            guard let first = HeaderLook(connection) else { return false }  // SQLite reports why
             var status = stat()
             let logSize = lstat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
-            guard first == HeaderLook(descriptor) else { continue }
+            guard first == HeaderLook(connection) else { continue }
             try judge(first, logSize: logSize, path: path)
             return first.mayBeTruncated
         }
         return true
     }
 
-    /// The first 100 bytes of a file and its size, read through one descriptor.
+    /// The first 100 bytes of a file and its size, read through a connection's own open file.
     private struct HeaderLook: Equatable {
         var header: [UInt8]
         var size: Int
 
-        init(_ descriptor: Int32) {
-            header = [UInt8](repeating: 0, count: 100)
-            let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 100, 0) }
-            header.removeSubrange(max(0, count)...)
-            var status = stat()
-            size = fstat(descriptor, &status) == 0 ? Int(status.st_size) : 0
+        /// Reads the header and size of the file `connection` has open; nil when they cannot be read.
+        init?(_ connection: Connection) {
+            guard let (header, size) = connection.fileStart(count: 100) else { return nil }
+            (self.header, self.size) = (header, size)
         }
 
         /// True when the header's own page count is valid and says the file is longer than it is: the
@@ -137,7 +133,7 @@ enum Schema {
     /// version is refused with the file untouched.
     /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``, or a ``SQLiteError``.
-    /// - Parameter verify: run `PRAGMA quick_check` on a file of ours before accepting it (see ``checkHeader(path:)``).
+    /// - Parameter verify: run `PRAGMA quick_check` on a file of ours before accepting it (see ``checkHeader(_:path:)``).
     static func prepare(_ connection: Connection, path: String, inMemory: Bool, verify: Bool = false) throws -> State {
         do {
             if try isOurs(connection, path: path) { return try checked(connection, path: path, verify: verify) }
@@ -163,7 +159,7 @@ enum Schema {
     ///
     /// NB: a store whose main file lost pages beside a log can still open, and fail only on the first
     /// read of a missing page, after checkpoints had written into it. `quick_check` finds that, but costs
-    /// milliseconds for a large store, so it runs only when ``checkHeader(path:)`` saw the file shorter
+    /// milliseconds for a large store, so it runs only when ``checkHeader(_:path:)`` saw the file shorter
     /// than its header says; a corrupt page found later is reported as
     /// ``DefaultsError/corruptStore(path:reason:)`` by the store.
     private static func checked(_ connection: Connection, path: String, verify: Bool) throws -> State {

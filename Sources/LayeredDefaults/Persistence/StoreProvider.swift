@@ -19,8 +19,8 @@ final class StoreProvider: Sendable {
         init(_ store: SuiteStore) { self.store = store }
     }
 
-    /// The open file-backed stores of this process, by file path.
-    private static let openStores = Mutex<[String: WeakStore]>([:])
+    /// The open file-backed stores of this process, by the identity of their file.
+    private static let openStores = Mutex<[FileIdentity: WeakStore]>([:])
 
     init(configuration: Defaults.Configuration) {
         busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
@@ -36,9 +36,8 @@ final class StoreProvider: Sendable {
     ///
     /// NB: SQLite, opened with NOFOLLOW, refuses a symbolic link anywhere in a path, not only the file
     /// itself, and a root reached through a link (a dotfile manager's `~/.config`, macOS's `/var`) is
-    /// the user's choice. It also gives one file one spelling, so one store per file per process: two
-    /// stores of one file would each hold a descriptor of its `-shm`, and closing one drops every POSIX
-    /// lock the process holds on it, SQLite's included. The file itself is still checked with lstat.
+    /// the user's choice. The file itself is still checked with lstat. (Which store is a file's is told
+    /// by its identity, not by this spelling: see ``store(named:create:)``.)
     func filePath(of name: String) -> String? {
         guard let root else { return nil }
         var existing = root.path
@@ -56,7 +55,13 @@ final class StoreProvider: Sendable {
     }
 
     /// The store of the domain `name`; with `create`, made when it does not exist yet, else nil then.
-    /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` before any file is touched, or what
+    ///
+    /// NB: one store per file per process, found by the file's device and inode, however its path is
+    /// spelled (a root renamed or mounted elsewhere while open): two stores of one file would each hold
+    /// a descriptor of its `-shm`, and closing one drops every POSIX lock the process holds on it,
+    /// SQLite's included.
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` before any file is touched,
+    ///   ``DefaultsError/permissionDenied(path:)`` when the root cannot be searched, or what
     ///   ``SuiteStore/open(name:path:busyTimeoutMilliseconds:)`` throws.
     func store(named name: String, create: Bool = true) throws -> SuiteStore? {
         try SuiteName.validate(name)
@@ -71,27 +76,31 @@ final class StoreProvider: Sendable {
         }
         let path = filePath(of: name) ?? Self.path(of: name, in: root)
         return try Self.openStores.withLock { openStores in
-            if let store = openStores[path]?.store { return store }
-            guard create || FileManager.default.fileExists(atPath: path) else { return nil }
-            if create { try Self.createRoot(root) }
+            let status = try Location.status(ofEntry: path)
+            if let status, let store = openStores[FileIdentity(status)]?.store { return store }
+            guard create || status != nil else { return nil }
+            if create { try Self.createRoot(root, suite: name) }
             let store = try SuiteStore.open(name: name, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
             openStores = openStores.filter { $0.value.store != nil }
-            openStores[path] = WeakStore(store)
+            if let identity = store.identity { openStores[identity] = WeakStore(store) }
             return store
         }
     }
 
     /// The names of the domains that exist: files `<name>.sqlite3` under the root, or the in-memory stores.
+    /// - Throws: as ``Location/domainNames(in:)``.
     func domainNames() throws -> [String] {
         guard let root else { return memoryStores.withLock { Array($0.keys) }.sorted() }
-        return Location.domainNames(in: root)
+        return try Location.domainNames(in: root)
     }
 
     /// Creates the root directory, mode 0700, when it does not exist, and its missing parents, 0700 too.
     ///
     /// NB: parents made with the umask (0777 under umask 000) would let other users rename the root
-    /// away and put their own in its place; the XDG base directory spec asks for 0700 as well.
-    private static func createRoot(_ root: URL) throws {
+    /// away and put their own in its place; the XDG base directory spec asks for 0700 as well. And a
+    /// restrictive umask (0177) would leave a directory that not even its owner can search: so each
+    /// directory made here is set to 0700 afterwards (mkdir's mode is filtered by the umask, chmod's is not).
+    private static func createRoot(_ root: URL, suite: String) throws {
         guard !FileManager.default.fileExists(atPath: root.path) else { return }
         var missingParents: [String] = []
         var parent = root.deletingLastPathComponent().path
@@ -99,11 +108,27 @@ final class StoreProvider: Sendable {
             missingParents.append(parent)
             parent = (parent as NSString).deletingLastPathComponent
         }
-        for directory in missingParents.reversed() { _ = mkdir(directory, 0o700) }  // a failure shows at the root
-        if mkdir(root.path, 0o700) != 0, errno != EEXIST, errno != EACCES, errno != EROFS {
-            throw DefaultsError.storageFailure(
-                suite: root.lastPathComponent, key: nil,
-                SQLiteError(code: .cantOpen, message: "cannot create the store directory: \(String(cString: strerror(errno)))"))
+        for directory in missingParents.reversed() + [root.path] {
+            if mkdir(directory, 0o700) == 0 {
+                chmod(directory, 0o700)
+            } else if directory == root.path, errno != EEXIST, errno != EACCES, errno != EROFS {
+                // NB: a parent's failure shows at the root; a read-only one makes the store read-only.
+                throw DefaultsError.system(errno, path: directory, operation: "create the store directory", suite: suite)
+            }
         }
+    }
+}
+
+/// The identity of a file, whatever its path: its device and inode.
+struct FileIdentity: Hashable, Sendable {
+    /// The device holding the file (`st_dev`).
+    let device: UInt64
+    /// The file's inode number on that device (`st_ino`).
+    let inode: UInt64
+
+    /// The identity of the file `status` describes (from `stat` or `lstat`).
+    init(_ status: stat) {
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
     }
 }

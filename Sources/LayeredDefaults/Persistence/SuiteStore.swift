@@ -13,6 +13,8 @@ final class SuiteStore: Sendable {
     let name: String
     /// The database file, or nil in memory.
     let path: String?
+    /// The device and inode of the database file, or nil in memory.
+    let identity: FileIdentity?
     /// Why the domain cannot be written (e.g. an empty read-only file), or nil when it can.
     let unavailable: DefaultsError?
 
@@ -42,9 +44,11 @@ final class SuiteStore: Sendable {
         }
     }
 
-    private init(name: String, path: String?, connection: Connection, signal: ChangeSignal, complete: Bool, unavailable: DefaultsError?) {
+    private init(name: String, path: String?, identity: FileIdentity? = nil, connection: Connection, signal: ChangeSignal,
+                 complete: Bool, unavailable: DefaultsError?) {
         self.name = name
         self.path = path
+        self.identity = identity
         self.unavailable = unavailable
         self.signal = signal
         self.database = Database(connection: connection, suite: name)
@@ -61,66 +65,52 @@ final class SuiteStore: Sendable {
     /// Where this process cannot write the file or its directory, the store is a read-only snapshot
     /// of the file as it is now (unless a `-wal` holds pending commits, which SQLite then reads): reads
     /// work, writes throw ``DefaultsError/readOnly(suite:key:)``.
-    /// - Throws: ``DefaultsError/unsafePath(path:)`` for a symbolic link (the file, its `-wal`, `-shm` or `-journal`),
+    /// - Throws: ``DefaultsError/unsafePath(path:)`` for a symbolic link (the file, its `-wal`, `-shm` or `-journal`)
+    ///   or a companion that is not a regular file, ``DefaultsError/hardLinked(path:)`` for any of them with
+    ///   more than one name, ``DefaultsError/permissionDenied(path:)`` for a file this user may not read,
     ///   ``DefaultsError/corruptStore(path:reason:)`` for a file that is not a readable database,
     ///   ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
     ///   or a storage error. The file is never modified when it is not ours.
     static func open(name: String, path: String, busyTimeoutMilliseconds: Int32) throws -> SuiteStore {
-        var status = stat()
-        if lstat(path, &status) == 0 {
-            switch status.st_mode & S_IFMT {
-            case S_IFLNK: throw DefaultsError.unsafePath(path: path)
-            case S_IFREG: break
-            default: throw DefaultsError.corruptStore(path: path, reason: "not a regular file")
-            }
-        } else {
-            let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if descriptor >= 0 {
-                close(descriptor)
-            } else if errno == EACCES || errno == EROFS {
-                return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
-            } else if errno != EEXIST {
-                throw DefaultsError.storageFailure(
-                    suite: name, key: nil,
-                    SQLiteError(code: .cantOpen, message: "cannot create the file: \(String(cString: strerror(errno)))"))
-            }
+        guard let found = try Location.status(ofEntry: path) ?? create(path, suite: name) else {
+            return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
         }
-        // NB: SQLite (opened with NOFOLLOW) refuses a linked -wal or -shm too, but only as an anonymous
-        // SQLITE_CANTOPEN after creating a -wal beside it; refuse it by name before it touches anything.
-        for suffix in ["-wal", "-shm", "-journal"] where lstat(path + suffix, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK {
-            throw DefaultsError.unsafePath(path: path + suffix)
-        }
-        let mayBeTruncated = try Schema.checkHeader(path: path)
+        try refuseUnsafe(path, found)
         // NB: in WAL mode even a reader needs a -shm (and a -wal) beside the file. Where this process
         // cannot write (a read-only directory or file, a read-only file system) SQLite cannot create
         // them, and fails every read; or it creates them read-only like the file, which then keeps the
         // store read-only after the file is made writable again. When no log holds pending commits,
         // everything is in the main file: read it as an immutable snapshot, creating nothing.
         let directory = (path as NSString).deletingLastPathComponent
+        var status = stat()
         let pendingLog = lstat(path + "-wal", &status) == 0 && status.st_size > 0
         let snapshot = (access(path, W_OK) != 0 || access(directory, W_OK) != 0) && !pendingLog
         let connection: Connection
         do {
             connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, immutable: snapshot)
         } catch let error as SQLiteError {
-            throw DefaultsError.corruptStore(path: path, reason: "cannot be opened: \(error.message)")
+            // NB: opening reads nothing but the header, so it fails for the file, never for its content.
+            if error.systemErrno == EACCES || error.systemErrno == EPERM { throw DefaultsError.permissionDenied(path: path) }
+            throw DefaultsError.storage(error, suite: name, key: nil)
         }
         // NB: until the file is known to be ours, closing must not checkpoint a log into it (see Schema.checkHeader).
         connection.setCheckpointOnClose(false)
         do {
+            let mayBeTruncated = try Schema.checkHeader(connection, path: path)
             switch try Schema.prepare(connection, path: path, inMemory: false, verify: mayBeTruncated) {
             case .emptyReadOnly:
                 connection.close()
                 return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
             case .ready:
                 if snapshot {
-                    return SuiteStore(name: name, path: path, connection: connection, signal: .never, complete: false,
-                                      unavailable: .readOnly(suite: name, key: nil))
+                    return SuiteStore(name: name, path: path, identity: FileIdentity(found), connection: connection, signal: .never,
+                                      complete: false, unavailable: .readOnly(suite: name, key: nil))
                 }
                 connection.setCheckpointOnClose(true)
                 _ = try connection.text("PRAGMA synchronous = NORMAL")
                 let signal = ChangeSignal.open(connection: connection)
-                return SuiteStore(name: name, path: path, connection: connection, signal: signal, complete: false, unavailable: nil)
+                return SuiteStore(name: name, path: path, identity: FileIdentity(found), connection: connection, signal: signal,
+                                  complete: false, unavailable: nil)
             }
         } catch {
             // NB: with checkpoint-on-close off, SQLite would leave the empty log and the index it created
@@ -132,6 +122,49 @@ final class SuiteStore: Sendable {
             if lstat(path + "-wal", &status) != 0 || status.st_size == 0 { connection.setCheckpointOnClose(true) }
             connection.close()
             throw DefaultsError.storage(error, suite: name, key: nil)
+        }
+    }
+
+    /// Creates the empty database file at `path`, mode 0600 whatever the umask, and returns its status;
+    /// nil when this process may not create it (a read-only directory or file system).
+    private static func create(_ path: String, suite: String) throws -> stat? {
+        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            // NB: the umask may have taken bits off 0600 (0400 under umask 0277), and SQLite gives the -wal
+            // and -shm the file's mode. Closing this descriptor drops no lock: the file is new, so no
+            // connection of this process has it open.
+            fchmod(descriptor, 0o600)
+            close(descriptor)
+        } else if errno == EACCES || errno == EROFS {
+            return nil
+        } else if errno != EEXIST {
+            throw DefaultsError.system(errno, path: path, operation: "create", suite: suite)
+        }
+        guard let status = try Location.status(ofEntry: path) else {
+            throw DefaultsError.system(ENOENT, path: path, operation: "create", suite: suite)
+        }
+        return status
+    }
+
+    /// Refuses, by name and without opening anything, a database file (whose status is `status`) or a
+    /// `-wal`, `-shm` or `-journal` beside it that SQLite must not open.
+    ///
+    /// NB: SQLite (opened with NOFOLLOW) refuses a linked -wal or -shm too, but only as an anonymous
+    /// SQLITE_CANTOPEN after creating a -wal beside it. It opens a FIFO and blocks forever. And it finds
+    /// companions by name and shares a log between connections by the database's inode: a file with a
+    /// second name gets a log per name (writes lost, corruption), and a companion with a second name is
+    /// written through, overwriting the file it shares. `lstat` sees all of this without a descriptor.
+    private static func refuseUnsafe(_ path: String, _ status: stat) throws {
+        switch status.st_mode & S_IFMT {
+        case S_IFLNK: throw DefaultsError.unsafePath(path: path)
+        case S_IFREG: break
+        default: throw DefaultsError.corruptStore(path: path, reason: "not a regular file")
+        }
+        guard status.st_nlink == 1 else { throw DefaultsError.hardLinked(path: path) }
+        var companion = stat()
+        for suffix in ["-wal", "-shm", "-journal"] where lstat(path + suffix, &companion) == 0 {
+            guard companion.st_mode & S_IFMT == S_IFREG else { throw DefaultsError.unsafePath(path: path + suffix) }
+            guard companion.st_nlink == 1 else { throw DefaultsError.hardLinked(path: path + suffix) }
         }
     }
 

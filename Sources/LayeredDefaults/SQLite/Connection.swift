@@ -83,15 +83,43 @@ final class Connection {
     /// NB: no descriptor of our own is opened, so none is closed: closing one would drop every POSIX lock
     /// this process holds on the file, SQLite's included.
     func walIndexHeader() -> UnsafeRawPointer? {
-        var file: UnsafeMutablePointer<sqlite3_file>?
-        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
-              let file, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
+        guard let file = mainFile, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
               let map = methods.pointee.xShmMap
         else { return nil }
         var region: UnsafeMutableRawPointer?
         // NB: 32 KiB is SQLite's WAL-index page size (WALINDEX_PGSZ); the region must be asked with it.
         guard map(file, 0, 32768, 0, &region) == SQLITE_OK, let region else { return nil }
         return UnsafeRawPointer(region)
+    }
+
+    /// The first `count` bytes of the database file (all of it when shorter) and its size, or nil when
+    /// they cannot be read.
+    ///
+    /// Read through SQLite's own open file (`xFileSize`, `xRead`), without a lock and without SQLite
+    /// looking at them: no transaction is begun, no log or index is opened or created.
+    /// NB: as for ``walIndexHeader()``, no descriptor of our own is opened and closed, which would drop
+    /// every POSIX lock this process holds on the file.
+    func fileStart(count: Int) -> (bytes: [UInt8], size: Int)? {
+        guard let file = mainFile, let methods = file.pointee.pMethods,
+              let fileSize = methods.pointee.xFileSize, let read = methods.pointee.xRead
+        else { return nil }
+        var size: sqlite3_int64 = 0
+        guard fileSize(file, &size) == SQLITE_OK else { return nil }
+        var bytes = [UInt8](repeating: 0, count: min(count, Int(size)))
+        guard !bytes.isEmpty else { return (bytes, Int(size)) }
+        // NB: a file that shrank since its size was read is read short (the rest zeroed): the caller, who
+        // looks twice and compares, sees the size change.
+        // NB: SQLITE_IOERR_SHORT_READ (SQLITE_IOERR | 2 << 8) is a function-like macro Swift cannot import.
+        let code = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32($0.count), 0) }
+        guard code == SQLITE_OK || code == SQLITE_IOERR | 2 << 8 else { return nil }
+        return (bytes, Int(size))
+    }
+
+    /// SQLite's own open file of the main database (`SQLITE_FCNTL_FILE_POINTER`), or nil.
+    private var mainFile: UnsafeMutablePointer<sqlite3_file>? {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK else { return nil }
+        return file
     }
 
     /// True when SQLite opened the file read-only (no write permission on it).

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// An error reported by SQLite: its extended result code, SQLite's message and the SQL that failed.
 ///
@@ -51,24 +52,35 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
     /// The SQL being executed, if any. Never contains bound values.
     public let sql: String?
+    /// The operating system's error number (`errno`) behind an I/O or open failure (`SQLITE_IOERR_*`,
+    /// `SQLITE_CANTOPEN`), e.g. `ENOSPC`, `EDQUOT` or `EACCES`; 0 when there is none or it is unknown.
+    public let systemErrno: Int32
 
     /// Creates an error from its parts.
-    public init(code: Code, message: String, sql: String? = nil) {
+    public init(code: Code, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.code = code
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
-    /// Reads the current error of a connection.
+    /// Reads the current error of a connection; call it at once after the call that failed with `code`.
     init(connection: OpaquePointer?, code: Int32, sql: String? = nil) {
+        // NB: `errno` as the failed call left it, not `sqlite3_system_errno`: SQLite (3.40) records none
+        // for a COMMIT whose write fails (it says 0, or the errno of an older failure), while the failed
+        // system call was the last to set `errno`. Only I/O and open failures have one.
+        let failedCallErrno = errno
         let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
-        self.init(code: Code(rawValue: code), message: message, sql: sql)
+        let primary = code & 0xFF
+        let systemErrno = primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN ? failedCallErrno : 0
+        self.init(code: Code(rawValue: code), message: message, sql: sql, systemErrno: systemErrno)
     }
 
     public var description: String {
         let name = String(cString: sqlite3_errstr(code.rawValue))
         var text = "SQLite error \(code.rawValue) (\(name)): \(message)"
+        if systemErrno != 0 { text += " (\(String(cString: strerror(systemErrno))))" }
         if let sql { text += " - while executing `\(sql)`" }
         return text
     }

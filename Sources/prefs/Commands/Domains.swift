@@ -13,7 +13,7 @@ enum Domains: Command {
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         _ = try operands(invocation, 0...0)
-        let names = context.domainNames().filter { $0 != Defaults.globalDomain }
+        let names = try context.domainNames().filter { $0 != Defaults.globalDomain }
         context.console.print(context.json ? try Output.jsonLine(names) : names.joined(separator: ", "))
     }
 }

@@ -19,7 +19,7 @@ enum Find: Command {
         guard !word.isEmpty else { throw PrefsError.usage("find needs a non-empty word") }
         var found: [String: [String: PreferenceValue]] = [:]
         var unreadable = false
-        for domain in context.domainNames() {
+        for domain in try context.domainNames() {
             let values: [String: PreferenceValue]
             do {
                 values = try context.storedValues(of: domain) ?? [:]

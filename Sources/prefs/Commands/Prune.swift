@@ -43,7 +43,7 @@ enum Prune: Command {
         let now = Date()
 
         var deleted: [String] = []
-        for domain in context.domainNames() where domain.hasPrefix(prefix) && domain != Defaults.globalDomain {
+        for domain in try context.domainNames() where domain.hasPrefix(prefix) && domain != Defaults.globalDomain {
             let database = context.file(of: domain).path
             guard isRegularFile(database) else {
                 context.console.printError("prefs: skipped \(domain): '\(database)' is not a regular file")

@@ -65,9 +65,9 @@ struct Context: Sendable {
     }
 
     /// True when `domain` has a file (of any kind: opening a non-file reports it as unreadable).
-    func domainExists(_ domain: String) -> Bool {
-        var status = stat()
-        return lstat(file(of: domain).path, &status) == 0
+    /// - Throws: the library's error when the root cannot be searched (``Location/domainExists(_:in:)``).
+    func domainExists(_ domain: String) throws -> Bool {
+        try Location.domainExists(domain, in: root)
     }
 
     /// The store of `domain` when its file exists, else nil; nothing is created for a missing domain.
@@ -76,7 +76,7 @@ struct Context: Sendable {
     /// ``Defaults`` opens its search list.
     /// - Throws: the library's error when the file cannot be opened (corrupt, foreign, unsafe).
     func existingDefaults(_ domain: String) throws -> Defaults? {
-        domainExists(domain) ? try defaults(domain) : nil
+        try domainExists(domain) ? try defaults(domain) : nil
     }
 
     /// The store of `domain`, its file created when missing.
@@ -106,7 +106,8 @@ struct Context: Sendable {
 
     /// The names of the domains under the root (``Location/domainNames(in:)``): listing opens and creates
     /// nothing, unlike `Defaults.persistentDomainNames()`, which needs an open store.
-    func domainNames() -> [String] {
-        Location.domainNames(in: root)
+    /// - Throws: the library's error when the root cannot be listed.
+    func domainNames() throws -> [String] {
+        try Location.domainNames(in: root)
     }
 }

@@ -58,8 +58,9 @@ enum PrefsError: Error, Sendable, Equatable {
             switch error {
             case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep:
                 self = .usage(error.description)
-            case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .readOnly, .busy,
-                .diskFull, .undecodableValue, .nestedTransaction, .storageFailure:
+            case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .permissionDenied,
+                .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .nestedTransaction, .storageFailure,
+                .fileSystemFailure:
                 self = .storage(error.description)
             }
         default:

@@ -32,6 +32,17 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case walSymlinkOutside
     /// A healthy store whose `-shm` file is a symbolic link to a file outside the root.
     case shmSymlinkOutside
+    /// A healthy store with a second name (a hard link) outside the root, as a `cp -al` snapshot leaves it:
+    /// SQLite would keep one write-ahead log per name.
+    case hardLinkOutside
+    /// A healthy store whose `-wal` file is a hard link to a file outside the root.
+    case walHardLinkOutside
+    /// A healthy store whose `-shm` file is a hard link to a file outside the root.
+    case shmHardLinkOutside
+    /// A healthy store beside a FIFO named like its rollback journal (`-journal`): opening it blocks.
+    case journalFIFO
+    /// A healthy store beside a FIFO named like its write-ahead log (`-wal`).
+    case walFIFO
 
     var testDescription: String { rawValue }
 
@@ -89,13 +100,25 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: outside.path)
             return outside
         case .walSymlinkOutside, .shmSymlinkOutside:
-            try withConnection(file, create: true) { connection in
-                try connection.execute("PRAGMA journal_mode = WAL; \(Schema.create) INSERT INTO preferences VALUES ('k', 'string', 'v');")
-            }
+            try makeHealthy(file)
             try Data("outside, not ours".utf8).write(to: outside)
             let link = file.path + (self == .walSymlinkOutside ? "-wal" : "-shm")
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside.path)
             return outside
+        case .hardLinkOutside:
+            try makeHealthy(file)
+            try FileManager.default.linkItem(at: file, to: outside)
+            return outside
+        case .walHardLinkOutside, .shmHardLinkOutside:
+            try makeHealthy(file)
+            try Data("outside, not ours".utf8).write(to: outside)
+            let link = file.path + (self == .walHardLinkOutside ? "-wal" : "-shm")
+            try FileManager.default.linkItem(atPath: outside.path, toPath: link)
+            return outside
+        case .journalFIFO, .walFIFO:
+            try makeHealthy(file)
+            let fifo = file.path + (self == .journalFIFO ? "-journal" : "-wal")
+            guard mkfifo(fifo, 0o600) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         }
         return nil
     }
@@ -115,6 +138,16 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return path == file.path + "-wal"
         case (.shmSymlinkOutside, .unsafePath(let path)?):
             return path == file.path + "-shm"
+        case (.hardLinkOutside, .hardLinked(let path)?):
+            return path == file.path
+        case (.walHardLinkOutside, .hardLinked(let path)?):
+            return path == file.path + "-wal"
+        case (.shmHardLinkOutside, .hardLinked(let path)?):
+            return path == file.path + "-shm"
+        case (.journalFIFO, .unsafePath(let path)?):
+            return path == file.path + "-journal"
+        case (.walFIFO, .unsafePath(let path)?):
+            return path == file.path + "-wal"
         default:
             return false
         }
@@ -142,6 +175,14 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
             for suffix in ["-wal", "-shm"] {
                 try FileManager.default.copyItem(atPath: source.path + suffix, toPath: file.path + suffix)
             }
+        }
+    }
+
+    /// Makes a healthy store of ours at `file`, one value stored, its connection closed (so no `-wal` or
+    /// `-shm` is left).
+    private func makeHealthy(_ file: URL) throws {
+        try withConnection(file, create: true) { connection in
+            try connection.execute("PRAGMA journal_mode = WAL; \(Schema.create) INSERT INTO preferences VALUES ('k', 'string', 'v');")
         }
     }
 
