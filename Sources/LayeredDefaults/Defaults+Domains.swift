@@ -161,7 +161,9 @@ extension Defaults {
     public func setVolatileValues(_ values: [String: PreferenceValue], forName domainName: String) {
         state.withLock { state in
             switch domainName {
-            case Self.argumentDomain: state.arguments = values
+            case Self.argumentDomain:
+                state.arguments = values
+                hasArguments.store(!values.isEmpty, ordering: .releasing)
             case Self.registrationDomain: state.registration = values
             default: state.volatileDomains[domainName] = values
             }

@@ -37,7 +37,10 @@ public final class Defaults: Sendable {
 
     let provider: StoreProvider
     let persistent: SuiteStore
-    let state: Mutex<SearchState>
+    let state: Lock<SearchState>
+    /// Whether the argument domain (``SearchState/arguments``) holds any key; stored while holding
+    /// `state` whenever the arguments change, so a hot read skips that lock when there are none.
+    let hasArguments: Atomic<Bool>
 
     /// The volatile parts of the search list, and the stores it searches.
     struct SearchState {
@@ -98,7 +101,8 @@ public final class Defaults: Sendable {
         }
         state.global = global
         state.rebuildStores(persistent: persistent)
-        self.state = Mutex(state)
+        self.hasArguments = Atomic(!state.arguments.isEmpty)
+        self.state = Lock(state)
     }
 
     /// The store of the running app: its persistent domain is `LAYERED_DEFAULTS_APP_ID` when set, else
@@ -153,9 +157,9 @@ public final class Defaults: Sendable {
     ///
     /// A domain that cannot be read is reported to ``errorHandler`` and skipped.
     public func value(forKey key: String) -> PreferenceValue? {
-        // NB: the hot path. A key of the persistent domain costs one lock here (the argument domain,
-        // not hashed when empty) and one in the store; the search list is copied only on a miss.
-        if let forced = state.withLock({ $0.arguments.isEmpty ? nil : $0.arguments[key] }) { return forced }
+        // NB: the hot path. A key of the persistent domain costs one lock, the store's (the argument domain
+        // costs one more only when it holds keys); the search list is copied only on a miss.
+        if hasArguments.load(ordering: .acquiring), let forced = state.withLock({ $0.arguments[key] }) { return forced }
         do {
             if let value = try persistent.value(forKey: key) { return value }
         } catch {

@@ -28,14 +28,13 @@ func makeInMemoryDefaults(_ suite: String = "test.suite", arguments: [String] = 
 
 /// Collects the errors an instance reports instead of printing them.
 final class ErrorCollector: Sendable {
-    private let errors = Mutex<[DefaultsError]>([])
+    private let errors = Lock<[DefaultsError]>([])
     var all: [DefaultsError] { errors.withLock { $0 } }
     func attach(to defaults: Defaults) {
         defaults.errorHandler = { error in self.errors.withLock { $0.append(error) } }
     }
 }
 
-import Synchronization
 
 /// The result of running a built executable of this package.
 struct ProcessResult {

@@ -17,11 +17,11 @@ final class ObservationCenter: Sendable {
     /// Callbacks are delivered here, serially, in the order the changes were seen.
     let deliveryQueue = DispatchQueue(label: "LayeredDefaults.observation")
 
-    private let registrations = Mutex<[UInt64: @Sendable () -> Void]>([:])
-    private let evaluation = Mutex(())
+    private let registrations = Lock<[UInt64: @Sendable () -> Void]>([:])
+    private let evaluation = Lock(())
     private let nextID = Atomic<UInt64>(1)
     private let count = Atomic<Int>(0)
-    private let poller = Mutex<(any DispatchSourceTimer)?>(nil)
+    private let poller = Lock<(any DispatchSourceTimer)?>(nil)
 
     /// Adds an observation; `evaluate` is called after every change and on every poll.
     func add(_ evaluate: @escaping @Sendable () -> Void) -> UInt64 {
