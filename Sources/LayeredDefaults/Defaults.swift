@@ -19,6 +19,12 @@ import Synchronization
 ///
 /// `Defaults` is `Sendable`: use one instance from any thread. Instances of the same suite and location
 /// in one process share one connection and one in-memory view, so each sees the other's writes at once.
+///
+/// Keys are compared as Swift compares strings: the same text in two Unicode forms ("é" as one scalar,
+/// or "e" followed by a combining accent) is one key, in this process, in the file and in the next
+/// process. A domain's file stores each key in Normalization Form C. A file written by an earlier
+/// version may hold a key in another form, or one key in two rows: either form finds it, the row in
+/// NFC wins, reading never changes the file, and removing the key removes every row of it.
 public final class Defaults: Sendable {
     /// The name of the global domain, shared by every app of the user.
     public static let globalDomain = "NSGlobalDomain"
