@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LayeredDefaults
 import Testing
 
 /// A process killed with SIGKILL right after a write returned loses nothing and leaves a sound database.
@@ -48,7 +48,7 @@ import Testing
 
 /// Kills a child that hangs, so a broken child fails the test instead of stalling the run.
 private final class Watchdog: Sendable {
-    private let cancelled = Mutex(false)
+    private let cancelled = Lock(false)
 
     init(pid: Int32, seconds: Int) {
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [self] in

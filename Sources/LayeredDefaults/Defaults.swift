@@ -23,6 +23,12 @@ import Synchronization
 ///
 /// `Defaults` is `Sendable`: use one instance from any thread. Instances of the same suite and location
 /// in one process share one connection and one in-memory view, so each sees the other's writes at once.
+///
+/// Keys are compared as Swift compares strings: the same text in two Unicode forms ("é" as one scalar,
+/// or "e" followed by a combining accent) is one key, in this process, in the file and in the next
+/// process. A domain's file stores each key in Normalization Form C. A file written by an earlier
+/// version may hold a key in another form, or one key in two rows: either form finds it, the row in
+/// NFC wins, reading never changes the file, and removing the key removes every row of it.
 public final class Defaults: Sendable {
     /// The name of the global domain, shared by every app of the user and searched after the suites.
     public static let globalDomain = "NSGlobalDomain"
@@ -34,7 +40,10 @@ public final class Defaults: Sendable {
 
     let provider: StoreProvider
     let persistent: SuiteStore
-    let state: Mutex<SearchState>
+    let state: Lock<SearchState>
+    /// Whether the argument domain (``SearchState/arguments``) holds any key; stored while holding
+    /// `state` whenever the arguments change, so a hot read skips that lock when there are none.
+    let hasArguments: Atomic<Bool>
 
     /// The volatile parts of the search list, and the stores it searches.
     struct SearchState {
@@ -89,7 +98,8 @@ public final class Defaults: Sendable {
         }
         var state = SearchState(arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, global: global)
         state.rebuildStores(persistent: persistent)
-        self.state = Mutex(state)
+        self.hasArguments = Atomic(!state.arguments.isEmpty)
+        self.state = Lock(state)
     }
 
     /// The store of the running app: its persistent domain is `LAYERED_DEFAULTS_APP_ID` when set, else
@@ -157,9 +167,9 @@ public final class Defaults: Sendable {
     /// The search for `key`; `failed` decides what a domain that cannot be read does: throw (the
     /// throwing API), or report it and search on (the API that does not throw).
     func search(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
-        // NB: the hot path. A key of the persistent domain costs one lock here (the argument domain,
-        // not hashed when empty) and one in the store; the search list is copied only on a miss.
-        if let forced = state.withLock({ $0.arguments.isEmpty ? nil : $0.arguments[key] }) { return forced }
+        // NB: the hot path. A key of the persistent domain costs one lock, the store's (the argument domain
+        // costs one more only when it holds keys); the search list is copied only on a miss.
+        if hasArguments.load(ordering: .acquiring), let forced = state.withLock({ $0.arguments[key] }) { return forced }
         if let value = try read(key, in: persistent, failed: failed) { return value }
         let (stores, registered) = state.withLock { state in (state.stores, state.registration[key]) }
         for store in stores.dropFirst() {

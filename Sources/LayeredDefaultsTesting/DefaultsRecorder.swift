@@ -1,6 +1,5 @@
 import Foundation
 import LayeredDefaults
-import Synchronization
 
 /// Exhaustive assertions on the changes made to a persistent domain, in the spirit of a `TestStore`.
 ///
@@ -38,7 +37,7 @@ public final class DefaultsRecorder: Sendable {
 
     let reporter: IssueReporter
     private let creationSite: CallSite
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     private struct State {
         var snapshot: [String: PreferenceValue]
@@ -77,7 +76,7 @@ public final class DefaultsRecorder: Sendable {
         self.reporter = reporter
         self.creationSite = site
         let snapshot = try defaults.persistentValues(forName: domainName)
-        self.state = Mutex(State(snapshot: snapshot, exhaustivity: exhaustivity))
+        self.state = Lock(State(snapshot: snapshot, exhaustivity: exhaustivity))
     }
 
     deinit {

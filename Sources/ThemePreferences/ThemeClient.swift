@@ -1,5 +1,4 @@
 import LayeredDefaults
-import Synchronization
 
 /// The theme as a swappable capability, for features that depend on it: inject a ``ThemeClient``
 /// instead of a store.
@@ -57,9 +56,9 @@ public struct ThemeClient: Sendable {
 
 /// The state of ``ThemeClient/inMemory(_:)``.
 private final class InMemoryTheme: Sendable {
-    private let state: Mutex<(theme: Theme, subscribers: [Int: AsyncStream<Theme>.Continuation], next: Int)>
+    private let state: Lock<(theme: Theme, subscribers: [Int: AsyncStream<Theme>.Continuation], next: Int)>
 
-    init(_ theme: Theme) { state = Mutex((theme, [:], 0)) }
+    init(_ theme: Theme) { state = Lock((theme, [:], 0)) }
 
     var theme: Theme { state.withLock { $0.theme } }
 

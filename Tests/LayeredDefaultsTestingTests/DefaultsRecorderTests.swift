@@ -257,6 +257,18 @@ import Testing
         }
     }
 
+    @Test func aKeyInEitherUnicodeFormIsOneKey() throws {
+        let (nfc, nfd) = ("caf\u{E9}", "cafe\u{301}")
+        try withIsolatedDefaults { defaults, _ in
+            let recorder = try DefaultsRecorder(defaults)
+            defer { recorder.finish() }
+            try recorder.assert(during: { defaults.set("first", forKey: nfc) }) { $0[nfd] = "first" }
+            try recorder.assert(during: { defaults.set("second", forKey: nfd) }) { $0[nfc] = "second" }
+            #expect(recorder.snapshot == [nfc: "second"])
+            try recorder.assert(during: { defaults.removeObject(forKey: nfd) }) { $0[nfc] = nil }
+        }
+    }
+
     @Test func releasingAnUnfinishedRecorderFails() throws {
         try withInMemoryDefaults { defaults, _ in
             let log = try expectIssues {

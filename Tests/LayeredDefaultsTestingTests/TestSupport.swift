@@ -1,12 +1,11 @@
 import Foundation
 import LayeredDefaults
-import Synchronization
 import Testing
 @testable import LayeredDefaultsTesting
 
 /// What a test tool reported: the messages of the issues it recorded.
 final class IssueLog: Sendable {
-    private let entries = Mutex<[(message: String, location: SourceLocation?)]>([])
+    private let entries = Lock<[(message: String, location: SourceLocation?)]>([])
     var messages: [String] { entries.withLock { $0.map(\.message) } }
     var locations: [SourceLocation?] { entries.withLock { $0.map(\.location) } }
     func append(_ issue: Issue) {
@@ -40,7 +39,7 @@ func expectIssues(isolation: isolated (any Actor)? = #isolation, _ body: () asyn
 
 /// A reporter that keeps what the recorder reports instead of failing the test.
 final class CapturingReporter: Sendable {
-    private let entries = Mutex<(failures: [String], notes: [String])>(([], []))
+    private let entries = Lock<(failures: [String], notes: [String])>(([], []))
     var failures: [String] { entries.withLock { $0.failures } }
     var notes: [String] { entries.withLock { $0.notes } }
     var reporter: IssueReporter {

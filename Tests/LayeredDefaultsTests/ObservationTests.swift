@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import LayeredDefaults
 
@@ -149,14 +148,13 @@ import Testing
 
 /// Collects a stream's elements as they come, from a task of its own.
 final class Collected<Element: Sendable>: Sendable {
-    private final class Values: Sendable { let list = Mutex<[Element]>([]) }
-    private let values = Values()
+    private let values = Lock<[Element]>([])
     private let task: Task<Void, Never>
 
     init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
         let values = values
         task = Task {
-            do { for try await value in sequence { values.list.withLock { $0.append(value) } } } catch {}
+            do { for try await value in sequence { values.withLock { $0.append(value) } } } catch {}
         }
     }
 
@@ -171,7 +169,7 @@ final class Collected<Element: Sendable>: Sendable {
     func until(timeout: Duration = .seconds(30), _ done: ([Element]) -> Bool) async throws -> [Element] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let current = values.list.withLock { $0 }
+            let current = values.withLock { $0 }
             if done(current) { return current }
             try await Task.sleep(for: .milliseconds(5))
         }

@@ -126,9 +126,8 @@ import Testing
 }
 
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Lock(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }
 
-import Synchronization

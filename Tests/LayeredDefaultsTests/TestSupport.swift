@@ -33,13 +33,12 @@ func makeInMemoryDefaults(
 
 /// Collects the errors an instance reports instead of printing them.
 final class ErrorCollector: Sendable {
-    private let errors = Mutex<[DefaultsError]>([])
+    private let errors = Lock<[DefaultsError]>([])
     var all: [DefaultsError] { errors.withLock { $0 } }
     /// The error handler to configure a store with.
     func record(_ error: DefaultsError) { errors.withLock { $0.append(error) } }
 }
 
-import Synchronization
 
 /// The result of running a built executable of this package.
 struct ProcessResult {

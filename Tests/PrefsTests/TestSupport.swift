@@ -1,11 +1,10 @@
 import Foundation
 import LayeredDefaults
-import Synchronization
 @testable import prefs
 
 /// A console whose output and error streams are kept in memory, with a fixed input.
 final class CapturingConsole: Sendable {
-    private let streams = Mutex<(output: String, error: String)>(("", ""))
+    private let streams = Lock<(output: String, error: String)>(("", ""))
     private let input: Data
 
     init(input: Data = Data()) { self.input = input }

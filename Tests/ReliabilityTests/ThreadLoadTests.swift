@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import LayeredDefaults
 
@@ -25,7 +24,7 @@ struct ThreadLoadTests {
         try withTemporaryRoot { root in
             let instances = try (0..<2).map { _ in try Defaults(suiteName: "threads", configuration: .init(location: .directory(root), arguments: [])) }
             let seed = UInt64.random(in: 0...UInt64.max)
-            let outcomes = Mutex<[Int: Outcome]>([:])
+            let outcomes = Lock<[Int: Outcome]>([:])
             let group = DispatchGroup()
             for thread in 0..<8 {
                 group.enter()

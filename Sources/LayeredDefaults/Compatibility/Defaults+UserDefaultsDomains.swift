@@ -76,7 +76,9 @@ extension Defaults {
         guard let values = reportingErrors({ try Self.values(of: domain, suite: domainName) }) else { return }
         state.withLock { state in
             switch domainName {
-            case Self.argumentDomain: state.arguments = values
+            case Self.argumentDomain:
+                state.arguments = values
+                hasArguments.store(!values.isEmpty, ordering: .releasing)
             case Self.registrationDomain: state.registration = values
             default: state.volatileDomains[domainName] = values
             }

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A running observation; it stops when cancelled or when this token is released.
 public final class DefaultsObservation: Sendable {
@@ -94,6 +93,6 @@ extension Defaults {
 
 /// What an observation saw last.
 private final class LastSeen<T: Sendable>: Sendable {
-    let state: Mutex<(stamp: Defaults.ObservationStamp, value: T)>
-    init(stamp: Defaults.ObservationStamp, value: T) { state = Mutex((stamp, value)) }
+    let state: Lock<(stamp: Defaults.ObservationStamp, value: T)>
+    init(stamp: Defaults.ObservationStamp, value: T) { state = Lock((stamp, value)) }
 }

@@ -22,9 +22,9 @@ final class ObservationCenter: Sendable {
     /// Callbacks are delivered here, serially, in the order the changes were seen.
     let deliveryQueue = DispatchQueue(label: "LayeredDefaults.observation")
 
-    private let registrations = Mutex<[UInt64: @Sendable () -> Void]>([:])
+    private let registrations = Lock<[UInt64: @Sendable () -> Void]>([:])
     /// Held while an evaluation runs, so that ``remove(_:)`` can wait one out.
-    private let evaluation = Mutex(())
+    private let evaluation = Lock(())
     private let nextID = Atomic<UInt64>(1)
     private let count = Atomic<Int>(0)
     /// Wakes the evaluating thread.

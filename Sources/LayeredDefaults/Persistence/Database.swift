@@ -14,13 +14,22 @@ final class Database {
         self.suite = suite
     }
 
-    /// The stored value of `key`, or nil when there is none.
+    /// The stored value of `key` (in any Unicode form, see ``StoredKey``), or nil when there is none.
     /// - Throws: ``DefaultsError/undecodableValue(suite:key:type:)`` for a row that does not match its
     ///   tag (left untouched), or a ``SQLiteError``.
     func value(forKey key: String) throws -> PreferenceValue? {
+        let storedKey = StoredKey.form(of: key)
+        if let value = try value(inRowKeyed: storedKey, forKey: key) { return value }
+        guard let other = try otherForms(of: storedKey).first else { return nil }
+        return try value(inRowKeyed: other, forKey: key)
+    }
+
+    /// The value of the row whose key column is exactly `text`, or nil when there is none.
+    /// - Throws: ``DefaultsError/undecodableValue(suite:key:type:)`` naming `key`, or a ``SQLiteError``.
+    private func value(inRowKeyed text: String, forKey key: String) throws -> PreferenceValue? {
         let statement = try connection.prepared("SELECT type, value FROM preferences WHERE key = ?")
         defer { statement.reset() }
-        statement.bind(key, at: 1)
+        statement.bind(text, at: 1)
         guard try statement.step() else { return nil }
         guard let value = StoredValue.decode(from: statement, at: 0) else {
             throw DefaultsError.undecodableValue(suite: suite, key: key, type: statement.text(at: 0))
@@ -28,36 +37,78 @@ final class Database {
         return value
     }
 
-    /// Every stored value, and the keys whose rows could not be decoded (skipped, left untouched).
+    /// The key columns of the rows that hold `storedKey` in another form than its stored one (written by
+    /// an earlier version or another program), in byte order.
+    ///
+    /// NB: a scan of the domain, which only a miss or a removal of a non-ASCII key pays.
+    /// - Throws: ``SQLiteError``.
+    private func otherForms(of storedKey: String) throws -> [String] {
+        guard StoredKey.mayHaveOtherForms(storedKey) else { return [] }
+        // NB: the WHERE keeps the keys holding a non-ASCII byte (more bytes than characters) in C: making
+        // a Swift string of every key made a scan of 10,000 keys take about 1 ms.
+        let statement = try connection.prepared(
+            "SELECT key FROM preferences WHERE length(key) <> length(CAST(key AS BLOB)) ORDER BY key")
+        defer { statement.reset() }
+        var texts: [String] = []
+        while try statement.step() {
+            let text = statement.text(at: 0)
+            if let row = StoredKey.key(ofRow: text), !row.isStoredForm, row.key.utf8.elementsEqual(storedKey.utf8) {
+                texts.append(text)
+            }
+        }
+        return texts
+    }
+
+    /// Every stored value, under the stored form of its key (see ``StoredKey``), and the keys whose rows
+    /// could not be decoded (skipped, left untouched).
     /// - Throws: ``SQLiteError``.
     func allValues() throws -> (values: [String: PreferenceValue], undecodable: [DefaultsError]) {
-        let statement = try connection.prepared("SELECT key, type, value FROM preferences")
+        let statement = try connection.prepared("SELECT key, type, value FROM preferences ORDER BY key")
         defer { statement.reset() }
         var values: [String: PreferenceValue] = [:]
         var undecodable: [DefaultsError] = []
+        var undecodableKeys: Set<String> = []
+        var others: [(key: String, value: PreferenceValue?, type: String)] = []
         while try statement.step() {
-            let key = statement.text(at: 0)
-            if let value = StoredValue.decode(from: statement, at: 1) {
-                values[key] = value
+            guard let row = StoredKey.key(ofRow: statement.text(at: 0)) else { continue }
+            let value = StoredValue.decode(from: statement, at: 1)
+            if !row.isStoredForm {
+                others.append((row.key, value, statement.text(at: 1)))
+            } else if let value {
+                values[row.key] = value
             } else {
-                undecodable.append(.undecodableValue(suite: suite, key: key, type: statement.text(at: 1)))
+                undecodable.append(.undecodableValue(suite: suite, key: row.key, type: statement.text(at: 1)))
+                undecodableKeys.insert(row.key)
+            }
+        }
+        // The row in the stored form wins (as for `value(forKey:)`); else the first other form.
+        for other in others where values[other.key] == nil && undecodableKeys.insert(other.key).inserted {
+            if let value = other.value {
+                values[other.key] = value
+            } else {
+                undecodable.append(.undecodableValue(suite: suite, key: other.key, type: other.type))
             }
         }
         return (values, undecodable)
     }
 
-    /// Stores `value` for `key`, or removes the key when `value` is nil.
+    /// Stores `value` for `key` (in its stored form, see ``StoredKey``), or removes the key when `value`
+    /// is nil: its rows in every form, so that none shows through afterwards.
     /// - Throws: ``SQLiteError``, or an `EncodingError` for a container that JSON cannot hold (deeper
     ///   than ``PreferenceValue/maximumNestingDepth``, which ``DomainTransaction/set(_:forKey:)`` refuses first).
     func set(_ value: PreferenceValue?, forKey key: String) throws {
+        let storedKey = StoredKey.form(of: key)
         guard let value else {
-            let statement = try connection.prepared("DELETE FROM preferences WHERE key = ?")
-            statement.bind(key, at: 1)
-            return try statement.run()
+            for text in try [storedKey] + otherForms(of: storedKey) {
+                let statement = try connection.prepared("DELETE FROM preferences WHERE key = ?")
+                statement.bind(text, at: 1)
+                try statement.run()
+            }
+            return
         }
         let statement = try connection.prepared(
             "INSERT INTO preferences (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value")
-        statement.bind(key, at: 1)
+        statement.bind(storedKey, at: 1)
         try StoredValue.bind(value, to: statement, at: 2)
         try statement.run()
     }
@@ -68,13 +119,10 @@ final class Database {
         try connection.prepared("DELETE FROM preferences").run()
     }
 
-    /// True when the migration `name` has been recorded.
+    /// True when the migration `name` has been recorded, in any Unicode form (see ``StoredKey``).
     /// - Throws: ``SQLiteError``.
     func hasMigration(named name: String) throws -> Bool {
-        let statement = try connection.prepared("SELECT 1 FROM migrations WHERE name = ?")
-        defer { statement.reset() }
-        statement.bind(name, at: 1)
-        return try statement.step()
+        try migrationNames().contains(name)
     }
 
     /// The names of every recorded migration.
@@ -87,11 +135,11 @@ final class Database {
         return names
     }
 
-    /// Records the migration `name` as applied now.
+    /// Records the migration `name` as applied now, in its stored form (NFC, see ``StoredKey``).
     /// - Throws: ``SQLiteError``.
     func recordMigration(named name: String) throws {
         let statement = try connection.prepared("INSERT INTO migrations (name, applied_at) VALUES (?, ?)")
-        statement.bind(name, at: 1)
+        statement.bind(StoredKey.form(of: name), at: 1)
         statement.bind(Date().timeIntervalSinceReferenceDate, at: 2)
         try statement.run()
     }

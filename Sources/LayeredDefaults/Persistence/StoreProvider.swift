@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Finds the ``SuiteStore`` of a domain name at one ``Location``.
 ///
@@ -10,7 +9,7 @@ final class StoreProvider: Sendable {
     /// The root directory, or nil in memory.
     let root: URL?
     /// The private stores of an in-memory provider.
-    private let memoryStores = Mutex<[String: SuiteStore]>([:])
+    private let memoryStores = Lock<[String: SuiteStore]>([:])
     /// How long a write waits for another connection's lock before failing with ``DefaultsError/busy(suite:key:)``.
     let busyTimeoutMilliseconds: Int32
 
@@ -20,7 +19,7 @@ final class StoreProvider: Sendable {
     }
 
     /// The open file-backed stores of this process, by the identity of their file.
-    private static let openStores = Mutex<[FileIdentity: WeakStore]>([:])
+    private static let openStores = Lock<[FileIdentity: WeakStore]>([:])
 
     init(configuration: Defaults.Configuration) {
         busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds

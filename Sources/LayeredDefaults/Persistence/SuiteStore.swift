@@ -20,11 +20,11 @@ final class SuiteStore: Sendable {
 
     // NB: the database is not Sendable; every use goes through `withDatabase`, which holds `databaseLock`.
     nonisolated(unsafe) private let database: Database
-    private let databaseLock = Mutex(())
+    private let databaseLock = Lock(())
     /// The thread holding `databaseLock` (0: none), so that a call made from inside a transaction's body
     /// on that thread is recognized instead of deadlocking on the lock it already holds.
     private let lockOwner = Atomic<UInt>(0)
-    private let view: Mutex<View>
+    private let view: Lock<View>
     private let signal: ChangeSignal
 
     /// The in-memory view: values known to be stored (or known to be absent), valid for one fingerprint.
@@ -52,7 +52,7 @@ final class SuiteStore: Sendable {
         self.unavailable = unavailable
         self.signal = signal
         self.database = Database(connection: connection, suite: name)
-        self.view = Mutex(View(isComplete: complete, fingerprint: signal.fingerprint))
+        self.view = Lock(View(isComplete: complete, fingerprint: signal.fingerprint))
     }
 
     deinit {

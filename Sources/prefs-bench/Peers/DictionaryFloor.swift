@@ -5,6 +5,9 @@ import Synchronization
 /// conversion to `String` or `Int` that a typed getter makes. It has no disk: it only reads.
 final class DictionaryFloor: Peer {
     let kind = PeerKind.floor
+    // NB: the one `Mutex` left in the package (which otherwise uses its own `Lock`, which ThreadSanitizer
+    // understands): the floor is the cheapest lock Swift has, inlined here; `Lock`'s `package` generic is
+    // not specialized across modules. Read by one thread, and never run under ThreadSanitizer.
     private let values: Mutex<[String: PreferenceValue]>
 
     /// A dictionary holding the pairs of `workload` (empty without one).

@@ -13,7 +13,7 @@ final class OursPeer: Peer {
     /// Counts the errors the non-throwing setters report, so that a failed write fails the case.
     private final class ErrorCounter: Sendable {
         let count = Atomic<Int>(0)
-        let last = Mutex<String?>(nil)
+        let last = Lock<String?>(nil)
     }
 
     /// Opens the domain `suite` in `directory`, with no launch arguments.

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaults
 import Synchronization
 
 /// Where a command's output goes: standard output, standard error and standard input, or buffers in tests.
@@ -41,7 +42,7 @@ struct Console: Sendable {
     /// A standard output or error stream that remembers its first failed write.
     private final class Stream: Sendable {
         private let descriptor: Int32
-        private let firstFailure = Mutex<Int32?>(nil)
+        private let firstFailure = Lock<Int32?>(nil)
 
         /// The stream on `descriptor` (`STDOUT_FILENO` or `STDERR_FILENO`).
         init(_ descriptor: Int32) { self.descriptor = descriptor }

@@ -1,6 +1,5 @@
 import Foundation
 import LayeredDefaults
-import Synchronization
 
 /// What a command runs against: the store's root directory, the console and the output mode.
 struct Context: Sendable {
@@ -16,7 +15,7 @@ struct Context: Sendable {
     /// Collects the errors a ``Defaults`` instance reports through its error handler; the entry point
     /// prints them once the command has finished.
     final class Warnings: Sendable {
-        private let reported = Mutex<[DefaultsError]>([])
+        private let reported = Lock<[DefaultsError]>([])
 
         /// Every error reported so far, each once, in the order reported.
         var all: [DefaultsError] { reported.withLock { $0 } }
