@@ -261,7 +261,8 @@ struct AcknowledgedValues {
 func pin(toCPU index: Int) {
     #if os(Linux)
     // NB: Glibc declares sched_getaffinity and sched_setaffinity only for _GNU_SOURCE, which Swift's Glibc
-    // module is not built with; look them up by name instead (they are in every glibc since 2.3).
+    // module is not built with; look them up by name instead (they are in every glibc since 2.3). A CPU
+    // set is an array of words; on the little-endian machines Swift runs Linux on, CPU n is bit n % 8 of byte n / 8.
     typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
     guard let get = dlsym(nil, "sched_getaffinity"), let set = dlsym(nil, "sched_setaffinity") else {
         fail("--cpu: sched_setaffinity is missing", status: 3)
