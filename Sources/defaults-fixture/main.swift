@@ -21,6 +21,10 @@
 //                                                                        or "nil"; opens no store first
 //   defaults-fixture [options] <root> <suite> domains                    print Location.domainNames, one a line
 //   defaults-fixture [options] <root> <suite> exists                     print Location.domainExists: "yes" or "no"
+//   defaults-fixture [options] <root> <suite> count-up <key> <n>         write 1, 2, ... n to <key>, a pause of 2-20 ms
+//                                                                        after each, printing each value once committed
+//   defaults-fixture [options] <root> <suite> chase <key> <kind>         until standard input ends: a write of <kind>
+//                                                                        that changes nothing, then a read of <key> (below)
 //
 // `churn` announces each operation before it starts and acknowledges it once it has committed, so a
 // parent that kills the process at any moment knows every acknowledged operation and the one (at most)
@@ -30,12 +34,23 @@
 //   do del <key>            then  ok
 //   do inc <key>            then  ok <n>    an atomic update; <n> is the new value
 //
+// `chase` reads, on standard input, the values another process acknowledges (the output of `count-up`),
+// and loops: a write transaction that commits but changes nothing, of one <kind> (`same`: rewrite a key
+// with the value it holds; `absent`: remove a key that does not exist; `empty`: an empty transaction;
+// `migrate`: a migration already applied), then a read of <key>. A read finding a smaller integer (or
+// nothing) than the last value acknowledged before it began is stale: that commit had returned. At the
+// end of its input it prints
+//
+//   checked <reads> stale <stale reads> behind <most commits a stale read was behind>
+//
 // Options:
 //   --as-user <uid>   when running as root, drop to this user and group (and no supplementary groups)
 //                     before touching anything: root ignores file permissions, a read-only test cannot
 //   --umask <octal>   set the file-mode creation mask first (to prove the store does not rely on it)
 //   --busy-timeout <ms>
 //                     how long a write waits for another process's lock (default: the library's, 5 s)
+//   --cpu <n>         run on one CPU only: the n-th (from 0) of those this process may use (Linux; elsewhere
+//                     ignored). Processes sharing one CPU interleave where a scheduler on several would not.
 //   --file-size-limit <bytes>
 //                     cap the size of every file this process writes (RLIMIT_FSIZE; SIGXFSZ ignored), so
 //                     writes past it fail as they would on a full disk
@@ -78,6 +93,9 @@ while let option = arguments.first, option.hasPrefix("--"), arguments.count >= 2
     case "--busy-timeout":
         guard let milliseconds = Int(value) else { fail("--busy-timeout needs milliseconds", status: 1) }
         busyTimeout = .milliseconds(milliseconds)
+    case "--cpu":
+        guard let index = Int(value) else { fail("--cpu needs a number", status: 1) }
+        pin(toCPU: index)
     case "--file-size-limit":
         guard let bytes = rlim_t(value) else { fail("--file-size-limit needs a number of bytes", status: 1) }
         signal(SIGXFSZ, SIG_IGN)
@@ -177,6 +195,14 @@ do {
         defaults.set(try JSONDecoder().decode(PreferenceValue.self, from: Data(rest[1].utf8)).anyValue, forKey: rest[0])
     case ("churn", 2):
         try churn(defaults, prefix: rest[0], count: Int(rest[1]) ?? 0)
+    case ("count-up", 2):
+        for value in 1...max(1, Int(rest[1]) ?? 1) {
+            try defaults.write(.integer(value), forKey: rest[0])
+            say(String(value))
+            usleep(useconds_t(2 + value * 7 % 19) * 1000)
+        }
+    case ("chase", 2):
+        try chase(defaults, key: rest[0], kind: rest[1])
     default:
         fail("unknown operation '\(operation)' with \(rest.count) arguments", status: 1)
     }
@@ -207,4 +233,90 @@ func churn(_ defaults: Defaults, prefix: String, count: Int) throws {
             say("ok")
         }
     }
+}
+
+/// The `chase` operation (see the top of this file).
+func chase(_ defaults: Defaults, key: String, kind: String) throws {
+    let writeNothing: () throws -> Void
+    switch kind {
+    case "same":
+        try defaults.write(.string("unchanged"), forKey: "chase-same")
+        writeNothing = { try defaults.write(.string("unchanged"), forKey: "chase-same") }
+    case "absent":
+        writeNothing = { try defaults.write(nil, forKey: "chase-absent") }
+    case "empty":
+        writeNothing = { try defaults.transaction { _ in } }
+    case "migrate":
+        try defaults.migrate(.named("chase")) { _ in }
+        writeNothing = { try defaults.migrate(.named("chase")) { _ in } }
+    default:
+        fail("unknown kind '\(kind)'", status: 1)
+    }
+    var acknowledged = AcknowledgedValues()
+    var (reads, stale, behind) = (0, 0, 0)
+    while acknowledged.read() {
+        try writeNothing()
+        guard acknowledged.read() else { break }
+        let known = acknowledged.latest
+        let found = defaults.integer(forKey: key)
+        reads += 1
+        if found < known {
+            stale += 1
+            behind = max(behind, known - found)
+        }
+    }
+    say("checked \(reads) stale \(stale) behind \(behind)")
+}
+
+/// The integers another process acknowledges on this process's standard input, one a line, read
+/// without waiting.
+struct AcknowledgedValues {
+    /// The largest value read so far (0: none).
+    private(set) var latest = 0
+    private var pending: [UInt8] = []
+
+    /// Takes in what standard input holds now; false once it has ended.
+    mutating func read() -> Bool {
+        var entry = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        while poll(&entry, 1, 0) > 0 {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = Foundation.read(STDIN_FILENO, &buffer, buffer.count)
+            guard count > 0 else { return count < 0 && errno == EINTR }
+            pending += buffer[0..<count]
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                latest = max(latest, Int(String(decoding: pending[..<newline], as: UTF8.self)) ?? 0)
+                pending.removeSubrange(...newline)
+            }
+        }
+        return true
+    }
+}
+
+/// Confines this process to the `index`-th CPU (from 0) of those it may use now.
+func pin(toCPU index: Int) {
+    #if os(Linux)
+    // NB: Glibc declares sched_getaffinity and sched_setaffinity only for _GNU_SOURCE, which Swift's Glibc
+    // module is not built with; look them up by name instead (they are in every glibc since 2.3). A CPU
+    // set is an array of words; on the little-endian machines Swift runs Linux on, CPU n is bit n % 8 of byte n / 8.
+    typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+    guard let get = dlsym(nil, "sched_getaffinity"), let set = dlsym(nil, "sched_setaffinity") else {
+        fail("--cpu: sched_setaffinity is missing", status: 3)
+    }
+    var allowed = cpu_set_t()
+    guard unsafeBitCast(get, to: Affinity.self)(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else {
+        fail("sched_getaffinity: \(String(cString: strerror(errno)))", status: 3)
+    }
+    let cpus = withUnsafeBytes(of: allowed) { bytes in
+        (0..<bytes.count * 8).filter { bytes[$0 / 8] & (1 << ($0 % 8)) != 0 }
+    }
+    guard cpus.indices.contains(index) else { fail("--cpu \(index): only \(cpus.count) CPUs are usable", status: 3) }
+    var only = cpu_set_t()
+    withUnsafeMutableBytes(of: &only) { $0[cpus[index] / 8] = 1 << (cpus[index] % 8) }
+    guard unsafeBitCast(set, to: Affinity.self)(0, MemoryLayout<cpu_set_t>.size, &only) == 0 else {
+        fail("sched_setaffinity: \(String(cString: strerror(errno)))", status: 3)
+    }
+    #else
+    // NB: elsewhere (macOS) a process cannot be confined to a CPU; the option is accepted and ignored.
+    _ = index
+    #endif
 }

@@ -16,6 +16,8 @@ struct SoakParent {
         let ledgers: [SoakLedger]
         let statuses: [Int32]
         do {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try SoakBoard.create(in: root, children: options.processes)
             (ledgers, statuses) = try runChildren(root: root)
         } catch {
             report("cannot run the children: \(error)")
@@ -28,7 +30,8 @@ struct SoakParent {
         func total(_ field: (SoakLedger) -> Int) -> Int { ledgers.reduce(0) { $0 + field($1) } }
         report(String(format: "%d operations in %.1f s = %.0f operations/s", operations, seconds, Double(operations) / seconds)
                + " (writes \(total(\.writes)), removals \(total(\.removals)), transactions \(total(\.transactions)),"
-               + " updates \(total { $0.increments.reduce(0, +) }), reads \(total(\.reads)))")
+               + " updates \(total { $0.increments.reduce(0, +) }), progress writes \(total(\.progressWrites)),"
+               + " writes that change nothing \(total(\.noOpWrites)), reads \(total(\.reads)))")
 
         let verdict: Verdict
         do {
@@ -40,10 +43,19 @@ struct SoakParent {
         let errors = ledgers.flatMap(\.errors)
         let unfinished = ledgers.filter { !$0.isDone }.count + statuses.filter { $0 != 0 }.count
         for error in errors.prefix(5) { report("error: \(error)") }
-        report("verified \(verdict.keys) keys and \(SoakOptions.counters) counters against \(total(\.writes) + total(\.removals) + total(\.transactions) + total { $0.increments.reduce(0, +) }) acknowledged writes:"
-               + " lost \(verdict.lost), unexpected \(verdict.unexpected), stale reads \(total(\.stale)),"
+        for ledger in ledgers {
+            for (writer, reports) in Dictionary(grouping: ledger.staleReports, by: \.child).sorted(by: { $0.key < $1.key }) {
+                report("stale: process \(ledger.child) read the progress of process \(writer) stale \(reports.count) times,"
+                       + " up to \(reports.map(\.behind).max() ?? 0) commits behind")
+            }
+        }
+        let acknowledged = total(\.writes) + total(\.removals) + total(\.transactions) + total(\.progressWrites)
+            + total { $0.increments.reduce(0, +) }
+        report("verified \(verdict.keys) keys and \(SoakOptions.counters) counters against \(acknowledged) acknowledged writes:"
+               + " lost \(verdict.lost), unexpected \(verdict.unexpected), stale reads \(total(\.stale))"
+               + " (\(total { $0.staleReports.count }) of \(total(\.checks)) reads of other processes' progress),"
                + " non-atomic updates \(total(\.nonMonotonic)), errors \(errors.count), failed processes \(unfinished)")
-        FileHandle.standardOutput.write(Data("lost: \(verdict.lost)\n".utf8))
+        FileHandle.standardOutput.write(Data("lost: \(verdict.lost)\nstale: \(total(\.stale))\n".utf8))
         let clean = verdict.lost == 0 && verdict.unexpected == 0 && total(\.stale) == 0 && total(\.nonMonotonic) == 0
             && errors.isEmpty && unfinished == 0
         return clean ? 0 : 1
@@ -65,6 +77,10 @@ struct SoakParent {
         var actual = try defaults.persistentValues()
         var verdict = Verdict()
         for ledger in ledgers {
+            let progress = actual.removeValue(forKey: SoakProtocol.progressKey(child: ledger.child))?.integerValue ?? 0
+            verdict.keys += 1
+            verdict.lost += progress < ledger.progress ? 1 : 0
+            verdict.unexpected += progress > ledger.progress ? 1 : 0
             for (index, expected) in ledger.keys {
                 let name = SoakProtocol.key(child: ledger.child, index: index)
                 let found = actual.removeValue(forKey: name)
@@ -83,6 +99,7 @@ struct SoakParent {
             verdict.unexpected += max(0, found - expected)
         }
         verdict.unexpected += actual.count  // keys no acknowledged operation wrote
+        verdict.unexpected += max(0, ledgers.reduce(0) { $0 + $1.migrationsRun } - 1)  // a migration that ran twice
         return verdict
     }
 

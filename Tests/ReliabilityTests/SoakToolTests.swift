@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `prefs-soak` itself: a short run verifies clean, and its check fails when a write is lost.
+/// `prefs-soak` itself: a short run verifies clean, and its checks fail when a write is lost or a read stale.
 @Suite(.timeLimit(.minutes(1)))
 struct SoakToolTests {
     private func soak(_ arguments: [String]) throws -> (status: Int32, output: String) {
@@ -15,13 +15,23 @@ struct SoakToolTests {
     @Test func aShortSoakLosesNothing() throws {
         let result = try soak(["--seconds", "1", "--processes", "2", "--keys", "50"])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("\nlost: 0"), "\(result.output)")
+        #expect(result.output.contains("\nlost: 0\nstale: 0"), "\(result.output)")
         #expect(result.output.contains("operations/s"))
+        #expect(result.output.contains("writes that change nothing"))
     }
 
     @Test func aLostWriteIsCaught() throws {
         let result = try soak(["--seconds", "1", "--processes", "2", "--keys", "50", "--simulate-loss"])
         #expect(result.status == 1, "\(result.output)")
         #expect(result.output.contains("\nlost: 1"), "\(result.output)")
+    }
+
+    /// The first process publishes progress it never committed: the others' reads of it count as stale.
+    @Test func aStaleReadIsCaught() throws {
+        let result = try soak(["--seconds", "1", "--processes", "2", "--keys", "50", "--simulate-stale"])
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("\nlost: 0\nstale: "), "\(result.output)")
+        #expect(!result.output.contains("\nstale: 0"), "\(result.output)")
+        #expect(result.output.contains("process 1 read the progress of process 0 stale"), "\(result.output)")
     }
 }

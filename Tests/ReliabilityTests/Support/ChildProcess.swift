@@ -19,19 +19,26 @@ final class ChildProcess {
     private var atEnd = false
     private(set) var errorText = ""
 
-    /// Starts `product` (a built executable of this package) with `arguments`.
-    init(_ product: String, _ arguments: [String]) throws {
+    /// Starts `product` (a built executable of this package) with `arguments`, reading `input` (by
+    /// default, the standard input of the tests).
+    init(_ product: String, _ arguments: [String], input: FileHandle? = nil) throws {
         process.executableURL = BuiltProducts.url(of: product)
         process.arguments = arguments
+        if let input { process.standardInput = input }
         process.standardOutput = output
         process.standardError = errors
         try process.run()
     }
 
     /// Starts the fixture on `suite` in `root`, with `options` (e.g. ``Unprivileged/fixtureOptions``) first.
-    static func fixture(_ root: URL, _ suite: String, _ arguments: [String], options: [String] = []) throws -> ChildProcess {
-        try ChildProcess("defaults-fixture", options + [root.path, suite] + arguments)
+    static func fixture(_ root: URL, _ suite: String, _ arguments: [String], options: [String] = [],
+                        input: FileHandle? = nil) throws -> ChildProcess {
+        try ChildProcess("defaults-fixture", options + [root.path, suite] + arguments, input: input)
     }
+
+    /// This child's standard output, to give another child as its `input`; this one's lines are then
+    /// that child's to read, not ours (``wait(before:)`` still gives the status).
+    var outputForAnotherChild: FileHandle { output.fileHandleForReading }
 
     var processIdentifier: Int32 { process.processIdentifier }
 
