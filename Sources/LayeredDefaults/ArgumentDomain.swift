@@ -11,11 +11,11 @@ import Foundation
 /// ArgumentDomain.parse(["app", "-theme", "dark", "-sizes", "(1, 2)", "-verbose"])
 /// // ["theme": "dark", "sizes": ["1", "2"]]
 /// ```
-public enum ArgumentDomain {
+package enum ArgumentDomain {
     /// The argument domain of `arguments`.
     /// - Parameter arguments: the launch arguments, typically `CommandLine.arguments`.
     /// - Returns: the key-value pairs found; a later pair for the same key wins.
-    public static func parse(_ arguments: [String]) -> [String: PreferenceValue] {
+    package static func parse(_ arguments: [String]) -> [String: PreferenceValue] {
         var domain: [String: PreferenceValue] = [:]
         var index = arguments.startIndex
         while index + 1 < arguments.endIndex {
@@ -32,7 +32,7 @@ public enum ArgumentDomain {
     }
 
     /// The value of one argument: property-list text when it looks like one and parses, else the string.
-    public static func value(of argument: String) -> PreferenceValue {
+    package static func value(of argument: String) -> PreferenceValue {
         let trimmed = argument.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let first = trimmed.first, "({<\"".contains(first),
               let parsed = try? PropertyListText.parse(trimmed)

@@ -11,8 +11,9 @@ extension Defaults {
     public struct Configuration: Sendable {
         /// Where the persistent domains live. The default is ``Location/default``.
         public var location: Location
-        /// The launch arguments parsed into the argument domain (`-key value` pairs, see
-        /// ``ArgumentDomain``). The default is `CommandLine.arguments`; tests usually pass `[]`.
+        /// The launch arguments parsed into the argument domain: `-key value` pairs, as Foundation reads
+        /// them (a value starting with `(`, `{`, `<` or `"` is old-style property-list text when it
+        /// parses). The default is `CommandLine.arguments`; tests usually pass `[]`.
         public var arguments: [String]
         /// Persistent domains searched after this instance's own, before the global domain, first
         /// listed first. Read-only through this instance. The default is none.

@@ -51,8 +51,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The value's arrays and dictionaries nest deeper than `limit` levels
     /// (``PreferenceValue/maximumNestingDepth``). Nothing was written.
     case nestingTooDeep(suite: String, key: String, limit: Int)
-    /// Any other storage failure, with SQLite's error (which never contains values).
-    case storageFailure(suite: String, key: String?, SQLiteError)
+    /// Any other storage failure: `code` is SQLite's extended result code (`SQLITE_IOERR_WRITE` is
+    /// 778), `reason` SQLite's own account of it (which never contains values).
+    case storageFailure(suite: String, key: String?, code: Int32, reason: String)
     /// The operating system refused an `operation` (e.g. "create the store directory") on `path` for
     /// another reason; `code` is its `errno`.
     case fileSystemFailure(path: String, operation: String, code: Int32)
@@ -95,8 +96,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot encode the value of type \(type) for key '\(key)' in suite '\(suite)'; nothing was changed"
         case .nestingTooDeep(let suite, let key, let limit):
             "Cannot store the value for key '\(key)' in suite '\(suite)': its arrays and dictionaries nest more than \(limit) levels deep; nothing was changed"
-        case .storageFailure(let suite, let key, let error):
-            "Storage failure\(Self.keyPhrase(key)) in suite '\(suite)': \(error)"
+        case .storageFailure(let suite, let key, _, let reason):
+            "Storage failure\(Self.keyPhrase(key)) in suite '\(suite)': \(reason)"
         case .fileSystemFailure(let path, let operation, let code):
             "Cannot \(operation) '\(path)': \(String(cString: strerror(code)))"
         }
@@ -106,19 +107,25 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         key.map { " key '\($0)'" } ?? ""
     }
 
-    /// Classifies a failure during an operation on `suite` (and `key`, if one): a ``SQLiteError``
-    /// becomes the matching case; any other error (a caller's own, thrown from a transaction body)
-    /// passes through unchanged.
     /// True for ``undecodableValue(suite:key:type:)``: one row is unreadable, not the domain.
     var isUndecodableValue: Bool {
         if case .undecodableValue = self { true } else { false }
     }
 
-    /// `error` as a ``DefaultsError``: itself when it is one, else an anonymous storage failure of `suite`.
+    /// `error` as a ``DefaultsError``: itself when it is one, else classified as a storage failure of `suite`.
     static func wrapping(_ error: any Error, suite: String) -> DefaultsError {
-        error as? DefaultsError ?? .storageFailure(suite: suite, key: nil, SQLiteError(code: .init(rawValue: -1), message: "\(type(of: error))"))
+        if let error = storage(error, suite: suite, key: nil) as? DefaultsError { return error }
+        return .storageFailure(suite: suite, key: nil, code: -1, reason: "\(type(of: error))")
     }
 
+    /// A storage failure carrying SQLite's `error`.
+    static func storageFailure(_ error: SQLiteError, suite: String, key: String?) -> DefaultsError {
+        .storageFailure(suite: suite, key: key, code: error.code.rawValue, reason: error.description)
+    }
+
+    /// Classifies a failure during an operation on `suite` (and `key`, if one): a ``SQLiteError``
+    /// becomes the matching case; any other error (a caller's own, thrown from a transaction body)
+    /// passes through unchanged.
     static func storage(_ error: any Error, suite: String, key: String?) -> any Error {
         guard let error = error as? SQLiteError else { return error }
         switch error.code.primary {
@@ -128,8 +135,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         // NB: SQLite says SQLITE_FULL only for ENOSPC while writing a page; the same ENOSPC while growing
         // the -shm index (SQLITE_IOERR_SHMSIZE), a quota's EDQUOT and the file-size limit's EFBIG are
         // I/O errors, told apart by the errno behind them.
-        case .ioError, .cantOpen: return space(error.systemErrno, suite: suite, key: key) ?? DefaultsError.storageFailure(suite: suite, key: key, error)
-        default: return DefaultsError.storageFailure(suite: suite, key: key, error)
+        case .ioError, .cantOpen: return space(error.systemErrno, suite: suite, key: key) ?? DefaultsError.storageFailure(error, suite: suite, key: key)
+        default: return DefaultsError.storageFailure(error, suite: suite, key: key)
         }
     }
 

@@ -20,7 +20,7 @@ public enum Location: Sendable, Hashable {
     /// - Throws: ``DefaultsError/permissionDenied(path:)`` when this user may not list the directory, or
     ///   ``DefaultsError/fileSystemFailure(path:operation:code:)`` (e.g. a file in its place): never an
     ///   empty answer that is not true.
-    public static func domainNames(in directory: URL) throws -> [String] {
+    package static func domainNames(in directory: URL) throws -> [String] {
         // NB: a directory that can be listed but not searched (mode 0600) lists domains none of which can
         // be opened: refuse it as well.
         guard access(directory.path, R_OK | X_OK) == 0, let stream = opendir(directory.path) else {
@@ -42,7 +42,7 @@ public enum Location: Sendable, Hashable {
     /// `name`. Opens and creates nothing.
     /// - Throws: ``DefaultsError/permissionDenied(path:)`` naming the directory when this user may not
     ///   search it, or ``DefaultsError/fileSystemFailure(path:operation:code:)``: never "no" when that is not known.
-    public static func domainExists(_ name: String, in directory: URL) throws -> Bool {
+    package static func domainExists(_ name: String, in directory: URL) throws -> Bool {
         try status(ofEntry: directory.appendingPathComponent(name + "." + fileExtension).path) != nil
     }
 
@@ -60,7 +60,7 @@ public enum Location: Sendable, Hashable {
 
     /// The directory this location resolves to, or nil for ``inMemory``.
     /// - Parameter environment: the environment to read for ``default``.
-    public func root(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    package func root(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         switch self {
         case .inMemory:
             return nil

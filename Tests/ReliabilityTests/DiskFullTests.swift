@@ -134,7 +134,7 @@ struct DiskFullTests {
             (SQLiteError(code: write, message: "disk I/O error", systemErrno: EFBIG), .fileTooLarge(suite: "s", key: "k")),
             (SQLiteError(code: .full, message: "database or disk is full"), .diskFull(suite: "s", key: "k")),
             (SQLiteError(code: write, message: "disk I/O error", systemErrno: EIO),
-             .storageFailure(suite: "s", key: "k", SQLiteError(code: write, message: "disk I/O error", systemErrno: EIO))),
+             .storageFailure(SQLiteError(code: write, message: "disk I/O error", systemErrno: EIO), suite: "s", key: "k")),
         ]
         for (error, expected) in cases {
             #expect(DefaultsError.storage(error, suite: "s", key: "k") as? DefaultsError == expected, "\(error)")

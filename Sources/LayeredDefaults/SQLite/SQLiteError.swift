@@ -10,54 +10,54 @@ import Foundation
 /// ```swift
 /// catch SQLiteError.Code.busy { ... }
 /// ```
-public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A SQLite result code, primary (`SQLITE_BUSY`) or extended (`SQLITE_BUSY_SNAPSHOT`).
-    public struct Code: RawRepresentable, Sendable, Hashable {
+    struct Code: RawRepresentable, Sendable, Hashable {
         /// The numeric code, as the C API returns it.
-        public let rawValue: Int32
+        let rawValue: Int32
         /// Wraps a numeric code.
-        public init(rawValue: Int32) { self.rawValue = rawValue }
+        init(rawValue: Int32) { self.rawValue = rawValue }
         /// The primary code, the low eight bits of an extended code.
-        public var primary: Code { Code(rawValue: rawValue & 0xFF) }
+        var primary: Code { Code(rawValue: rawValue & 0xFF) }
 
         /// `SQLITE_BUSY`: another connection holds a lock longer than the busy timeout.
-        public static let busy = Code(rawValue: SQLITE_BUSY)
+        static let busy = Code(rawValue: SQLITE_BUSY)
         /// `SQLITE_LOCKED`: a conflict inside this connection.
-        public static let locked = Code(rawValue: SQLITE_LOCKED)
+        static let locked = Code(rawValue: SQLITE_LOCKED)
         /// `SQLITE_READONLY`: the database or its directory cannot be written.
-        public static let readOnly = Code(rawValue: SQLITE_READONLY)
+        static let readOnly = Code(rawValue: SQLITE_READONLY)
         /// `SQLITE_IOERR`: the operating system reported an I/O error.
-        public static let ioError = Code(rawValue: SQLITE_IOERR)
+        static let ioError = Code(rawValue: SQLITE_IOERR)
         /// `SQLITE_CORRUPT`: the database file is malformed.
-        public static let corrupt = Code(rawValue: SQLITE_CORRUPT)
+        static let corrupt = Code(rawValue: SQLITE_CORRUPT)
         /// `SQLITE_FULL`: the disk, or the database's page limit, is full.
-        public static let full = Code(rawValue: SQLITE_FULL)
+        static let full = Code(rawValue: SQLITE_FULL)
         /// `SQLITE_CANTOPEN`: the file cannot be opened.
-        public static let cantOpen = Code(rawValue: SQLITE_CANTOPEN)
+        static let cantOpen = Code(rawValue: SQLITE_CANTOPEN)
         /// `SQLITE_CONSTRAINT`: a constraint of the schema was violated.
-        public static let constraint = Code(rawValue: SQLITE_CONSTRAINT)
+        static let constraint = Code(rawValue: SQLITE_CONSTRAINT)
         /// `SQLITE_NOTADB`: the file is not a SQLite database.
-        public static let notADatabase = Code(rawValue: SQLITE_NOTADB)
+        static let notADatabase = Code(rawValue: SQLITE_NOTADB)
 
         /// True when `error` is a ``SQLiteError`` whose primary code is this one, so that
         /// `catch SQLiteError.Code.busy` reads naturally.
-        public static func ~= (code: Code, error: any Error) -> Bool {
+        static func ~= (code: Code, error: any Error) -> Bool {
             (error as? SQLiteError)?.code.primary == code.primary
         }
     }
 
     /// The extended result code.
-    public let code: Code
+    let code: Code
     /// SQLite's own message for the failure.
-    public let message: String
+    let message: String
     /// The SQL being executed, if any. Never contains bound values.
-    public let sql: String?
+    let sql: String?
     /// The operating system's error number (`errno`) behind an I/O or open failure (`SQLITE_IOERR_*`,
     /// `SQLITE_CANTOPEN`), e.g. `ENOSPC`, `EDQUOT` or `EACCES`; 0 when there is none or it is unknown.
-    public let systemErrno: Int32
+    let systemErrno: Int32
 
     /// Creates an error from its parts.
-    public init(code: Code, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
+    init(code: Code, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.code = code
         self.message = message
         self.sql = sql
@@ -77,7 +77,7 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(code: Code(rawValue: code), message: message, sql: sql, systemErrno: systemErrno)
     }
 
-    public var description: String {
+    var description: String {
         let name = String(cString: sqlite3_errstr(code.rawValue))
         var text = "SQLite error \(code.rawValue) (\(name)): \(message)"
         if systemErrno != 0 { text += " (\(String(cString: strerror(systemErrno))))" }

@@ -10,7 +10,7 @@ extension PreferenceValue {
 
     /// True when arrays and dictionaries nest deeper than ``maximumNestingDepth`` in this value, so no
     /// write can store it.
-    public var exceedsNestingLimit: Bool { nests(deeperThan: Self.maximumNestingDepth) }
+    package var exceedsNestingLimit: Bool { nests(deeperThan: Self.maximumNestingDepth) }
 
     /// True when containers nest more than `levels` deep.
     ///

@@ -6,19 +6,19 @@ import Foundation
 /// escapes), an unquoted word of `A-Z a-z 0-9 _ $ + / : . -`, an array `(a, b)`, a dictionary
 /// `{ k = v; }`, data `<0a0b 0c>`; `//` and `/* */` comments. Every leaf is a string or data, as in
 /// Foundation: `(1, 2)` is an array of the strings "1" and "2".
-public enum PropertyListText {
+package enum PropertyListText {
     /// Why text is not an old-style property list, with the offset (in Unicode scalars) where it failed.
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// What was expected.
-        public let reason: String
+        package let reason: String
         /// Where parsing stopped, counted in Unicode scalars from the start.
-        public let offset: Int
-        public var description: String { "Not an old-style property list: \(reason) at offset \(offset)" }
+        package let offset: Int
+        package var description: String { "Not an old-style property list: \(reason) at offset \(offset)" }
     }
 
     /// Parses one value that must span the whole text (surrounding white space and comments aside).
     /// - Throws: ``ParseError`` when the text is not exactly one old-style property list.
-    public static func parse(_ text: String) throws -> PreferenceValue {
+    package static func parse(_ text: String) throws -> PreferenceValue {
         var parser = Parser(scalars: Array(text.unicodeScalars))
         let value = try parser.value(depth: 0)
         try parser.skipSpace()
@@ -29,7 +29,7 @@ public enum PropertyListText {
     /// Formats a value as `defaults read` prints it: dictionaries and arrays indented by four spaces,
     /// strings quoted when they need it, numbers bare, booleans as 1/0, dates as
     /// `"2026-11-29 21:44:42 +0000"`, data as `{length = 3, bytes = 0x0a0b0c}`.
-    public static func format(_ value: PreferenceValue, indent: Int = 0) -> String {
+    package static func format(_ value: PreferenceValue, indent: Int = 0) -> String {
         let pad = String(repeating: " ", count: indent)
         let inner = String(repeating: " ", count: indent + 4)
         switch value {
@@ -54,7 +54,7 @@ public enum PropertyListText {
     }
 
     /// A string as a property-list word: bare when every character is a word character, quoted otherwise.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         if !text.isEmpty, text.unicodeScalars.allSatisfy(Parser.isWordCharacter) { return text }
         var result = "\""
         for scalar in text.unicodeScalars {
