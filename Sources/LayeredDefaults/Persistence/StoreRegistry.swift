@@ -27,7 +27,9 @@ final class StoreRegistry: Sendable {
 
     /// What the registry holds for a file: its open store, or the gate of its opening.
     private enum Found {
+        /// The file's store, open.
         case open(DomainStore)
+        /// The gate to take to open the file, or to wait for the one opening it.
         case opening(Lock<Void>)
     }
 
