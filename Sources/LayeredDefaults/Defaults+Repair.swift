@@ -40,9 +40,9 @@ extension Defaults {
     @discardableResult
     public static func repair(suiteName: String, location: Location = .default) throws -> URL? {
         try SuiteName.validate(suiteName)
-        let provider = StoreProvider(configuration: Configuration(location: location))
-        guard let root = provider.root else { return nil }
-        guard try needsRepair(suiteName, provider: provider) else { return nil }
+        let registry = StoreRegistry(configuration: Configuration(location: location))
+        guard let root = registry.root else { return nil }
+        guard try needsRepair(suiteName, registry: registry) else { return nil }
 
         // NB: a lock on the directory itself serializes repairs across processes; under it, check again,
         // so that a second repairer finds the first one's fresh file healthy and moves nothing.
@@ -51,18 +51,18 @@ extension Defaults {
         defer { close(directory) }
         guard flock(directory, LOCK_EX) == 0 else { throw failure(suiteName, root.path, "lock the store directory", errno) }
         defer { flock(directory, LOCK_UN) }
-        guard try needsRepair(suiteName, provider: provider) else { return nil }
+        guard try needsRepair(suiteName, registry: registry) else { return nil }
 
-        let path = provider.filePath(of: suiteName) ?? StoreProvider.path(of: suiteName, in: root)
+        let path = registry.filePath(of: suiteName) ?? StoreRegistry.path(of: suiteName, in: root)
         let aside = try moveAside(path, suite: suiteName)
-        _ = try provider.store(named: suiteName, create: true)
+        _ = try registry.store(named: suiteName, create: true)
         return URL(fileURLWithPath: aside)
     }
 
     /// True when the file of `name` exists and opening it fails because it is not a usable store of ours.
-    private static func needsRepair(_ name: String, provider: StoreProvider) throws -> Bool {
+    private static func needsRepair(_ name: String, registry: StoreRegistry) throws -> Bool {
         do {
-            _ = try provider.store(named: name, create: false)
+            _ = try registry.store(named: name, create: false)
             return false
         } catch let error as DefaultsError {
             switch error {

@@ -83,10 +83,10 @@ func contents(_ url: URL) -> Data? { try? Data(contentsOf: url) }
 /// Every value stored in the database `file`, read through a new plain SQLite connection (not the
 /// process's shared store nor its in-memory view), closed again before this returns.
 ///
-/// NB: a plain connection, not a second `SuiteStore`: a store's change signal keeps a descriptor of the
+/// NB: a plain connection, not a second `DomainStore`: a store's change signal keeps a descriptor of the
 /// `-shm` file, and closing it would drop the POSIX locks the shared store's connection holds on it.
 func freshValues(of file: URL) throws -> [String: PreferenceValue] {
     let connection = try Connection(path: file.path, busyTimeoutMilliseconds: 10_000)
     defer { connection.close() }
-    return try Database(connection: connection, suite: file.lastPathComponent).allValues().values
+    return try PreferencesTable(connection: connection, suite: file.lastPathComponent).allValues().values
 }

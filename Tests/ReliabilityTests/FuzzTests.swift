@@ -100,7 +100,7 @@ struct FuzzTests {
                     #expect(throws: DefaultsError.invalidSuiteName(name)) { try SuiteName.validate(name) }
                     continue
                 }
-                let path = URL(fileURLWithPath: StoreProvider.path(of: name, in: root))
+                let path = URL(fileURLWithPath: StoreRegistry.path(of: name, in: root))
                 #expect(path.deletingLastPathComponent().resolvingSymlinksInPath().path == realRoot, "seed \(seed): \(name.debugDescription)")
                 #expect(path.lastPathComponent == name + ".sqlite3", "seed \(seed): \(name.debugDescription)")
                 if opened < 300, index % 7 == 0 {
