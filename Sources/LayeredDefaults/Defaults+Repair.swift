@@ -82,7 +82,7 @@ extension Defaults {
         var aside = stamp
         var status = stat()
         var attempt = 1
-        let companions = ["", "-wal", "-shm", "-journal"]
+        let companions = [""] + Location.companionSuffixes
         while companions.contains(where: { lstat(aside + $0, &status) == 0 }) {
             attempt += 1
             aside = "\(stamp)-\(attempt)"
