@@ -74,11 +74,7 @@ extension Defaults {
 
     /// Renames `path` (and its companion files) to a new, unused timestamped name next to it.
     private static func moveAside(_ path: String, suite: String) throws -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let stamp = path + ".corrupt-" + formatter.string(from: Date())
+        let stamp = path + ".corrupt-" + DateFormatter.posixUTC("yyyyMMdd'T'HHmmss'Z'").string(from: Date())
         var aside = stamp
         var status = stat()
         var attempt = 1
