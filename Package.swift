@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "LayeredDefaultsTestingTests", dependencies: ["LayeredDefaultsTesting", "LayeredDefaults"]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults"]),
         .testTarget(name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"], path: "IntegrationTests"),
-        .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

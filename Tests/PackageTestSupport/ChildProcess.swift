@@ -15,7 +15,8 @@ public struct ChildTimeout: Error, CustomStringConvertible {
 /// NB: standard error is drained concurrently with standard output, so a child filling one pipe never
 /// blocks while this process waits on the other.
 public final class ChildProcess {
-    private let process = Process()
+    /// The child's `Process`, e.g. for its termination reason once ``wait(before:)`` returned.
+    public let process = Process()
     private let output = Pipe()
     private let errors: PipeReader
     private var pending = Data()

@@ -14,7 +14,7 @@ struct DiskFullTests {
     /// unchanged; raising the cap again lets the same write through.
     @Test func aFullDatabaseFailsTheWriteAndKeepsEverything() throws {
         try withTemporaryRoot { root in
-            let reported = Reported()
+            let reported = ReportedErrors()
             let defaults = try Defaults(suiteName: "full", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             let twin = try Defaults(suiteName: "full", configuration: .init(location: .directory(root), arguments: []))
             for index in 0..<50 { try defaults.write(.string("value \(index)"), forKey: "k\(index)") }
@@ -34,7 +34,7 @@ struct DiskFullTests {
                 }
             }
             defaults.set(Data(repeating: 1, count: 256 * 1024), forKey: "k4")
-            #expect(reported.errors == [.diskFull(suite: "full", key: "k4")])
+            #expect(reported.all == [.diskFull(suite: "full", key: "k4")])
 
             for instance in [defaults, twin] {
                 for (key, value) in before { #expect(try instance.persistentValue(forKey: key) == value, "\(key) in memory") }
