@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
