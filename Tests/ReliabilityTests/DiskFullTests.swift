@@ -107,18 +107,13 @@ struct DiskFullTests {
                 shift
                 exec "$@"
                 """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-            process.arguments = ["--mount", "/bin/sh", "-c", script, "sh", parent.path, BuiltProducts.url(of: "defaults-fixture").path,
-                                 parent.appendingPathComponent("store").path, "fresh", "write", "k", #"{"string":"v"}"#]
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            if process.terminationStatus == 99 { try Test.cancel("cannot mount a file system here: \(errorText)") }
-            #expect(process.terminationStatus == 2)
-            #expect(errorText == "defaults-fixture: \(DefaultsError.diskFull(suite: "fresh", key: nil))\n")
+            let result = try run(executable: URL(fileURLWithPath: "/usr/bin/unshare"), [
+                "--mount", "/bin/sh", "-c", script, "sh", parent.path, BuiltProducts.url(of: "defaults-fixture").path,
+                parent.appendingPathComponent("store").path, "fresh", "write", "k", #"{"string":"v"}"#,
+            ])
+            if result.status == 99 { try Test.cancel("cannot mount a file system here: \(result.error)") }
+            #expect(result.status == 2)
+            #expect(result.error == "defaults-fixture: \(DefaultsError.diskFull(suite: "fresh", key: nil))\n")
         }
     }
 
