@@ -74,15 +74,11 @@ extension Defaults {
 
     /// Renames `path` (and its companion files) to a new, unused timestamped name next to it.
     private static func moveAside(_ path: String, suite: String) throws -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let stamp = path + ".corrupt-" + formatter.string(from: Date())
+        let stamp = path + ".corrupt-" + DateFormatter.posixUTC("yyyyMMdd'T'HHmmss'Z'").string(from: Date())
         var aside = stamp
         var status = stat()
         var attempt = 1
-        let companions = ["", "-wal", "-shm", "-journal"]
+        let companions = [""] + Location.companionSuffixes
         while companions.contains(where: { lstat(aside + $0, &status) == 0 }) {
             attempt += 1
             aside = "\(stamp)-\(attempt)"

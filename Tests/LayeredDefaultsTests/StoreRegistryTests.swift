@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -43,7 +44,7 @@ struct StoreRegistryTests {
 
     /// Callers opening one file at the same time get the one store of it.
     @Test func concurrentOpensOfOneFileShareOneStore() async throws {
-        try await withTemporaryRootAsync { root in
+        try await withTemporaryRoot { root in
             let registry = StoreRegistry(configuration: .init(location: .directory(root), arguments: []))
             let stores = try await withThrowingTaskGroup(of: DomainStore?.self) { group in
                 for _ in 0..<8 { group.addTask { try registry.store(named: "shared") } }

@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -17,7 +18,7 @@ struct BadFileTests {
     func aBadFileIsRefusedAndLeftUntouched(kind: BadFile, entry: EntryPoint) throws {
         try withTemporaryRoot { parent in
             let root = parent.appendingPathComponent("store")
-            let reported = Reported()
+            let reported = ReportedErrors()
             let other = try Defaults(suiteName: "other", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             other.set("mine", forKey: "k")
             let outside = try kind.make(suite: "bad", in: root)
@@ -40,7 +41,7 @@ struct BadFileTests {
             } catch {
                 thrown = error
             }
-            let errors = (thrown.map { [$0] } ?? []) + reported.errors.map { $0 as any Error }
+            let errors = (thrown.map { [$0] } ?? []) + reported.all.map { $0 as any Error }
             if entry == .persistentDomainNames {
                 #expect(errors.isEmpty, "listing names opens nothing")
             } else {

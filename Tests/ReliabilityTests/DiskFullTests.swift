@@ -14,7 +14,7 @@ struct DiskFullTests {
     /// unchanged; raising the cap again lets the same write through.
     @Test func aFullDatabaseFailsTheWriteAndKeepsEverything() throws {
         try withTemporaryRoot { root in
-            let reported = Reported()
+            let reported = ReportedErrors()
             let defaults = try Defaults(suiteName: "full", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             let twin = try Defaults(suiteName: "full", configuration: .init(location: .directory(root), arguments: []))
             for index in 0..<50 { try defaults.write(.string("value \(index)"), forKey: "k\(index)") }
@@ -34,7 +34,7 @@ struct DiskFullTests {
                 }
             }
             defaults.set(Data(repeating: 1, count: 256 * 1024), forKey: "k4")
-            #expect(reported.errors == [.diskFull(suite: "full", key: "k4")])
+            #expect(reported.all == [.diskFull(suite: "full", key: "k4")])
 
             for instance in [defaults, twin] {
                 for (key, value) in before { #expect(try instance.persistentValue(forKey: key) == value, "\(key) in memory") }
@@ -107,18 +107,13 @@ struct DiskFullTests {
                 shift
                 exec "$@"
                 """
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-            process.arguments = ["--mount", "/bin/sh", "-c", script, "sh", parent.path, BuiltProducts.url(of: "defaults-fixture").path,
-                                 parent.appendingPathComponent("store").path, "fresh", "write", "k", #"{"string":"v"}"#]
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            if process.terminationStatus == 99 { try Test.cancel("cannot mount a file system here: \(errorText)") }
-            #expect(process.terminationStatus == 2)
-            #expect(errorText == "defaults-fixture: \(DefaultsError.diskFull(suite: "fresh", key: nil))\n")
+            let result = try run(executable: URL(fileURLWithPath: "/usr/bin/unshare"), [
+                "--mount", "/bin/sh", "-c", script, "sh", parent.path, BuiltProducts.url(of: "defaults-fixture").path,
+                parent.appendingPathComponent("store").path, "fresh", "write", "k", #"{"string":"v"}"#,
+            ])
+            if result.status == 99 { try Test.cancel("cannot mount a file system here: \(result.error)") }
+            #expect(result.status == 2)
+            #expect(result.error == "defaults-fixture: \(DefaultsError.diskFull(suite: "fresh", key: nil))\n")
         }
     }
 

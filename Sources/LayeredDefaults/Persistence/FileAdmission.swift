@@ -107,7 +107,7 @@ enum FileAdmission {
         }
         guard status.st_nlink == 1 else { throw DefaultsError.hardLinked(path: path) }
         var companion = stat()
-        for suffix in ["-wal", "-shm", "-journal"] where lstat(path + suffix, &companion) == 0 {
+        for suffix in Location.companionSuffixes where lstat(path + suffix, &companion) == 0 {
             guard companion.st_mode & S_IFMT == S_IFREG else { throw DefaultsError.unsafePath(path: path + suffix) }
             guard companion.st_nlink == 1 else { throw DefaultsError.hardLinked(path: path + suffix) }
         }

@@ -71,13 +71,7 @@ package enum PropertyListText {
         return result + "\""
     }
 
-    private static let dateFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
-        return formatter
-    }()
+    private static let dateFormatter = DateFormatter.posixUTC("yyyy-MM-dd HH:mm:ss Z")
 }
 
 private struct Parser {

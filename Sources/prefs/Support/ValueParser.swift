@@ -108,14 +108,7 @@ enum ValueParser {
             iso.formatOptions = options
             if let date = iso.date(from: text) { return date }
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        for format in ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+        return ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd"].lazy.compactMap { DateFormatter.posixUTC($0).date(from: text) }.first
     }
 
     private static func data(_ text: String) -> Data? {
