@@ -17,7 +17,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "LayeredDefaults", dependencies: ["CSQLite"]),
         .target(name: "ThemePreferences", dependencies: ["LayeredDefaults"]),
-        .target(name: "LayeredDefaultsTesting", dependencies: ["LayeredDefaults"]),
+        .target(name: "LayeredDefaultsTesting", dependencies: ["LayeredDefaults", "LayeredDefaultsTestingLoader"]),
+        // NB: C, for its load-time constructor: it installs the testing library's guard on `Defaults.standard`.
+        .target(name: "LayeredDefaultsTestingLoader"),
         .target(name: "ThemePreferencesTesting", dependencies: ["ThemePreferences", "LayeredDefaultsTesting"]),
 
         // Executables.

@@ -83,7 +83,7 @@ public final class Defaults: Sendable {
         self.init(suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites)
     }
 
-    private init(suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainStore, suites: [DomainStore]) {
+    init(suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainStore, suites: [DomainStore]) {
         self.suiteName = suiteName
         self.configuration = configuration
         self.registry = registry
@@ -101,24 +101,6 @@ public final class Defaults: Sendable {
         self.hasArguments = Atomic(!state.arguments.isEmpty)
         self.state = Lock(state)
     }
-
-    /// The store of the running app: its persistent domain is `LAYERED_DEFAULTS_APP_ID` when set, else
-    /// the bundle identifier, else the process name, with the default ``Configuration``.
-    ///
-    /// If that domain cannot be opened (e.g. its file is corrupt), the error goes to standard error,
-    /// reads find nothing in it, and every write fails with that error: nothing is silently dropped.
-    public static let standard: Defaults = {
-        let name = SuiteName.applicationIdentifier()
-        let configuration = Configuration()
-        do {
-            return try Defaults(suiteName: name, configuration: configuration)
-        } catch {
-            let failure = error as? DefaultsError ?? .readOnly(suite: name, key: nil)
-            configuration.errorHandler(failure)
-            return Defaults(suiteName: name, configuration: configuration, registry: StoreRegistry(configuration: configuration),
-                            persistent: .inMemory(name: name, unavailable: failure), suites: [])
-        }
-    }()
 
     // MARK: Errors
 

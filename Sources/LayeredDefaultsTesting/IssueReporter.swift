@@ -11,10 +11,13 @@ struct CallSite: Sendable {
     var filePath: StaticString
     var line: UInt
     var column: UInt
+    /// A site known only at run time (a test's declaration, from `Test.current`): Swift Testing reports
+    /// there, and the static parts above are empty.
+    var runtimeLocation: SourceLocation? = nil
 
     /// The call site as Swift Testing's source location.
     var sourceLocation: SourceLocation {
-        SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+        runtimeLocation ?? SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
     }
 }
 

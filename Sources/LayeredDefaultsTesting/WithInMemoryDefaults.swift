@@ -1,7 +1,8 @@
 import LayeredDefaults
 
 /// Runs `body` with a private in-memory store (`Location.inMemory`) of a fresh, randomly named domain:
-/// nothing touches the disk, and everything is gone when the store is released.
+/// nothing touches the disk, and everything is gone when the store is released. Inside `body` (on its
+/// task and the child tasks it starts), `Defaults.standard` is that store.
 ///
 /// ```swift
 /// @Test func resetRemovesTheKey() throws {
@@ -23,7 +24,8 @@ public func withInMemoryDefaults<T>(
     _ body: (_ defaults: Defaults, _ suiteName: String) throws -> T
 ) throws -> T {
     let suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
-    return try body(Defaults(suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments)), suiteName)
+    let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments))
+    return try Defaults.$scopedStandard.withValue(defaults) { try body(defaults, suiteName) }
 }
 
 /// Runs the asynchronous `body` with a private in-memory store of a fresh, randomly named domain (see
@@ -47,5 +49,6 @@ public func withInMemoryDefaults<T>(
     _ body: (_ defaults: Defaults, _ suiteName: String) async throws -> T
 ) async throws -> T {
     let suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
-    return try await body(Defaults(suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments)), suiteName)
+    let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments))
+    return try await Defaults.$scopedStandard.withValue(defaults, operation: { try await body(defaults, suiteName) }, isolation: isolation)
 }

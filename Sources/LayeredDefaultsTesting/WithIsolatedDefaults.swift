@@ -20,6 +20,10 @@ import LayeredDefaults
 /// }
 /// ```
 ///
+/// Inside `body` (on its task and the child tasks it starts), `Defaults.standard` is that store, so code
+/// that reaches for `standard` (or a default argument `defaults: Defaults = .standard`) uses it too. This
+/// is the base-class-free helper for XCTest: outside it, using `Defaults.standard` in a test fails the test.
+///
 /// Do not keep the store after `body` returns: its files are gone.
 /// - Parameters:
 ///   - root: the directory to create the domain in; the default is a fresh temporary directory.

@@ -1,0 +1,59 @@
+import Synchronization
+
+extension Defaults {
+    /// The store of the running app: its persistent domain is `LAYERED_DEFAULTS_APP_ID` when set, else
+    /// the bundle identifier, else the process name, with the default ``Configuration``.
+    ///
+    /// If that domain cannot be opened (e.g. its file is corrupt), the error goes to standard error,
+    /// reads find nothing in it, and every write fails with that error: nothing is silently dropped.
+    ///
+    /// In a test process that links `LayeredDefaultsTesting`: inside `@Test(.isolatedDefaults)`,
+    /// `withIsolatedDefaults` or `withInMemoryDefaults`, this is that scope's own store; outside them,
+    /// while a test runs, using it fails the test and gives a throwaway in-memory store, so a test never
+    /// reads or writes the user's real preferences (see the `LayeredDefaultsTesting` documentation).
+    public static var standard: Defaults {
+        // NB: the hot path of an app that reaches for `standard` on every read: one task-local read and one
+        // atomic load (false in an app) before the shared store.
+        if let scoped = scopedStandard { return scoped }
+        if hasStandardGuard.load(ordering: .acquiring), let replacement = standardGuard.withLock({ $0 })?() {
+            return replacement
+        }
+        return live
+    }
+
+    /// The real ``standard`` store, opened on first use.
+    private static let live: Defaults = {
+        let name = SuiteName.applicationIdentifier()
+        let configuration = Configuration()
+        do {
+            return try Defaults(suiteName: name, configuration: configuration)
+        } catch {
+            let failure = error as? DefaultsError ?? .readOnly(suite: name, key: nil)
+            configuration.errorHandler(failure)
+            return Defaults(suiteName: name, configuration: configuration, registry: StoreRegistry(configuration: configuration),
+                            persistent: .inMemory(name: name, unavailable: failure), suites: [])
+        }
+    }()
+
+    // MARK: Test support hooks
+
+    // NB: `package`, not public: the hooks are for `LayeredDefaultsTesting` (a target of this package), so
+    // an app cannot swap its own `standard` store, and the public API has no test-only members.
+
+    /// The store ``standard`` is while this task-local value is bound: the isolated store of a test
+    /// scope (`.isolatedDefaults`, `withIsolatedDefaults`, `withInMemoryDefaults`).
+    @TaskLocal package static var scopedStandard: Defaults?
+
+    /// Consulted by ``standard`` outside a scoped store, once installed: returns the store to use
+    /// instead of the real one (after reporting the use to the running test), or nil outside a test.
+    private static let standardGuard = Lock<(@Sendable () -> Defaults?)?>(nil)
+    /// Whether ``standardGuard`` is set: an app never takes that lock.
+    private static let hasStandardGuard = Atomic<Bool>(false)
+
+    /// Installs `guard`, which ``standard`` consults (outside a scoped store) before opening the real
+    /// store: it returns a replacement while a test runs, nil otherwise. A later call replaces it.
+    package static func installStandardGuard(_ guard: @escaping @Sendable () -> Defaults?) {
+        standardGuard.withLock { $0 = `guard` }
+        hasStandardGuard.store(true, ordering: .releasing)
+    }
+}

@@ -1,0 +1,71 @@
+import LayeredDefaults
+import Testing
+
+/// A Swift Testing trait that runs each test with a fresh isolated store, which is `Defaults.standard`
+/// inside the test. Write it `.isolatedDefaults`.
+///
+/// ```swift
+/// @Test(.isolatedDefaults) func savingTheTheme() throws {
+///     try ThemePreferences().save(.dark)   // the default argument is `Defaults.standard`: this test's store
+///     #expect(try Defaults.standard.persistentValue(forKey: "theme") == "dark")
+/// }
+///
+/// @Suite(.isolatedDefaults(.inMemory, arguments: ["-fontSize", "20"]))
+/// struct SettingsTests { ... }  // every test (and every case of a parameterized test) gets its own
+/// ```
+///
+/// Each test case gets a store of a fresh domain, named ``IsolatedDefaults/suiteNamePrefix`` followed by a
+/// UUID, set up like ``withIsolatedDefaults(in:prefix:arguments:_:)`` (or ``withInMemoryDefaults(prefix:arguments:_:)``)
+/// and removed afterwards, even when the test throws. The argument domain is empty unless `arguments`
+/// are given. `Defaults.standard` is that store through a task-local value: on the test's task and the
+/// child tasks it starts (`async let`, task groups, `Task { }`), not on a detached task or another thread.
+/// Tests running in parallel each see their own.
+public struct IsolatedDefaultsTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Where the test's store keeps its domains.
+    public enum Storage: Sendable, Hashable {
+        /// A fresh temporary directory per test, removed whole afterwards: a real SQLite file, as in the app.
+        case temporaryDirectory
+        /// No file at all (`Location.inMemory`): faster, but only this store sees its values.
+        case inMemory
+    }
+
+    /// Where the test's store keeps its domains.
+    public let storage: Storage
+    /// The launch arguments of the store's argument domain; empty unless given.
+    public let arguments: [String]
+
+    /// A suite's trait applies to each of its tests, each with a store of its own.
+    public var isRecursive: Bool { true }
+
+    /// Runs `function` with a fresh isolated store as `Defaults.standard`, then removes the store.
+    /// - Parameters:
+    ///   - test: the test (or suite) being run.
+    ///   - testCase: the test case being run, or nil for a suite.
+    ///   - function: the test.
+    /// - Throws: what the test throws, or an error creating or opening the store.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        switch storage {
+        case .temporaryDirectory: try await withIsolatedDefaults(arguments: arguments) { _, _ in try await function() }
+        case .inMemory: try await withInMemoryDefaults(arguments: arguments) { _, _ in try await function() }
+        }
+    }
+}
+
+extension Trait where Self == IsolatedDefaultsTrait {
+    /// Each test runs with a fresh store in a temporary directory, removed afterwards, as
+    /// `Defaults.standard`; its argument domain is empty.
+    public static var isolatedDefaults: Self {
+        isolatedDefaults(.temporaryDirectory)
+    }
+
+    /// Each test runs with a fresh store, kept where `storage` says and removed afterwards, as
+    /// `Defaults.standard`.
+    /// - Parameters:
+    ///   - storage: a temporary directory (the default) or memory only.
+    ///   - arguments: the launch arguments of the argument domain, e.g. `["-fontSize", "20"]`; none by default.
+    public static func isolatedDefaults(_ storage: IsolatedDefaultsTrait.Storage = .temporaryDirectory, arguments: [String] = []) -> Self {
+        IsolatedDefaultsTrait(storage: storage, arguments: arguments)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import LayeredDefaults
+import Testing
+
+#if canImport(XCTest)
+import XCTest
+#endif
+
+/// The guard on `Defaults.standard` in a test process: outside an isolated scope, while a test runs,
+/// using the real store is a test failure, and the code under test gets a throwaway in-memory store.
+///
+/// It is installed when the process loads (by the C target `LayeredDefaultsTestingLoader`), so every test
+/// process that links `LayeredDefaultsTesting` is guarded, even a test that never calls it. "A test runs"
+/// means: a Swift Testing test runs on the calling task (`Test.current`), or an XCTest case runs in the
+/// process. Not detected: a Swift Testing test's work on a detached task or another thread of its own
+/// (no `Test.current` there) when no XCTest case runs, and any test process that does not link this library.
+enum StandardGuard {
+    /// What a test failure says when it used `Defaults.standard` outside an isolated scope.
+    static let message = "`Defaults.standard` was used in a test; inject a store or use `.isolatedDefaults`"
+
+    /// The store `Defaults.standard` is outside an isolated scope: nil (the real store) when no test runs;
+    /// else the use is reported to the running test, and a fresh in-memory store is returned.
+    @Sendable static func replacement() -> Defaults? {
+        guard let test = RunningTest.current else { return nil }
+        let caller = callerDescription()
+        let text = message + " (test \(test.name)" + (caller.map { ", called from \($0)" } ?? "") + ")"
+        IssueReporter.live.fail(text, test.site)
+        // NB: a fresh domain each time, of no file: the write goes nowhere the user or the next test sees.
+        return try? Defaults(suiteName: IsolatedDefaults.makeSuiteName(prefix: IsolatedDefaults.suiteNamePrefix),
+                             configuration: .init(location: .inMemory, arguments: []))
+    }
+
+    /// The function that used `Defaults.standard`: the first frame of the call stack outside the
+    /// library and this guard, when the platform names it (function names, not lines).
+    private static func callerDescription() -> String? {
+        // NB: frames 0-3 are this function, `replacement()`, its thunk and `Defaults.standard`'s getter;
+        // searching by name is sturdier than counting.
+        Thread.callStackSymbols.lazy
+            .filter { !$0.contains("StandardGuard") && !$0.contains("LayeredDefaults8Defaults") && !$0.contains("callStackSymbols") }
+            .compactMap { $0.split(separator: " ", maxSplits: 1).last.map(String.init) }
+            .first
+    }
+}
+
+/// The test running now, as far as the test frameworks tell.
+struct RunningTest: Sendable {
+    /// The test's name.
+    let name: String
+    /// Where a failure about it is reported: the test's declaration.
+    let site: CallSite
+
+    /// The Swift Testing test of the calling task, else the XCTest case running in the process, else nil.
+    static var current: RunningTest? {
+        if let test = Test.current {
+            let location = test.sourceLocation
+            return RunningTest(name: test.name, site: CallSite(fileID: "", filePath: "", line: 0, column: 0, runtimeLocation: location))
+        }
+        #if canImport(XCTest)
+        return XCTestCaseTracker.shared.current
+        #else
+        return nil
+        #endif
+    }
+}
+
+#if canImport(XCTest)
+/// Follows XCTest's cases through its observation center: the case running now, if any.
+final class XCTestCaseTracker: NSObject, XCTestObservation, Sendable {
+    static let shared = XCTestCaseTracker()
+    private let running = Lock<RunningTest?>(nil)
+
+    var current: RunningTest? { running.withLock { $0 } }
+
+    func testCaseWillStart(_ testCase: XCTestCase) {
+        // NB: XCTest does not say where a case is declared: its failure names the case, at no line.
+        let test = RunningTest(name: testCase.name, site: CallSite(fileID: "", filePath: "", line: 0, column: 0))
+        running.withLock { $0 = test }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        running.withLock { $0 = nil }
+    }
+}
+#endif
+
+/// Installs the guard; called once when the process loads (see `LayeredDefaultsTestingLoader`).
+@_cdecl("layered_defaults_testing_install_standard_guard")
+func installStandardGuard() {
+    Defaults.installStandardGuard(StandardGuard.replacement)
+    #if canImport(XCTest)
+    XCTestObservationCenter.shared.addTestObserver(XCTestCaseTracker.shared)
+    #endif
+}
