@@ -5,6 +5,9 @@ import Testing
 #if canImport(XCTest)
 import XCTest
 #endif
+#if canImport(Runtime)
+import Runtime
+#endif
 
 /// The guard on `Defaults.standard` in a test process: outside an isolated scope, while a test runs,
 /// using the real store is a test failure, and the code under test gets a throwaway in-memory store.
@@ -22,23 +25,31 @@ enum StandardGuard {
     /// else the use is reported to the running test, and a fresh in-memory store is returned.
     @Sendable static func replacement() -> Defaults? {
         guard let test = RunningTest.current else { return nil }
-        let caller = callerDescription()
-        let text = message + " (test \(test.name)" + (caller.map { ", called from \($0)" } ?? "") + ")"
-        IssueReporter.live.fail(text, test.site)
+        let caller = callSite()
+        let text = message + " (test \(test.name)" + (caller.map { ", called from \($0.function) at \($0.location)" } ?? "") + ")"
+        var site = test.site
+        if let location = caller?.location { site.runtimeLocation = location }
+        IssueReporter.live.fail(text, site)
         // NB: a fresh domain each time, of no file: the write goes nowhere the user or the next test sees.
         return try? Defaults(suiteName: IsolatedDefaults.makeSuiteName(prefix: IsolatedDefaults.suiteNamePrefix),
                              configuration: .init(location: .inMemory, arguments: []))
     }
 
-    /// The function that used `Defaults.standard`: the first frame of the call stack outside the
-    /// library and this guard, when the platform names it (function names, not lines).
-    private static func callerDescription() -> String? {
-        // NB: frames 0-3 are this function, `replacement()`, its thunk and `Defaults.standard`'s getter;
-        // searching by name is sturdier than counting.
-        Thread.callStackSymbols.lazy
-            .filter { !$0.contains("StandardGuard") && !$0.contains("LayeredDefaults8Defaults") && !$0.contains("callStackSymbols") }
-            .compactMap { $0.split(separator: " ", maxSplits: 1).last.map(String.init) }
-            .first
+    /// The function and line that used `Defaults.standard`: the first frame of the call stack, with a
+    /// source location, outside this package's libraries. Nil when the binary has no debug information.
+    private static func callSite() -> (function: String, location: SourceLocation)? {
+        #if canImport(Runtime)
+        guard #available(macOS 26, *), let frames = try? Backtrace.capture(limit: 48).symbolicated()?.frames else { return nil }
+        for frame in frames where !frame.isSwiftThunk {
+            guard let symbol = frame.symbol, let location = symbol.sourceLocation else { continue }
+            let path = location.path
+            if path.contains("/Sources/LayeredDefaults/") || path.contains("/Sources/LayeredDefaultsTesting/") { continue }
+            let file = (path as NSString).lastPathComponent
+            let module = symbol.name.split(separator: ".").first.map(String.init) ?? "Module"
+            return (symbol.name, SourceLocation(fileID: "\(module)/\(file)", filePath: path, line: location.line, column: max(location.column, 1)))
+        }
+        #endif
+        return nil
     }
 }
 

@@ -41,5 +41,24 @@ final class DefaultsRecorderXCTests: XCTestCase {
         XCTAssertTrue(failures.first?.file.hasSuffix("DefaultsRecorderXCTests.swift") == true)
         XCTAssertEqual(failures.first?.line, finishLine)
     }
+
+    func testStandardOutsideAScopeFailsNamingTheCaseAndCallSite() throws {
+        capturing = true
+        let useLine = #line + 1
+        let used = Defaults.standard
+        capturing = false
+        XCTAssertEqual(failures.count, 1)
+        let description = failures.first?.description ?? ""
+        XCTAssertTrue(description.contains("`Defaults.standard` was used in a test; inject a store or use `.isolatedDefaults`"))
+        XCTAssertTrue(description.contains("testStandardOutsideAScopeFailsNamingTheCaseAndCallSite"), description)
+        XCTAssertTrue(description.contains("DefaultsRecorderXCTests.swift:\(useLine):"), description)
+        XCTAssertEqual(used.configuration.location, .inMemory, "the write goes nowhere")
+    }
+
+    func testWithIsolatedDefaultsIsStandardInside() throws {
+        try withIsolatedDefaults { defaults, _ in
+            XCTAssertTrue(Defaults.standard === defaults)
+        }
+    }
 }
 #endif
