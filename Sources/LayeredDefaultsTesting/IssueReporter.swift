@@ -60,7 +60,12 @@ struct IssueReporter: Sendable {
 
 /// Fails the running test with `message`: a Swift Testing `Issue` while a Swift Testing test runs,
 /// else `XCTFail`. For test doubles of your own (e.g. an unimplemented client's closures).
-/// - Parameter message: what went wrong; name the closure or call that should not have happened.
+/// - Parameters:
+///   - message: what went wrong; name the closure or call that should not have happened.
+///   - fileID: the file the failure is reported in: pass your caller's, so it points at the test.
+///   - filePath: the file path the failure is reported in.
+///   - line: the line the failure is reported at.
+///   - column: the column the failure is reported at.
 public func reportTestFailure(
     _ message: String,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column

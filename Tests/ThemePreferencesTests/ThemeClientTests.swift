@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+import LayeredDefaultsTesting
 import ThemePreferences
 import ThemePreferencesTesting
 
@@ -31,34 +32,44 @@ import ThemePreferencesTesting
         #expect(client.load() == .system)
     }
 
-    @Test func unimplementedClientFailsTheTestNamingTheClosure() throws {
-        let client = ThemeClient.unimplemented
+    @Test func unimplementedClientFailsTheTestNamingTheClosureAtTheTestsLine() throws {
+        let line = #line + 1
+        let client = ThemeClient.unimplemented()
+        let recorded = Lock<[Issue]>([])
         withKnownIssue {
-            _ = client.load()
-        } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("ThemeClient.load") }
-        }
-        try withKnownIssue {
-            try client.save(.dark)
-        } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("ThemeClient.save") }
-        }
-        try withKnownIssue {
-            try client.reset()
-        } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("ThemeClient.reset") }
-        }
-        withKnownIssue {
+            #expect(client.load() == .system)
+            #expect(throws: UnimplementedError(endpoint: "ThemeClient.save")) { try client.save(.dark) }
+            #expect(throws: UnimplementedError(endpoint: "ThemeClient.reset")) { try client.reset() }
             _ = client.changes()
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("ThemeClient.changes") }
+            recorded.withLock { $0.append(issue) }
+            return true
+        }
+        let issues = recorded.withLock { $0 }
+        let messages = issues.map { $0.comments.map(\.rawValue).joined() }
+        #expect(messages == ["load", "save", "reset", "changes"].map { "Unimplemented: 'ThemeClient.\($0)' was called" })
+        for issue in issues {
+            #expect(issue.sourceLocation?.fileName == "ThemeClientTests.swift")
+            #expect(issue.sourceLocation?.line == line)
         }
     }
 
+    @Test func savingThroughAnUnimplementedClientStopsTheCaller() {
+        let client = ThemeClient.unimplemented()
+        var savedAndCarriedOn = false
+        withKnownIssue {
+            do {
+                try client.save(.dark)
+                savedAndCarriedOn = true
+            } catch {}
+        }
+        #expect(!savedAndCarriedOn)
+    }
+
     @Test func overridingOneClosureLeavesTheOthersUnimplemented() throws {
-        var client = ThemeClient.unimplemented
+        var client = ThemeClient.unimplemented()
         client.load = { .dark }
         #expect(client.load() == .dark)
-        withKnownIssue { try client.save(.light) }
+        withKnownIssue { #expect(throws: UnimplementedError.self) { try client.save(.light) } }
     }
 }

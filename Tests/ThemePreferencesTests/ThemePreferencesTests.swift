@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import LayeredDefaultsTesting
 import PackageTestSupport
 import Testing
 import ThemePreferences
@@ -52,5 +53,16 @@ import ThemePreferences
             #expect(try ThemePreferences(defaults: launched).storedTheme == .dark)
             #expect(ThemePreferences(defaults: stored).theme == .dark)
         }
+    }
+}
+
+@Suite(.isolatedDefaults) struct ThemePreferencesIsolatedDefaultsTests {
+    @Test func theDefaultArgumentIsTheTestsOwnStore() throws {
+        let preferences = ThemePreferences()
+        #expect(preferences.defaults === Defaults.standard)
+        #expect(preferences.defaults.suiteName.hasPrefix(IsolatedDefaults.suiteNamePrefix))
+        #expect(preferences.theme == .system, "nothing left by an earlier run")
+        try preferences.save(.dark)
+        #expect(try Defaults.standard.persistentValue(forKey: "theme") == "dark")
     }
 }
