@@ -2,7 +2,7 @@ import Foundation
 import LayeredDefaults
 
 /// The difference between the expected and the actual contents of a persistent domain, as diff lines:
-/// `-` for what was expected, `+` for what is stored.
+/// `-` for what was expected, `+` for what is stored, `~` for a key whose hidden value changed.
 ///
 /// Each line names the key and the value's type. The value itself is shown only for keys in
 /// ``shownKeys`` (the keys the test named): preferences may hold personal data.
@@ -22,10 +22,14 @@ struct DomainDiff: Sendable {
     /// True when the domain holds exactly what was expected.
     var isEmpty: Bool { expected == actual }
 
-    /// One `-` line for each expected value and one `+` line for each actual value of a differing key.
+    /// One `-` line for each expected value and one `+` line for each actual value of a differing key;
+    /// a key on both sides whose values are not shown gets one `~` line saying how it changed instead.
     var lines: [String] {
         differingKeys.flatMap { key in
-            [expected[key].map { line("-", key, $0) }, actual[key].map { line("+", key, $0) }].compactMap { $0 }
+            if let old = expected[key], let new = actual[key], !shownKeys.contains(key) {
+                return [changedLine(key, old, new)]
+            }
+            return [expected[key].map { line("-", key, $0) }, actual[key].map { line("+", key, $0) }].compactMap { $0 }
         }
     }
 
@@ -39,6 +43,15 @@ struct DomainDiff: Sendable {
             text += "\n  Values are shown only for keys the test named in an expectation."
         }
         return text
+    }
+
+    /// `~ "key": string, value changed (value not shown)`, or `~ "key": type changed from string to
+    /// integer (values not shown)`: a hidden key's change, without its values.
+    private func changedLine(_ key: String, _ old: PreferenceValue, _ new: PreferenceValue) -> String {
+        let change = old.typeName == new.typeName
+            ? "\(new.typeName), value changed (value not shown)"
+            : "type changed from \(old.typeName) to \(new.typeName) (values not shown)"
+        return "~ \(key.debugDescription): \(change)"
     }
 
     private func line(_ marker: String, _ key: String, _ value: PreferenceValue) -> String {

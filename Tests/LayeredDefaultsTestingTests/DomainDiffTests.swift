@@ -18,8 +18,18 @@ import Testing
 
     @Test func valuesOfUnnamedKeysAreHidden() {
         let diff = DomainDiff(expected: ["token": "abc"], actual: ["token": .data(Data([1, 2]))], shownKeys: [])
-        #expect(diff.lines == ["- \"token\": string (value not shown)", "+ \"token\": data (value not shown)"])
+        #expect(diff.lines == ["~ \"token\": type changed from string to data (values not shown)"])
         #expect(diff.message("Headline").contains("Values are shown only for keys the test named"))
+    }
+
+    @Test func aHiddenKeyWhoseValueChangedIsOneLineSayingSo() {
+        let diff = DomainDiff(expected: ["cardNumber": "4111", "gone": 1], actual: ["cardNumber": "0000", "new": 2], shownKeys: [])
+        #expect(diff.lines == [
+            "~ \"cardNumber\": string, value changed (value not shown)",
+            "- \"gone\": integer (value not shown)",
+            "+ \"new\": integer (value not shown)",
+        ])
+        #expect(!diff.message("Headline").contains("4111") && !diff.message("Headline").contains("0000"))
     }
 
     @Test func describesEveryType() {
