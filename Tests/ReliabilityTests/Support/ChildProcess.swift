@@ -109,3 +109,25 @@ func runFixture(_ root: URL, _ suite: String, _ arguments: [String], options: [S
     let status = try child.wait(before: deadline)
     return (status, lines.map { $0 + "\n" }.joined(), child.errorText)
 }
+
+/// Runs the `/bin/sh` `script`, its `$1`... being `arguments`, in a mount namespace of its own (`unshare
+/// --mount`), which disappears with it: what it mounts only it and its children see. Returns its exit
+/// status and standard error.
+///
+/// NB: that needs root on Linux, so elsewhere the test is cancelled; so it is when the script exits 99,
+/// its way of saying that it cannot mount here.
+func runInOwnMountNamespace(_ script: String, _ arguments: [String]) throws -> (status: Int32, error: String) {
+    guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+        try Test.cancel("mounting needs root and unshare")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+    process.arguments = ["--mount", "/bin/sh", "-c", script, "sh"] + arguments
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    if process.terminationStatus == 99 { try Test.cancel("cannot mount here: \(errorText)") }
+    return (process.terminationStatus, errorText)
+}
