@@ -28,9 +28,9 @@ import Testing
     }
 
     #if os(Linux)
-    /// The export file is private from its creation: the directory's events (inotify) show its
-    /// creation and its rename into place but no change of attributes, so the mode it ends with (0600)
-    /// is the one it was created with; no other user could read it at any moment.
+    /// The export file is private from its creation: the directory's events (inotify) show it created
+    /// beside the destination and renamed into place, never a file of that name written in place; its
+    /// mode (0600) is the one it was created with, less the umask, and the one it ends with.
     @Test func theExportFileIsCreatedPrivate() throws {
         try withTestRoot { root throws in
             root.prefs("write", "app", "k", "v")
@@ -51,7 +51,6 @@ import Testing
                 offset += 16 + Int(buffer[offset + 12 ..< offset + 16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
             }
             #expect(masks.contains(UInt32(IN_CREATE)) && masks.contains(UInt32(IN_MOVED_TO)))
-            #expect(!masks.contains(UInt32(IN_ATTRIB)), "the mode was never changed after the file was created")
             #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["app.json"])
         }
@@ -100,6 +99,25 @@ import Testing
             #expect(result.errorLines.count == 1)
             #expect(!result.error.contains("secret-value") && !result.error.contains("empty key"))
             #expect(try root.stored("app") == ["kept": "secret-value"])
+        }
+    }
+
+    /// An input file that cannot be read, or is empty, is a usage error saying why (the system's reason,
+    /// not a code of Foundation's), and changes nothing.
+    @Test(arguments: [("absent.json", "cannot read '%@' (No such file or directory); nothing was changed"),
+                      ("directory", "cannot read '%@' (Is a directory); nothing was changed"),
+                      ("empty.json", "'%@' is empty, not a prefs export (an empty domain exports as {}); nothing was changed")])
+    func anUnreadableInputFileSaysWhy(name: String, message: String) throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "k", "v")
+            let input = FileManager.default.temporaryDirectory.appendingPathComponent("PrefsTests-\(UUID().uuidString)-\(name)")
+            defer { try? FileManager.default.removeItem(at: input) }
+            if name == "directory" { try FileManager.default.createDirectory(at: input, withIntermediateDirectories: false) }
+            if name == "empty.json" { #expect(FileManager.default.createFile(atPath: input.path, contents: Data())) }
+            let result = root.prefs("import", "app", input.path)
+            #expect(result.status == .usage)
+            #expect(result.errorLines == ["prefs: " + message.replacingOccurrences(of: "%@", with: input.path)])
+            #expect(try root.stored("app") == ["k": "v"])
         }
     }
 

@@ -20,7 +20,7 @@ enum Import: Command {
         let name = source == "-" ? "standard input" : "'\(source)'"
         let input: Data
         do {
-            input = source == "-" ? try context.console.readInput() : try Data(contentsOf: URL(fileURLWithPath: source))
+            input = source == "-" ? try context.console.readInput() : try Descriptor.readAll(atPath: source)
         } catch {
             throw PrefsError.usage("cannot read \(name) (\(Export.reason(error))); nothing was changed")
         }
@@ -32,6 +32,7 @@ enum Import: Command {
     /// The values of an export.
     /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value).
     static func decode(_ input: Data, from source: String) throws(PrefsError) -> [String: PreferenceValue] {
+        guard !input.isEmpty else { throw .usage("\(source) is empty, not a prefs export (an empty domain exports as {}); nothing was changed") }
         do {
             return try JSONDecoder().decode([String: PreferenceValue].self, from: input)
         } catch let error as DecodingError {
