@@ -1,0 +1,32 @@
+import Foundation
+import LayeredDefaults
+import Testing
+@testable import prefs
+
+/// Findings of a hostile test pass: each test fails on the code it was written against.
+@Suite struct AttackFindingTests {
+    /// Property-list text nested deeper than the parser's own limit (256) is stored as a plain string
+    /// with success, while text nested 101...255 levels is refused: both are too deep and should be refused.
+    @Test func deepPropertyListTextIsRefusedNotStoredAsString() throws {
+        try withTestRoot { root throws in
+            for depth in [150, 300] {
+                let text = String(repeating: "(", count: depth) + "x" + String(repeating: ")", count: depth)
+                let result = root.prefs("write", "app", "deep\(depth)", text)
+                #expect(result.status == .usage, "depth \(depth)")
+                #expect(try root.stored("app")["deep\(depth)"] == nil, "depth \(depth)")
+            }
+        }
+    }
+
+    /// An import whose JSON holds two canonically equivalent keys (NFC and NFD "é") keeps the first and
+    /// silently drops the other's value, with success; it should be refused, changing nothing.
+    @Test func importWithCanonicallyEquivalentKeysIsRefused() throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "keep", "v")
+            let json = Data("{\"\u{E9}\":{\"string\":\"one\"},\"e\u{301}\":{\"string\":\"two\"}}".utf8)
+            let result = root.prefs("import", "app", "-", input: json)
+            #expect(result.status == .usage)
+            #expect(try root.stored("app") == ["keep": "v"])
+        }
+    }
+}
