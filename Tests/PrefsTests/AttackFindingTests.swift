@@ -5,19 +5,6 @@ import Testing
 
 /// Findings of a hostile test pass: each test fails on the code it was written against.
 @Suite struct AttackFindingTests {
-    /// Property-list text nested deeper than the parser's own limit (256) is stored as a plain string
-    /// with success, while text nested 101...255 levels is refused: both are too deep and should be refused.
-    @Test func deepPropertyListTextIsRefusedNotStoredAsString() throws {
-        try withTestRoot { root throws in
-            for depth in [150, 300] {
-                let text = String(repeating: "(", count: depth) + "x" + String(repeating: ")", count: depth)
-                let result = root.prefs("write", "app", "deep\(depth)", text)
-                #expect(result.status == .usage, "depth \(depth)")
-                #expect(try root.stored("app")["deep\(depth)"] == nil, "depth \(depth)")
-            }
-        }
-    }
-
     /// An import whose JSON holds two canonically equivalent keys (NFC and NFD "é") keeps the first and
     /// silently drops the other's value, with success; it should be refused, changing nothing.
     @Test func importWithCanonicallyEquivalentKeysIsRefused() throws {

@@ -123,8 +123,9 @@ import Testing
         }
     }
 
-    /// Property-list text nested deeper than the library stores (just past the limit, 255 levels, and
-    /// the 256 empty levels JSON cannot hold) is refused as bad input before any file is created.
+    /// Property-list text nested deeper than the library stores (just past the limit, 255 levels, the
+    /// 256 empty levels JSON cannot hold, and deeper than the text parser follows) is refused as bad
+    /// input before any file is created, never stored as a string.
     @Test func aValueNestedTooDeepIsRefusedBeforeAnythingIsCreated() throws {
         func nested(_ levels: Int, around text: String) -> String {
             String(repeating: "(", count: levels) + text + String(repeating: ")", count: levels)
@@ -132,7 +133,8 @@ import Testing
         try withTestRoot { root throws in
             let limit = PreferenceValue.maximumNestingDepth
             let refusal = "prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description
-            for text in [nested(limit + 1, around: "private-marker"), nested(255, around: "private-marker"), nested(256, around: "")] {
+            for text in [nested(limit + 1, around: "private-marker"), nested(255, around: "private-marker"), nested(256, around: ""),
+                         nested(256, around: "private-marker"), nested(300, around: "private-marker")] {
                 let result = root.prefs("write", "app", "k", text)
                 #expect(result.status == .usage && result.errorLines == [refusal])
                 #expect(!result.error.contains("private-marker"))

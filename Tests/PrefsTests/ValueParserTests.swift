@@ -60,8 +60,8 @@ import Testing
         ("(a, b)", .array(["a", "b"])), ("{ k = v; n = (1); }", .dictionary(["k": "v", "n": .array(["1"])])),
         ("<0a0b>", .data(Data([10, 11]))), ("\"quoted\"", .string("quoted")), ("(unterminated", .string("(unterminated")),
     ])
-    func plainValuesAreStringsOrPropertyListText(text: String, expected: PreferenceValue) {
-        #expect(ValueParser.plain(text) == expected)
+    func plainValuesAreStringsOrPropertyListText(text: String, expected: PreferenceValue) throws {
+        #expect(try ValueParser.plain(text, domain: "app", key: "k") == expected)
     }
 
     @Test func arrayElementsAreStringsOrTyped() throws {

@@ -35,9 +35,9 @@ enum Write: Command {
         /// Merges into the stored dictionary.
         case merge([String: PreferenceValue])
 
-        /// Parses the arguments after `<domain> <key>`.
+        /// Parses the arguments after `<domain> <key>`, which errors name.
         /// - Throws: ``PrefsError/usage(_:)``.
-        init(_ arguments: [String]) throws(PrefsError) {
+        init(_ arguments: [String], domain: String, key: String) throws(PrefsError) {
             guard let first = arguments.first else { throw .usage("usage: prefs \(Write.synopsis)") }
             let rest = Array(arguments.dropFirst())
             switch first {
@@ -55,7 +55,7 @@ enum Write: Command {
                     guard arguments.count == 1 else {
                         throw .usage("write takes one value: quote a value with spaces, or use -array or -dict; nothing was changed")
                     }
-                    self = .set(ValueParser.plain(first))
+                    self = .set(try ValueParser.plain(first, domain: domain, key: key))
                 }
             }
         }
@@ -66,7 +66,7 @@ enum Write: Command {
         guard operands.count >= 3 else { throw PrefsError.usage("usage: prefs \(synopsis)") }
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])
         guard !key.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
-        let change = try Change(Array(operands.dropFirst(2)))
+        let change = try Change(Array(operands.dropFirst(2)), domain: domain, key: key)
         if case .set(let value) = change { try Context.checkStorable([key: value], in: domain) }
         let defaults = try context.defaults(domain)
         switch change {

@@ -50,9 +50,19 @@ enum ValueParser {
 
     /// A plain value (no type flag): old-style property-list text when it starts with `(`, `{`, `<` or
     /// `"` and parses, else the trimmed string, as a launch argument is read
-    /// (``ArgumentDomain/value(of:)``).
-    static func plain(_ text: String) -> PreferenceValue {
-        ArgumentDomain.value(of: text)
+    /// (``ArgumentDomain/checkedValue(of:)``).
+    /// - Parameters:
+    ///   - domain: the domain it is for, named when it is refused.
+    ///   - key: the key it is for, named when it is refused.
+    /// - Throws: ``PrefsError/usage(_:)`` with the library's ``DefaultsError/nestingTooDeep(suite:key:limit:)``
+    ///   when the text nests too deep to be read at all (less deep text is refused the same way when it
+    ///   is stored, by ``Context/checkStorable(_:in:)``).
+    static func plain(_ text: String, domain: String, key: String) throws(PrefsError) -> PreferenceValue {
+        do {
+            return try ArgumentDomain.checkedValue(of: text)
+        } catch {
+            throw PrefsError(DefaultsError.nestingTooDeep(suite: domain, key: key, limit: PreferenceValue.maximumNestingDepth))
+        }
     }
 
     /// The elements of `-array`/`-array-add`: each a string, or typed by a preceding scalar type flag
