@@ -123,6 +123,22 @@ import Testing
         }
     }
 
+    /// The argument right after `--` is the value, whatever it starts with, read as any plain value;
+    /// `--` before the key leaves the type flags after the key alone.
+    @Test func theArgumentAfterTheSeparatorIsTheValue() throws {
+        try withTestRoot { root throws in
+            for text in ["-int", "-x", "--json", "-"] {
+                #expect(root.prefs("write", "app", "k", "--", text).status == .success, "\(text)")
+                #expect(try root.stored("app")["k"] == .string(text), "\(text)")
+            }
+            #expect(root.prefs("write", "app", "list", "--", "(a, -b)").status == .success)
+            #expect(root.prefs("write", "app", "--", "--key", "-int", "5").status == .success)
+            #expect(try root.stored("app") == ["k": "-", "list": ["a", "-b"], "--key": 5])
+            #expect(root.prefs("write", "app", "k", "--", "-int", "5").status == .usage)
+            #expect(try root.stored("app")["k"] == "-")
+        }
+    }
+
     /// Property-list text nested deeper than the library stores (just past the limit, 255 levels, the
     /// 256 empty levels JSON cannot hold, and deeper than the text parser follows) is refused as bad
     /// input before any file is created, never stored as a string.
