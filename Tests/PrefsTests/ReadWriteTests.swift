@@ -165,6 +165,7 @@ import Testing
         ["write", "app", "k", "a", "b"], ["write", "app", "k", "-frob", "1"], ["write", "app", "", "v"],
         ["write", "bad/name", "k", "v"], ["write", "..", "k", "v"], ["write", "app", "k", "-dict", "a"],
         ["write", "app", "k", "-date", "soon"], ["write", "app", "k", "-data", "xyz"], ["write", "app", "k", "-bool", "maybe"],
+        ["write", "app", "k", "-float", "1e999"], ["write", "app", "k", "-array", "-float", "-1e999"],
     ])
     func badWritesChangeNothing(arguments: [String]) throws {
         try withTestRoot { root throws in
