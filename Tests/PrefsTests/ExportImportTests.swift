@@ -121,6 +121,32 @@ import Testing
         }
     }
 
+    /// Two members that are one key to the store (a name written twice, or canonically equivalent
+    /// names, escaped or not) are refused, naming the key and never a value; nothing changes.
+    @Test(arguments: [
+        "{\"\u{E9}\":{\"string\":\"secret-one\"},\"e\u{301}\":{\"string\":\"secret-two\"}}",
+        #"{"a":{"string":"secret-one"},"a":{"string":"secret-two"}}"#,
+        #" {"\u00e9" : {"array":[{"string":"secret-one,}\""}]}, "e\u0301":{"string":"secret-two"}}"#,
+    ])
+    func anImportHoldingAKeyTwiceIsRefused(text: String) throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "keep", "v")
+            let result = root.prefs("import", "app", "-", input: Data(text.utf8))
+            #expect(result.status == .usage)
+            #expect(result.errorLines.count == 1 && result.error.contains("key '"))
+            #expect(!result.error.contains("secret"))
+            #expect(try root.stored("app") == ["keep": "v"])
+        }
+    }
+
+    /// The member names of an object are read as written, in order, escapes decoded, whatever the values hold.
+    @Test func memberNamesAreReadAsWritten() {
+        let json = #"\#u{FEFF}{ "a" : {"string":"x,\"}{"}, "b\"c":{"array":[{"dictionary":{"n":{"bool":true}}}]},"\u00e9":{"integer":1} }"#
+        #expect(JSONMemberNames.topLevel(of: Data(json.utf8)) == ["a", "b\"c", "\u{E9}"])
+        #expect(JSONMemberNames.topLevel(of: Data("{}".utf8)) == [])
+        #expect(JSONMemberNames.topLevel(of: Data("[]".utf8)) == nil)
+    }
+
     @Test func aMissingInputFileIsAUsageError() throws {
         try withTestRoot { root throws in
             let result = root.prefs("import", "app", root.url.appendingPathComponent("absent.json").path)
