@@ -8,8 +8,8 @@ extension Defaults {
     /// reads find nothing in it, and every write fails with that error: nothing is silently dropped.
     ///
     /// In a test process that links `LayeredDefaultsTesting`: inside `@Test(.isolatedDefaults)`,
-    /// `withIsolatedDefaults` or `withInMemoryDefaults`, this is that scope's own store; outside them,
-    /// while a test runs, using it fails the test and gives a throwaway in-memory store, so a test never
+    /// `withIsolatedDefaults` or `withInMemoryDefaults`, this is that scope's own store; outside them it
+    /// is a throwaway in-memory store, and using it while a test runs fails that test, so a test never
     /// reads or writes the user's real preferences (see the `LayeredDefaultsTesting` documentation).
     public static var standard: Defaults {
         // NB: the hot path of an app that reaches for `standard` on every read: one task-local read and one

@@ -9,30 +9,40 @@ import XCTest
 import Runtime
 #endif
 
-/// The guard on `Defaults.standard` in a test process: outside an isolated scope, while a test runs,
-/// using the real store is a test failure, and the code under test gets a throwaway in-memory store.
+/// The guard on `Defaults.standard` in a test process: outside an isolated scope, `standard` is never the
+/// real store but a throwaway in-memory one, and while a test runs, using it fails that test.
 ///
 /// It is installed when the process loads (by the C target `LayeredDefaultsTestingLoader`), so every test
 /// process that links `LayeredDefaultsTesting` is guarded, even a test that never calls it. "A test runs"
 /// means: a Swift Testing test runs on the calling task (`Test.current`), or an XCTest case runs in the
-/// process. Not detected: a Swift Testing test's work on a detached task or another thread of its own
-/// (no `Test.current` there) when no XCTest case runs, and any test process that does not link this library.
+/// process. A use where neither is known (a Swift Testing test's detached task or thread of its own while
+/// no XCTest case runs, code run before or after the tests) still gets an in-memory store, and a line on
+/// standard error instead of a test failure. A test process that does not link this library is not guarded.
 enum StandardGuard {
     /// What a test failure says when it used `Defaults.standard` outside an isolated scope.
     static let message = "`Defaults.standard` was used in a test; inject a store or use `.isolatedDefaults`"
 
-    /// The store `Defaults.standard` is outside an isolated scope: nil (the real store) when no test runs;
-    /// else the use is reported to the running test, and a fresh in-memory store is returned.
+    /// The store `Defaults.standard` is outside an isolated scope: a fresh in-memory store, after
+    /// reporting the use to the running test (or, when no running test is known, to standard error).
     @Sendable static func replacement() -> Defaults? {
-        guard let test = RunningTest.current else { return nil }
         let caller = callSite()
-        let text = message + " (test \(test.name)" + (caller.map { ", called from \($0.function) at \($0.location)" } ?? "") + ")"
-        var site = test.site
-        if let location = caller?.location { site.runtimeLocation = location }
-        IssueReporter.live.fail(text, site)
+        let place = caller.map { ", called from \($0.function) at \($0.location)" } ?? ""
+        if let test = RunningTest.current {
+            var site = test.site
+            if let location = caller?.location { site.runtimeLocation = location }
+            IssueReporter.live.fail(message + " (test \(test.name)\(place))", site)
+        } else {
+            FileHandle.standardError.write(Data(("LayeredDefaultsTesting: `Defaults.standard` was used outside an isolated scope "
+                + "where no running test is known\(place); it is a throwaway in-memory store\n").utf8))
+        }
         // NB: a fresh domain each time, of no file: the write goes nowhere the user or the next test sees.
-        return try? Defaults(suiteName: IsolatedDefaults.makeSuiteName(prefix: IsolatedDefaults.suiteNamePrefix),
-                             configuration: .init(location: .inMemory, arguments: []))
+        do {
+            return try Defaults(suiteName: IsolatedDefaults.makeSuiteName(prefix: IsolatedDefaults.suiteNamePrefix),
+                                configuration: .init(location: .inMemory, arguments: []))
+        } catch {
+            // NB: nil would mean the real store; an in-memory store of a valid name cannot fail to open.
+            fatalError("LayeredDefaultsTesting could not open an in-memory store in place of Defaults.standard: \(error)")
+        }
     }
 
     /// The function and line that used `Defaults.standard`: the first frame of the call stack, with a
