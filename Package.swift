@@ -21,21 +21,22 @@ let package = Package(
         .target(name: "ThemePreferencesTesting", dependencies: ["ThemePreferences", "LayeredDefaultsTesting"]),
 
         // Executables.
-        .executableTarget(name: "prefs", dependencies: ["LayeredDefaults"]),
+        .target(name: "ToolSupport"),
+        .executableTarget(name: "prefs", dependencies: ["LayeredDefaults", "ToolSupport"]),
         .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
         .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
-        .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults"]),
+        .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults", "ToolSupport"]),
 
-        .executableTarget(name: "prefs-bench", dependencies: ["LayeredDefaults", "CSQLite"]),
+        .executableTarget(name: "prefs-bench", dependencies: ["LayeredDefaults", "CSQLite", "ToolSupport"]),
 
         // Tests.
-        .target(name: "PackageTestSupport", path: "Tests/PackageTestSupport"),
+        .target(name: "PackageTestSupport", dependencies: ["LayeredDefaults", "ToolSupport"], path: "Tests/PackageTestSupport"),
         .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture", "PackageTestSupport"]),
-        .testTarget(name: "ThemePreferencesTests", dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture"]),
-        .testTarget(name: "LayeredDefaultsTestingTests", dependencies: ["LayeredDefaultsTesting", "LayeredDefaults"]),
-        .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults"]),
+        .testTarget(name: "ThemePreferencesTests", dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture", "PackageTestSupport"]),
+        .testTarget(name: "LayeredDefaultsTestingTests", dependencies: ["LayeredDefaultsTesting", "LayeredDefaults", "PackageTestSupport"]),
+        .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"], path: "IntegrationTests"),
-        .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 
 /// What a failing integration test reports, and nothing more: the test's name, the suite, the app's

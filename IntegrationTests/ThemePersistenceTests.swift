@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 
 /// The theme survives a restart: each phase is a new process of `theme-demo`; `prefs` inspects the store.

@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import LayeredDefaults
 import Testing
 

@@ -43,11 +43,7 @@ extension Defaults {
         }
 
         /// ``busyTimeout`` in whole milliseconds, as SQLite takes it: clamped, never trapping.
-        var busyTimeoutMilliseconds: Int32 {
-            let (seconds, attoseconds) = busyTimeout.components
-            guard seconds < Int64(Int32.max / 1000) else { return .max }
-            return Int32(max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
-        }
+        var busyTimeoutMilliseconds: Int32 { busyTimeout.wholeMilliseconds }
     }
 
     /// The default ``Configuration/errorHandler``: one line on standard error.

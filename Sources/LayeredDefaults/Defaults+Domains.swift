@@ -82,11 +82,11 @@ extension Defaults {
     /// The names of the persistent domains at this instance's location: one per database file, sorted.
     /// - Throws: a storage error when the location's directory exists but cannot be listed.
     public func domainNames() throws -> [String] {
-        try provider.domainNames()
+        try registry.domainNames()
     }
 
-    func store(named name: String, create: Bool) throws -> SuiteStore? {
-        name == suiteName ? persistent : try provider.store(named: name, create: create)
+    func store(named name: String, create: Bool) throws -> DomainStore? {
+        name == suiteName ? persistent : try registry.store(named: name, create: create)
     }
 
     // MARK: Suites

@@ -37,9 +37,9 @@ extension Defaults {
     @discardableResult
     public func migrate(_ name: MigrationName, _ body: (inout DomainTransaction) throws -> Void) throws -> Bool {
         try transaction { domain in
-            guard try !domain.database.hasMigration(named: name.rawValue) else { return false }
+            guard try !domain.table.hasMigration(named: name.rawValue) else { return false }
             try body(&domain)
-            try domain.database.recordMigration(named: name.rawValue)
+            try domain.table.recordMigration(named: name.rawValue)
             return true
         }
     }

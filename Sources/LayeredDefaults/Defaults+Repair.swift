@@ -34,15 +34,16 @@ extension Defaults {
     ///   - location: where the domain lives; the default resolves as for ``init(suiteName:configuration:)``.
     /// - Returns: the new path of the bad file, or nil when there was nothing to repair.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` (nothing touched), ``DefaultsError/unsafePath(path:)``,
-    ///   ``DefaultsError/hardLinked(path:)`` or ``DefaultsError/permissionDenied(path:)`` (nothing touched),
+    ///   ``DefaultsError/hardLinked(path:)``, ``DefaultsError/mountPoint(path:)`` or ``DefaultsError/permissionDenied(path:)``
+    ///   (nothing touched),
     ///   ``DefaultsError/readOnly(suite:key:)`` or another storage error when the file cannot be moved or
     ///   the new domain cannot be created.
     @discardableResult
     public static func repair(suiteName: String, location: Location = .default) throws -> URL? {
         try SuiteName.validate(suiteName)
-        let provider = StoreProvider(configuration: Configuration(location: location))
-        guard let root = provider.root else { return nil }
-        guard try needsRepair(suiteName, provider: provider) else { return nil }
+        let registry = StoreRegistry(configuration: Configuration(location: location))
+        guard let root = registry.root else { return nil }
+        guard try needsRepair(suiteName, registry: registry) else { return nil }
 
         // NB: a lock on the directory itself serializes repairs across processes; under it, check again,
         // so that a second repairer finds the first one's fresh file healthy and moves nothing.
@@ -51,18 +52,18 @@ extension Defaults {
         defer { close(directory) }
         guard flock(directory, LOCK_EX) == 0 else { throw failure(suiteName, root.path, "lock the store directory", errno) }
         defer { flock(directory, LOCK_UN) }
-        guard try needsRepair(suiteName, provider: provider) else { return nil }
+        guard try needsRepair(suiteName, registry: registry) else { return nil }
 
-        let path = provider.filePath(of: suiteName) ?? StoreProvider.path(of: suiteName, in: root)
+        let path = registry.filePath(of: suiteName) ?? StoreRegistry.path(of: suiteName, in: root)
         let aside = try moveAside(path, suite: suiteName)
-        _ = try provider.store(named: suiteName, create: true)
+        _ = try registry.store(named: suiteName, create: true)
         return URL(fileURLWithPath: aside)
     }
 
     /// True when the file of `name` exists and opening it fails because it is not a usable store of ours.
-    private static func needsRepair(_ name: String, provider: StoreProvider) throws -> Bool {
+    private static func needsRepair(_ name: String, registry: StoreRegistry) throws -> Bool {
         do {
-            _ = try provider.store(named: name, create: false)
+            _ = try registry.store(named: name, create: false)
             return false
         } catch let error as DefaultsError {
             switch error {
@@ -74,15 +75,11 @@ extension Defaults {
 
     /// Renames `path` (and its companion files) to a new, unused timestamped name next to it.
     private static func moveAside(_ path: String, suite: String) throws -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let stamp = path + ".corrupt-" + formatter.string(from: Date())
+        let stamp = path + ".corrupt-" + DateFormatter.posixUTC("yyyyMMdd'T'HHmmss'Z'").string(from: Date())
         var aside = stamp
         var status = stat()
         var attempt = 1
-        let companions = ["", "-wal", "-shm", "-journal"]
+        let companions = [""] + Location.companionSuffixes
         while companions.contains(where: { lstat(aside + $0, &status) == 0 }) {
             attempt += 1
             aside = "\(stamp)-\(attempt)"

@@ -38,8 +38,8 @@ public final class Defaults: Sendable {
     /// How this instance was set up.
     public let configuration: Configuration
 
-    let provider: StoreProvider
-    let persistent: SuiteStore
+    let registry: StoreRegistry
+    let persistent: DomainStore
     let state: Lock<SearchState>
     /// Whether the argument domain (``SearchState/arguments``) holds any key; stored while holding
     /// `state` whenever the arguments change, so a hot read skips that lock when there are none.
@@ -52,14 +52,14 @@ public final class Defaults: Sendable {
         /// Volatile domains set by name (`setVolatileDomain(_:forName:)`): kept, never searched.
         var volatileDomains: [String: [String: PreferenceValue]] = [:]
         /// Searched suites, in search order.
-        var suites: [SuiteStore] = []
-        var global: SuiteStore
+        var suites: [DomainStore] = []
+        var global: DomainStore
         /// The persistent stores in search order: this domain, the suites, the global domain.
-        var stores: [SuiteStore] = []
+        var stores: [DomainStore] = []
         /// Counts the changes made through this instance, for observers.
         var changeCount = 0
 
-        mutating func rebuildStores(persistent: SuiteStore) {
+        mutating func rebuildStores(persistent: DomainStore) {
             var seen = Set<ObjectIdentifier>()
             stores = ([persistent] + suites + [global]).filter { seen.insert(ObjectIdentifier($0)).inserted }
         }
@@ -77,20 +77,20 @@ public final class Defaults: Sendable {
     ///   ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
     ///   ``DefaultsError/unsafePath(path:)``, or a storage error, for this domain or one of the suites.
     public convenience init(suiteName: String, configuration: Configuration = Configuration()) throws {
-        let provider = StoreProvider(configuration: configuration)
-        let persistent = try provider.store(named: suiteName)!
-        let suites = try configuration.suites.map { try provider.store(named: $0)! }
-        self.init(suiteName: suiteName, configuration: configuration, provider: provider, persistent: persistent, suites: suites)
+        let registry = StoreRegistry(configuration: configuration)
+        let persistent = try registry.store(named: suiteName)!
+        let suites = try configuration.suites.map { try registry.store(named: $0)! }
+        self.init(suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites)
     }
 
-    private init(suiteName: String, configuration: Configuration, provider: StoreProvider, persistent: SuiteStore, suites: [SuiteStore]) {
+    private init(suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainStore, suites: [DomainStore]) {
         self.suiteName = suiteName
         self.configuration = configuration
-        self.provider = provider
+        self.registry = registry
         self.persistent = persistent
-        let global: SuiteStore
+        let global: DomainStore
         do {
-            global = try provider.store(named: Self.globalDomain)!
+            global = try registry.store(named: Self.globalDomain)!
         } catch {
             let failure = error as? DefaultsError ?? .readOnly(suite: Self.globalDomain, key: nil)
             global = .inMemory(name: Self.globalDomain, unavailable: failure)
@@ -115,7 +115,7 @@ public final class Defaults: Sendable {
         } catch {
             let failure = error as? DefaultsError ?? .readOnly(suite: name, key: nil)
             configuration.errorHandler(failure)
-            return Defaults(suiteName: name, configuration: configuration, provider: StoreProvider(configuration: configuration),
+            return Defaults(suiteName: name, configuration: configuration, registry: StoreRegistry(configuration: configuration),
                             persistent: .inMemory(name: name, unavailable: failure), suites: [])
         }
     }()
@@ -180,7 +180,7 @@ public final class Defaults: Sendable {
 
     /// The value of `key` in `store`. A row that cannot be decoded reads as missing and is reported
     /// (it is left untouched); any other failure goes to `failed`.
-    private func read(_ key: String, in store: SuiteStore, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
+    private func read(_ key: String, in store: DomainStore, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
         do {
             return try store.value(forKey: key)
         } catch let error as DefaultsError where error.isUndecodableValue {

@@ -10,8 +10,7 @@ public enum IsolatedDefaults {
     public static let suiteNamePrefix = "LayeredDefaultsTesting-"
 
     /// The file name suffixes of one domain: its database and SQLite's companion files.
-    static let fileSuffixes = [".\(Location.fileExtension)", ".\(Location.fileExtension)-wal",
-                               ".\(Location.fileExtension)-shm", ".\(Location.fileExtension)-journal"]
+    static let fileSuffixes = ([""] + Location.companionSuffixes).map { ".\(Location.fileExtension)" + $0 }
 
     /// A fresh suite name: `prefix` followed by a UUID.
     /// - Throws: `DefaultsError.invalidSuiteName` when the prefix makes an invalid suite name.

@@ -76,7 +76,7 @@ public enum LeftoverDomains {
             else { continue }
             groups[name, default: []].append((url, modified))
         }
-        let cutoff = Date().addingTimeInterval(-seconds(age))
+        let cutoff = Date().addingTimeInterval(-age.totalSeconds)
         return groups.compactMap { name, files in
             let lastModified = files.map(\.modified).max()!
             guard lastModified <= cutoff else { return nil }
@@ -113,7 +113,4 @@ public enum LeftoverDomains {
         return domains
     }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -1,3 +1,5 @@
+import ToolSupport
+
 /// The keys and values of a domain of a given size, and reproducible random keys over it.
 ///
 /// Half the keys hold a short string (`pref.string.<i>` = `value-<i>`), the other half an integer
@@ -46,19 +48,3 @@ struct Workload: Sendable {
     }
 }
 
-/// A small, fast, reproducible random number generator (SplitMix64).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    /// A generator whose sequence is fixed by `seed`.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}

@@ -24,7 +24,7 @@ struct SoakParent {
             return 1
         }
         let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.totalSeconds
 
         let operations = ledgers.reduce(0) { $0 + $1.operations }
         func total(_ field: (SoakLedger) -> Int) -> Int { ledgers.reduce(0) { $0 + field($1) } }

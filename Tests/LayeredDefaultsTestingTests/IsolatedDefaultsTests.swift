@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import LayeredDefaultsTesting
+import PackageTestSupport
 import Testing
 
 @Suite struct IsolatedDefaultsTests {
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func inASharedRootOnlyItsOwnDomainIsRemovedEvenWhenTheBodyThrows() throws {
-        try withTemporaryDirectory { shared in
+        try withTemporaryRoot { shared in
             let neighbour = try Defaults(suiteName: "neighbour", configuration: .init(location: .directory(shared), arguments: []))
             neighbour.set("keep me", forKey: "note")
             try Data("notes".utf8).write(to: shared.appendingPathComponent("notes.txt"))
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func anInvalidPrefixIsRefusedBeforeAnythingIsTouched() throws {
-        try withTemporaryDirectory { shared in
+        try withTemporaryRoot { shared in
             #expect(throws: DefaultsError.self) {
                 try withIsolatedDefaults(in: shared, prefix: "../escape-") { _, _ in Issue.record("the body must not run") }
             }

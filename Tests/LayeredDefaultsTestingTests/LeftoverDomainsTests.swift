@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import LayeredDefaultsTesting
+import PackageTestSupport
 import Testing
 
 @Suite struct LeftoverDomainsTests {
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func removesOnlyOldDomainsWithThePrefix() throws {
-        try withTemporaryDirectory { root in
+        try withTemporaryRoot { root in
             let old1 = prefix + UUID().uuidString, old2 = prefix + UUID().uuidString, recent = prefix + UUID().uuidString
             for suffix in [".sqlite3", ".sqlite3-wal", ".sqlite3-shm"] {
                 try file(old1 + suffix, in: root, modified: dayAgo)
@@ -45,7 +46,7 @@ import Testing
             let directory = root.appendingPathComponent(prefix + "directory.sqlite3")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
             try file("inside.sqlite3", in: directory, modified: dayAgo)
-            try withTemporaryDirectory { outside in
+            try withTemporaryRoot { outside in
                 try file("target.sqlite3", in: outside, modified: dayAgo)
                 try FileManager.default.createSymbolicLink(
                     at: root.appendingPathComponent(prefix + "link.sqlite3"), withDestinationURL: outside.appendingPathComponent("target.sqlite3"))
@@ -69,7 +70,7 @@ import Testing
     }
 
     @Test func zeroAgeFindsEveryMatch() throws {
-        try withTemporaryDirectory { root in
+        try withTemporaryRoot { root in
             let name = prefix + UUID().uuidString
             try file(name + ".sqlite3", in: root)
             try file("neighbour.sqlite3", in: root)
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func removesWhatACrashedIsolatedTestLeftBehind() throws {
-        try withTemporaryDirectory { root in
+        try withTemporaryRoot { root in
             // A test that died before its cleanup: its domain, used for real, stays in the shared root.
             let suiteName = prefix + UUID().uuidString
             do {
@@ -102,7 +103,7 @@ import Testing
 
     @Test(arguments: ["", ".", "../", "*", "a/b", "LayeredDefaultsTesting-*"])
     func aPrefixThatMatchesTooMuchIsRefused(badPrefix: String) throws {
-        try withTemporaryDirectory { root in
+        try withTemporaryRoot { root in
             try file("anything.sqlite3", in: root, modified: dayAgo)
             #expect(throws: LeftoverDomains.InvalidPrefix(prefix: badPrefix)) {
                 try LeftoverDomains.remove(prefix: badPrefix, in: root, olderThan: .zero)

@@ -57,15 +57,6 @@ extension DefaultsRecorder {
     }
 }
 
-/// A fresh directory under the system's temporary directory, named with a UUID, removed afterwards.
-func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
-    let root = FileManager.default.temporaryDirectory
-        .appendingPathComponent("LayeredDefaultsTestingTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: root) }
-    return try body(root)
-}
-
 /// The names of the entries of a directory, sorted.
 func entries(of directory: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -28,7 +29,7 @@ import Testing
 
     @Test func rejectedValueLeavesTheStoreUnchanged() throws {
         try withTemporaryRoot { root in
-            let errors = ErrorCollector()
+            let errors = ReportedErrors()
             let defaults = try makeDefaults(root: root, errorHandler: errors.record)
             defaults.set("kept", forKey: "k")
             defaults.set(URL(string: "https://x.y")! as Any, forKey: "k")
@@ -117,7 +118,7 @@ import Testing
             .corruptStore(path: "/p", reason: "not a database"),
         ]
         for error in errors { #expect(!error.description.contains(secret)) }
-        let collector = ErrorCollector()
+        let collector = ReportedErrors()
         let defaults = try makeInMemoryDefaults(errorHandler: collector.record)
         defaults.set([secret: URL(fileURLWithPath: "/" + secret)], forKey: "k")
         #expect(collector.all.count == 1)

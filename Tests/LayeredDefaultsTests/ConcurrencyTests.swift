@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func concurrentWritersFromManyThreadsLoseNothing() async throws {
-        try await withTemporaryRootAsync { root in
+        try await withTemporaryRoot { root in
             let instances = try (0..<2).map { _ in try makeDefaults("threads", root: root) }
             await withTaskGroup(of: Void.self) { group in
                 for task in 0..<8 {
@@ -54,16 +54,11 @@ import Testing
     @Test func severalProcessesIncrementingOneCounterLoseNothing() throws {
         try withTemporaryRoot { root in
             _ = try makeDefaults("counter", root: root)
-            let processes = try (0..<4).map { _ in
-                let process = Process()
-                process.executableURL = BuiltProducts.url(of: "defaults-fixture")
-                process.arguments = [root.path, "counter", "increment", "n", "100"]
-                try process.run()
-                return process
+            let children = try (0..<4).map { _ in
+                try ChildProcess("defaults-fixture", [root.path, "counter", "increment", "n", "100"])
             }
-            for process in processes {
-                process.waitUntilExit()
-                #expect(process.terminationStatus == 0)
+            for child in children {
+                #expect(try child.wait(before: .now + .seconds(120)) == 0)
             }
             #expect(try makeDefaults("counter", root: root).integer(forKey: "n") == 400)
         }
@@ -89,25 +84,16 @@ import Testing
         try withTemporaryRoot { root in
             let defaults = try Defaults(suiteName: "busy", configuration: .init(location: .directory(root), arguments: [], busyTimeout: .milliseconds(200)))
             defaults.set("before", forKey: "k")
-            let holder = Process()
-            holder.executableURL = BuiltProducts.url(of: "defaults-fixture")
-            holder.arguments = [root.path, "busy", "hold-write-lock", "3"]
-            let output = Pipe()
-            holder.standardOutput = output
-            try holder.run()
-            defer { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() }
-            _ = output.fileHandleForReading.availableData  // "locked"
+            let holder = try ChildProcess("defaults-fixture", [root.path, "busy", "hold-write-lock", "3"])
+            defer {
+                holder.send(SIGKILL)
+                _ = try? holder.wait(before: .now + .seconds(120))
+            }
+            _ = try holder.nextLine(before: .now + .seconds(120))  // "locked"
             let start = ContinuousClock.now
             #expect(throws: DefaultsError.busy(suite: "busy", key: "k")) { try defaults.write("after", forKey: "k") }
             #expect(ContinuousClock.now - start < .seconds(2), "gave up after the busy timeout, not when the holder let go")
             #expect(defaults.string(forKey: "k") == "before")
         }
     }
-}
-
-func withTemporaryRootAsync<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("LayeredDefaultsTests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: root) }
-    return try await body(root)
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -28,7 +29,7 @@ import Testing
             _ = try defaults.migrate("applied") { _ in }
             try defaults.write(1, forKey: "k")
             #expect(try defaults.value(forKey: "k") == 1)  // cached
-            let theirs = SuiteStore.$afterCommitForTesting.withValue({
+            let theirs = DomainStore.$afterCommitForTesting.withValue({
                 _ = try? fixture(root, "fresh", "write", "k", #"{"integer":2}"#)
             }) {
                 Result { try write.run(on: defaults) }
@@ -43,7 +44,7 @@ import Testing
             let defaults = try makeDefaults("fresh", root: root)
             try defaults.write(1, forKey: "k")
             #expect(try defaults.value(forKey: "k") == 1)
-            try SuiteStore.$afterCommitForTesting.withValue({
+            try DomainStore.$afterCommitForTesting.withValue({
                 _ = try? fixture(root, "fresh", "write", "k", #"{"integer":2}"#)
             }) {
                 try defaults.write("ours", forKey: "other")

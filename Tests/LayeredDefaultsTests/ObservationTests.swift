@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -30,7 +31,7 @@ import Testing
     // of a burst is promised (see `theLastValueOfABurstIsAlwaysDelivered`).
 
     @Test func emitsAfterEachChangeThroughAnyInstanceAndNotWhenUnchanged() async throws {
-        try await withTemporaryRootAsync { root in
+        try await withTemporaryRoot { root in
             let observed = try makeDefaults("app", root: root)
             let other = try makeDefaults("app", root: root)
             let changes = Collected(observed.changes(forKey: "k"))
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func registrationArgumentAndSuiteChangesEmitWhenTheyAlterTheValue() async throws {
-        try await withTemporaryRootAsync { root in
+        try await withTemporaryRoot { root in
             let defaults = try makeDefaults("app", root: root)
             try makeDefaults("suite", root: root).write("from-suite", forKey: "k")
             let changes = Collected(defaults.changes(forKey: "k"))
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func seesAnotherProcessWrite() async throws {
-        try await withTemporaryRootAsync { root in
+        try await withTemporaryRoot { root in
             let defaults = try makeDefaults("app", root: root)
             let changes = defaults.changes(forKey: "remote")
             #expect(try fixture(root, "app", "write", "remote", #"{"string":"hello"}"#).status == 0)
@@ -93,7 +94,8 @@ import Testing
         let delivered = Counter()
         let done = defaults.observe("k") { _ in delivered.increment() }
         defaults.set(4, forKey: "k")
-        try await Task.sleep(for: .milliseconds(300))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while delivered.value < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         _ = done
         #expect(delivered.value == 1)
         continuation.finish()

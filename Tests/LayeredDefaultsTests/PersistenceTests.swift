@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -33,7 +34,7 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: file.path))
             #expect(try permissions(of: root) == 0o700)
             #expect(try permissions(of: file) == 0o600)
-            for sidecar in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: file.path + sidecar) {
+            for sidecar in Location.companionSuffixes where FileManager.default.fileExists(atPath: file.path + sidecar) {
                 #expect(try permissions(of: URL(fileURLWithPath: file.path + sidecar)) == 0o600)
             }
             #expect(defaults.persistentDomainNames().contains("com.example.app"))

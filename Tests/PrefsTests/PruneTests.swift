@@ -28,6 +28,17 @@ import Testing
         }
     }
 
+    /// A rollback journal left by a crash goes with its domain: a database created again under the same
+    /// name must not meet a stale journal of the old one.
+    @Test func deletesALeftoverRollbackJournalToo() throws {
+        try withTestRoot { root throws in
+            try makeDomain("test.a", in: root)
+            try Data("x".utf8).write(to: root.url.appendingPathComponent("test.a.sqlite3-journal"))
+            #expect(root.prefs("prune", "--prefix", "test.").output == "Deleted test.a\n")
+            #expect(root.entries.isEmpty)
+        }
+    }
+
     @Test func neverPrunesTheGlobalDomain() throws {
         try withTestRoot { root throws in
             try makeDomain("NSGlobalDomain", in: root)

@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import PackageTestSupport
 @testable import prefs
 
 /// A console whose output and error streams are kept in memory, with a fixed input.
@@ -56,8 +57,7 @@ struct TestRoot {
     var entries: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
 }
 
+/// Runs `body` with a ``TestRoot`` on a fresh temporary directory (see `withTemporaryRoot`).
 func withTestRoot<T>(_ body: (TestRoot) throws -> T) throws -> T {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("PrefsTests-\(UUID().uuidString)", isDirectory: true)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try body(TestRoot(url: url))
+    try withTemporaryRoot { try body(TestRoot(url: $0)) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -10,7 +11,7 @@ import Testing
 struct BusyTests {
     @Test func aHeldLockDisturbsNothingElse() throws {
         try withTemporaryRoot { root in
-            let reported = Reported()
+            let reported = ReportedErrors()
             let defaults = try Defaults(suiteName: "busy", configuration: .init(location: .directory(root), arguments: [], busyTimeout: .milliseconds(100), errorHandler: reported.record))
             try defaults.write("before", forKey: "k")
             try defaults.write(1, forKey: "count")
@@ -26,7 +27,7 @@ struct BusyTests {
             #expect(throws: DefaultsError.busy(suite: "busy", key: nil)) { try defaults.replacePersistentValues(["x": 1]) }
             defaults.set("after", forKey: "k")
             defaults.removeObject(forKey: "count")
-            #expect(reported.errors == [.busy(suite: "busy", key: "k"), .busy(suite: "busy", key: "count")])
+            #expect(reported.all == [.busy(suite: "busy", key: "k"), .busy(suite: "busy", key: "count")])
 
             #expect(defaults.string(forKey: "k") == "before", "reads go on from memory")
             #expect(try defaults.persistentValues() == before, "and from the file")

@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 
 /// A process sees every commit another process has acknowledged, whatever it has just committed itself.

@@ -1,4 +1,6 @@
 import Foundation
+import PackageTestSupport
+import ToolSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -55,7 +57,7 @@ struct KillTests {
     /// plus the one operation in flight; `PRAGMA integrity_check` says `ok`. Values span pages, so
     /// WAL checkpoints happen along the way.
     @Test func killedWritersLoseNothingAcknowledged() throws {
-        var generator = SeededGenerator.random()
+        var generator = SplitMix64.random()
         let seed = generator.seed
         try withTemporaryRoot { root in
             let file = databaseFile("killed", in: root)

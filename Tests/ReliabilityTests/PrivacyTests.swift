@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -19,7 +20,7 @@ struct PrivacyTests {
 
     @Test func errorsOfThisProcessNeverContainTheValue() throws {
         try withTemporaryRoot { root in
-            let reported = Reported()
+            let reported = ReportedErrors()
             let defaults = try Defaults(suiteName: "private", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             var thrown: [any Error] = []
             func attempt(_ body: () throws -> Void) {
@@ -50,9 +51,9 @@ struct PrivacyTests {
             attempt { _ = try JSONDecoder().decode(PreferenceValue.self, from: Data(#"{"data":"\#(Self.secret)"}"#.utf8)) }
             attempt { _ = try JSONDecoder().decode(PreferenceValue.self, from: Data(#"{"integer":"\#(Self.secret)"}"#.utf8)) }
 
-            let all = reported.errors.map(\.description) + thrown.map { "\($0)" } + thrown.map { String(reflecting: $0) }
+            let all = reported.all.map(\.description) + thrown.map { "\($0)" } + thrown.map { String(reflecting: $0) }
                 + thrown.map(\.localizedDescription)
-            #expect(reported.errors.count >= 5, "\(reported.errors)")
+            #expect(reported.all.count >= 5, "\(reported.all)")
             #expect(thrown.count >= 6, "\(thrown)")
             for text in all { expectNoSecret(text, "\(text)") }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -20,7 +21,7 @@ struct RejectedInputTests {
 
     @Test func everyWritePathRefusesWhatIsNotAPropertyList() throws {
         try withTemporaryRoot { root in
-            let reported = Reported()
+            let reported = ReportedErrors()
             let defaults = try Defaults(suiteName: "strict", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             try defaults.write("kept", forKey: "k")
             defaults.register(defaults: ["registered": 1])
@@ -37,8 +38,8 @@ struct RejectedInputTests {
                 defaults.setVolatileDomain(["good": 1, "k": value], forName: "custom")
                 defaults.setVolatileDomain(["good": 1, "k": value], forName: Defaults.argumentDomain)
             }
-            #expect(reported.errors.count == Self.rejected.count * 7)
-            for error in reported.errors {
+            #expect(reported.all.count == Self.rejected.count * 7)
+            for error in reported.all {
                 switch error {
                 case .notPropertyList(_, "k", let type), .valueOutOfRange(_, "k", let type): #expect(!type.isEmpty)
                 default: Issue.record("unexpected \(error)")
@@ -55,7 +56,7 @@ struct RejectedInputTests {
 
     @Test func emptyKeysAreRefusedByEveryWritePath() throws {
         try withTemporaryRoot { root in
-            let reported = Reported()
+            let reported = ReportedErrors()
             let defaults = try Defaults(suiteName: "keys", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             try defaults.write("kept", forKey: "k")
             let expected = DefaultsError.invalidKey(suite: "keys")
@@ -73,7 +74,7 @@ struct RejectedInputTests {
             defaults.set("v", forKey: "")
             defaults.removeObject(forKey: "")
             defaults.setPersistentDomain(["": "v", "k": "changed"], forName: "keys")
-            #expect(reported.errors == [expected, expected, expected])
+            #expect(reported.all == [expected, expected, expected])
             #expect(try defaults.persistentValue(forKey: "k") == "kept")
             #expect(try defaults.persistentValue(forKey: "other") == nil)
             #expect(try freshValues(of: databaseFile("keys", in: root)) == ["k": "kept"])
@@ -88,7 +89,7 @@ struct RejectedInputTests {
             (0..<levels).reduce(leaf) { value, level in level.isMultiple(of: 2) ? .array([value]) : .dictionary(["d": value]) }
         }
         try withTemporaryRoot { root in
-            let reported = Reported()
+            let reported = ReportedErrors()
             let defaults = try Defaults(suiteName: "deep", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             try defaults.write("kept", forKey: "k")
             let limit = PreferenceValue.maximumNestingDepth
@@ -108,7 +109,7 @@ struct RejectedInputTests {
                 defaults.set(deep, forKey: "k")
                 defaults.setPersistentDomain(["k": deep], forName: "deep")
             }
-            #expect(reported.errors == [expected, expected, expected, expected])
+            #expect(reported.all == [expected, expected, expected, expected])
             #expect(!expected.description.contains("private-marker") && expected.description.contains("\(limit)"))
             #expect(try defaults.persistentValue(forKey: "k") == "kept" && defaults.persistentValue(forKey: "other") == nil)
             #expect(try freshValues(of: databaseFile("deep", in: root)) == ["k": "kept"])

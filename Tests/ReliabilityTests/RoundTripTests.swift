@@ -1,4 +1,6 @@
 import Foundation
+import PackageTestSupport
+import ToolSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -24,7 +26,7 @@ struct RoundTripTests {
     /// Every value a caller can build either round-trips exactly through the file or is refused with a
     /// ``DefaultsError`` and changes nothing: non-finite numbers and dates, deep containers, odd strings.
     @Test func everyConstructibleValueRoundTripsOrIsRefused() throws {
-        var generator = SeededGenerator.random()
+        var generator = SplitMix64.random()
         let seed = generator.seed
         try withTemporaryRoot { root in
             let defaults = try Defaults(suiteName: "values", configuration: .init(location: .directory(root), arguments: []))

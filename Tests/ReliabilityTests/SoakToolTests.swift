@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 
 /// `prefs-soak` itself: a short run verifies clean, and its checks fail when a write is lost or a read stale.

@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -95,7 +96,7 @@ struct StoreIdentityTests {
             #expect(try isSharedLockHeld("held", in: root))
             let path = try #require(first.persistent.path)
             do {
-                let second = try SuiteStore.open(name: "held", path: path, busyTimeoutMilliseconds: 1000)
+                let second = try DomainStore.open(name: "held", path: path, status: #require(try Location.status(ofEntry: path)), busyTimeoutMilliseconds: 1000)
                 #expect(try second.value(forKey: "k") == "one")
                 #expect(try isSharedLockHeld("held", in: root), "while both are open")
             }

@@ -1,4 +1,6 @@
 import Foundation
+import PackageTestSupport
+import ToolSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -54,7 +56,7 @@ struct ThreadLoadTests {
     }
 
     private static func work(thread: Int, seed: UInt64, instances: [Defaults]) -> Outcome {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var outcome = Outcome()
         func ownKey() -> String { "t\(thread)-k\(Int.random(in: 0..<40, using: &generator))" }
         for step in 0..<5000 {

@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import PackageTestSupport
 import Testing
 import ThemePreferences
 
@@ -43,13 +44,13 @@ import ThemePreferences
     }
 
     @Test func anArgumentOverridesTheStoredThemeForThisProcessOnly() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ThemeTests-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let stored = try Defaults(suiteName: "app", configuration: .init(location: .directory(root), arguments: []))
-        try ThemePreferences(defaults: stored).save(.dark)
-        let launched = try Defaults(suiteName: "app", configuration: .init(location: .directory(root), arguments: ["app", "-theme", "light"]))
-        #expect(ThemePreferences(defaults: launched).theme == .light)
-        #expect(try ThemePreferences(defaults: launched).storedTheme == .dark)
-        #expect(ThemePreferences(defaults: stored).theme == .dark)
+        try withTemporaryRoot { root in
+            let stored = try Defaults(suiteName: "app", configuration: .init(location: .directory(root), arguments: []))
+            try ThemePreferences(defaults: stored).save(.dark)
+            let launched = try Defaults(suiteName: "app", configuration: .init(location: .directory(root), arguments: ["app", "-theme", "light"]))
+            #expect(ThemePreferences(defaults: launched).theme == .light)
+            #expect(try ThemePreferences(defaults: launched).storedTheme == .dark)
+            #expect(ThemePreferences(defaults: stored).theme == .dark)
+        }
     }
 }

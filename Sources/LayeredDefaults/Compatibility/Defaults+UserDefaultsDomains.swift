@@ -101,7 +101,7 @@ extension Defaults {
     public func addSuite(named suiteName: String) {
         guard suiteName != self.suiteName, suiteName != Self.globalDomain else { return }
         _ = reportingErrors {
-            let store = try provider.store(named: suiteName)!
+            let store = try registry.store(named: suiteName)!
             state.withLock { state in
                 state.suites.removeAll { $0 === store }
                 state.suites.insert(store, at: 0)

@@ -6,7 +6,7 @@ import Foundation
 /// changes. Nothing is visible to other instances or processes until the body returns and the
 /// transaction commits; if the body throws, nothing is changed.
 public struct DomainTransaction: ~Copyable {
-    let database: Database
+    let table: PreferencesTable
     /// The keys changed so far, with their new values (nil: removed), in order (a later change of a
     /// key supersedes an earlier one), for the in-memory view.
     ///
@@ -15,21 +15,21 @@ public struct DomainTransaction: ~Copyable {
     /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
     var removedAll = false
 
-    init(database: Database) { self.database = database }
+    init(table: PreferencesTable) { self.table = table }
 
     /// The name of the domain.
-    public var suiteName: String { database.suite }
+    public var suiteName: String { table.suite }
 
     /// The value stored for `key` in this domain (no other domain is searched).
     /// - Throws: ``DefaultsError`` when the row cannot be read or decoded.
     public func value(forKey key: String) throws -> PreferenceValue? {
-        try recordingFailure { try database.value(forKey: key) }
+        try recordingFailure { try table.value(forKey: key) }
     }
 
     /// Every value stored in this domain.
     /// - Throws: ``DefaultsError`` when the domain cannot be read.
     public func values() throws -> [String: PreferenceValue] {
-        try recordingFailure { try database.allValues().values }
+        try recordingFailure { try table.allValues().values }
     }
 
     /// Stores `value` for `key`; nil removes the key.
@@ -41,7 +41,7 @@ public struct DomainTransaction: ~Copyable {
         if let value, value.exceedsNestingLimit {
             throw DefaultsError.nestingTooDeep(suite: suiteName, key: key, limit: PreferenceValue.maximumNestingDepth)
         }
-        try recordingFailure { try database.set(value, forKey: key) }
+        try recordingFailure { try table.set(value, forKey: key) }
         changes.append((key, value))
     }
 
@@ -62,13 +62,13 @@ public struct DomainTransaction: ~Copyable {
     /// Runs one statement of the transaction. After a statement failed, the transaction is dead: every
     /// later one, and the commit, fail with that first error, even if the body caught it.
     private func recordingFailure<T>(_ statement: () throws -> T) throws -> T {
-        if let failed = database.transactionFailure { throw failed }
+        if let failed = table.transactionFailure { throw failed }
         do {
             return try statement()
         } catch let error as DefaultsError {
             throw error  // a row that does not decode: the transaction itself is fine
         } catch {
-            database.transactionFailure = error
+            table.transactionFailure = error
             throw error
         }
     }
@@ -76,7 +76,7 @@ public struct DomainTransaction: ~Copyable {
     /// Removes every key of this domain.
     /// - Throws: a storage error.
     public mutating func removeAll() throws {
-        try recordingFailure { try database.removeAll() }
+        try recordingFailure { try table.removeAll() }
         changes.removeAll()
         removedAll = true
     }

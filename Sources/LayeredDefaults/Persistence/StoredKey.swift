@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Swift's `String` equality, which every in-memory dictionary of the library and of its callers
 /// uses, makes canonically equivalent texts one key: "é" as one scalar (NFC) and as "e" followed by a
-/// combining accent (NFD). SQLite compares bytes. So ``Database`` binds every key in NFC (a query, an
+/// combining accent (NFD). SQLite compares bytes. So ``PreferencesTable`` binds every key in NFC (a query, an
 /// upsert, a delete) and reads every row back under the NFC of its key. A file written by an earlier
 /// version, or by another program, may hold a key in another form, or one key in several rows: the
 /// row in NFC wins, else the first of the others in byte order of the key. Reading never changes the

@@ -3,14 +3,13 @@ import Foundation
 
 /// One open SQLite database handle: executes SQL and prepares statements.
 ///
-/// Deliberately not `Sendable`: the owner (a `SuiteStore`) serializes all use behind a lock.
+/// Deliberately not `Sendable`: the owner (a `DomainStore`) serializes all use behind a lock.
 final class Connection {
     private let handle: OpaquePointer
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     let busyTimeoutMilliseconds: Int32
-    private var statements: [String: Statement] = [:]
-    /// The statements of ``prepared(_:)``, by the address of their (static, immortal) SQL text.
-    private var staticStatements: [UInt: Statement] = [:]
+    /// The statements of ``statement(_:)``, by the address of their (static, immortal) SQL text.
+    private var statements: [UInt: Statement] = [:]
     private var isOpen = true
     /// Counts this connection's commits that wrote to the write-ahead log (see ``walCommitCount``).
     private let walCommits = WALCommitCounter()
@@ -64,7 +63,6 @@ final class Connection {
         guard isOpen else { return }
         isOpen = false
         statements.removeAll()
-        staticStatements.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -132,48 +130,41 @@ final class Connection {
         guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: sql) }
     }
 
-    /// A prepared statement for `sql`, compiled once and reused (reset, bindings cleared).
+    /// The prepared statement of the constant `sql`, compiled once per connection and reused: reset, and
+    /// every parameter cleared to NULL, so a parameter left unbound is NULL, never the last use's value.
+    ///
+    /// The connection's one statement cache. Bind every parameter, then step or run; reset a query read
+    /// only in part (`defer { statement.reset() }`), which otherwise keeps its read transaction open.
+    ///
+    /// NB: found by the address of the static text, so no SQL is hashed or compared (that was a third of
+    /// the Swift-side cost of an upsert); equal texts at two addresses are merely two cached statements.
     /// - Throws: ``SQLiteError`` when the SQL does not compile (e.g. the file is not a database).
-    func statement(_ sql: String) throws -> Statement {
-        if let cached = statements[sql] {
+    func statement(_ sql: StaticString) throws -> Statement {
+        let address = UInt(bitPattern: sql.utf8Start)
+        if let cached = statements[address] {
             cached.reset()
             return cached
         }
-        let statement = try Statement(connection: handle, sql: sql)
-        statements[sql] = statement
-        return statement
-    }
-
-    /// A prepared statement for the constant `sql`, compiled once and reused: the fast path of the
-    /// statements a read or a write runs every time.
-    ///
-    /// NB: found by the address of the static text, so no SQL is hashed or compared (that was a third
-    /// of the Swift-side cost of an upsert). It is reset but its bindings are kept: bind every parameter.
-    /// - Throws: ``SQLiteError`` when the SQL does not compile.
-    func prepared(_ sql: StaticString) throws -> Statement {
-        let address = UInt(bitPattern: sql.utf8Start)
-        if let cached = staticStatements[address] {
-            cached.resetKeepingBindings()
-            return cached
-        }
         let statement = try Statement(connection: handle, sql: sql.description)
-        staticStatements[address] = statement
+        statements[address] = statement
         return statement
     }
 
     /// The single integer a query such as `PRAGMA user_version` returns (0 when it returns no row).
+    ///
+    /// Compiled for this one use, not cached: for the rare queries whose text is made at run time.
     /// - Throws: ``SQLiteError``.
     func integer(_ sql: String) throws -> Int {
-        let statement = try statement(sql)
-        defer { statement.reset() }
+        let statement = try Statement(connection: handle, sql: sql)
         return try statement.step() ? statement.int(at: 0) : 0
     }
 
-    /// The single text a query such as `PRAGMA journal_mode` returns.
+    /// The single text a query such as `PRAGMA journal_mode` returns (nil when it returns no row).
+    ///
+    /// Compiled for this one use, not cached: for the rare queries whose text is made at run time.
     /// - Throws: ``SQLiteError``.
     func text(_ sql: String) throws -> String? {
-        let statement = try statement(sql)
-        defer { statement.reset() }
+        let statement = try Statement(connection: handle, sql: sql)
         return try statement.step() ? statement.text(at: 0) : nil
     }
 }

@@ -46,17 +46,11 @@ final class Statement {
         }
     }
 
-    /// Runs the statement to completion and resets it (its bindings are left for the next user to
-    /// replace or clear).
+    /// Runs the statement to completion and resets it, clearing its bindings.
     /// - Throws: ``SQLiteError`` naming the SQL.
     func run() throws {
-        defer { resetKeepingBindings() }
+        defer { reset() }
         while try step() {}
-    }
-
-    /// Resets the statement so it can run again, keeping its bindings (for ``Connection/prepared(_:)``).
-    func resetKeepingBindings() {
-        sqlite3_reset(handle)
     }
 
     // MARK: Binding

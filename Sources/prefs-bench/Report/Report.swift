@@ -1,4 +1,5 @@
 import Foundation
+import ToolSupport
 
 /// The results of a run, as a table for people or JSON for programs.
 struct Report: Codable {
@@ -41,9 +42,7 @@ struct Report: Codable {
 
     /// The report as pretty-printed JSON.
     func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        String(decoding: try JSONEncoder.sorted(pretty: true).encode(self), as: UTF8.self)
     }
 
     /// The report as text tables: the figures (median [min-max]), the ratios ours/peer, the targets.

@@ -7,7 +7,7 @@ enum Prune: Command {
     static let synopsis = "prune --prefix <prefix> [--older-than <duration>] [--dry-run]"
     static let summary = "Deletes the files of the domains whose names start with <prefix>: leftover test domains."
     static let details = """
-        For each matching domain deletes <name>.sqlite3-wal, <name>.sqlite3-shm and then <name>.sqlite3
+        For each matching domain deletes <name>.sqlite3-wal, -shm and -journal and then <name>.sqlite3
         (SQLite's WAL first, so it can never be replayed into a new database of the same name). Only
         regular files are deleted (a domain whose database is not one is skipped, with a line on standard
         error); nothing else under the root is touched, and no store is opened.
@@ -49,7 +49,7 @@ enum Prune: Command {
                 context.console.printError("prefs: skipped \(domain): '\(database)' is not a regular file")
                 continue
             }
-            let files = [database + "-wal", database + "-shm"].filter(isRegularFile) + [database]
+            let files = Location.companionSuffixes.map { database + $0 }.filter(isRegularFile) + [database]
             if let minimumAge, now.timeIntervalSince(lastChange(of: files)) < minimumAge { continue }
             if !dryRun {
                 for file in files where unlink(file) != 0 && errno != ENOENT {

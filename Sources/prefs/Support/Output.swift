@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import ToolSupport
 
 /// How values are printed: property-list text as macOS `defaults` prints it, or JSON.
 enum Output {
@@ -27,15 +28,11 @@ enum Output {
 
     /// One line of JSON, keys sorted: what `--json` prints.
     static func jsonLine(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try JSONEncoder.sorted().encode(value), as: UTF8.self)
     }
 
     /// Indented JSON, keys sorted, ending with a newline: what `export` writes.
     static func jsonDocument(_ value: some Encodable) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return try encoder.encode(value) + Data("\n".utf8)
+        try JSONEncoder.sorted(pretty: true).encode(value) + Data("\n".utf8)
     }
 }

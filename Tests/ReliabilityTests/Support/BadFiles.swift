@@ -1,4 +1,6 @@
 import Foundation
+import PackageTestSupport
+import ToolSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -56,7 +58,7 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func make(suite: String, in root: URL) throws -> URL? {
         let file = databaseFile(suite, in: root)
         let outside = root.deletingLastPathComponent().appendingPathComponent("outside-\(UUID().uuidString).txt")
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let random = Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) })
         switch self {
         case .garbage:

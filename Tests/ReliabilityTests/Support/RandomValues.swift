@@ -1,10 +1,12 @@
 import Foundation
+import PackageTestSupport
+import ToolSupport
 @testable import LayeredDefaults
 
 /// Random property-list values for load and fuzz tests.
 enum RandomValues {
     /// A random value, nested at most `depth` levels; `finite` leaves out NaN and infinities.
-    static func value(depth: Int = 2, finite: Bool = true, using generator: inout SeededGenerator) -> PreferenceValue {
+    static func value(depth: Int = 2, finite: Bool = true, using generator: inout SplitMix64) -> PreferenceValue {
         switch Int.random(in: 0..<(depth > 0 ? 10 : 8), using: &generator) {
         case 0, 1: return .string(string(using: &generator))
         case 2: return .integer(Int.random(in: Int.min...Int.max, using: &generator))
@@ -25,12 +27,12 @@ enum RandomValues {
     }
 
     /// A random string: ASCII, accents, CJK, emoji, control characters and NUL.
-    static func string(maximumLength: Int = 24, using generator: inout SeededGenerator) -> String {
+    static func string(maximumLength: Int = 24, using generator: inout SplitMix64) -> String {
         let pieces: [String] = ["a", "Z", "0", " ", "é", "日本", "🙂", "\n", "\t", "\0", "\"", "'", "\\", "=", ";", "(", "{", "<", "%", "\u{301}", "\u{FEFF}"]
         return (0..<Int.random(in: 0...maximumLength, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
     }
 
-    static func double(finite: Bool, using generator: inout SeededGenerator) -> Double {
+    static func double(finite: Bool, using generator: inout SplitMix64) -> Double {
         switch Int.random(in: 0..<(finite ? 4 : 7), using: &generator) {
         case 0: return Double(Int.random(in: -1_000_000...1_000_000, using: &generator)) / 8
         case 1: return Double(bitPattern: generator.next() & ~(0x7FF << 52) | (UInt64.random(in: 1...0x7FE, using: &generator) << 52))

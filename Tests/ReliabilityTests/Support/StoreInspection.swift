@@ -1,4 +1,5 @@
 import Foundation
+import PackageTestSupport
 import Testing
 @testable import LayeredDefaults
 
@@ -12,7 +13,7 @@ func databaseFile(_ suite: String, in root: URL) -> URL {
 func freshValues(of file: URL) throws -> [String: PreferenceValue] {
     let connection = try Connection(path: file.path, busyTimeoutMilliseconds: 10_000)
     defer { connection.close() }
-    let (values, undecodable) = try Database(connection: connection, suite: file.lastPathComponent).allValues()
+    let (values, undecodable) = try PreferencesTable(connection: connection, suite: file.lastPathComponent).allValues()
     #expect(undecodable.isEmpty, "rows that do not decode: \(undecodable)")
     return values
 }

@@ -1,25 +1,43 @@
 import Foundation
 
-/// Finds the ``SuiteStore`` of a domain name at one ``Location``.
+/// The registry of open stores: finds the ``DomainStore`` of a domain name at one ``Location``.
 ///
 /// For a directory, stores are shared by the whole process (one connection per file per process),
-/// held weakly so a domain nobody uses is closed. In memory, each provider (each ``Defaults``
+/// held weakly so a domain nobody uses is closed. In memory, each registry (each ``Defaults``
 /// created with ``Location/inMemory``) has private stores of its own.
-final class StoreProvider: Sendable {
+final class StoreRegistry: Sendable {
     /// The root directory, or nil in memory.
     let root: URL?
-    /// The private stores of an in-memory provider.
-    private let memoryStores = Lock<[String: SuiteStore]>([:])
+    /// The private stores of an in-memory registry.
+    private let memoryStores = Lock<[String: DomainStore]>([:])
     /// How long a write waits for another connection's lock before failing with ``DefaultsError/busy(suite:key:)``.
     let busyTimeoutMilliseconds: Int32
 
-    private final class WeakStore: Sendable {
-        weak let store: SuiteStore?
-        init(_ store: SuiteStore) { self.store = store }
+    /// The process's entry for one file: its store while open, and the gate its opener holds.
+    private struct Entry {
+        /// The store of the file, while anyone uses it.
+        weak var store: DomainStore?
+        /// Held by the thread opening the file, across the whole open: others of the same file wait on
+        /// it, and only on it.
+        let gate = Lock(())
+        /// The threads between finding this entry and leaving its gate (opening, or waiting to): while
+        /// any is, the entry stays, so that all of them share one gate.
+        var users = 0
     }
 
-    /// The open file-backed stores of this process, by the identity of their file.
-    private static let openStores = Lock<[FileIdentity: WeakStore]>([:])
+    /// What the registry holds for a file: its open store, or the gate of its opening.
+    private enum Found {
+        /// The file's store, open.
+        case open(DomainStore)
+        /// The gate to take to open the file, or to wait for the one opening it.
+        case opening(Lock<Void>)
+    }
+
+    /// The file-backed stores of this process, open or being opened, by the identity of their file.
+    ///
+    /// NB: held only to find or add an entry, never across an open (file checks, header, schema, up to
+    /// the busy timeout): a slow open of one file must not stall the opening of every other.
+    private static let entries = Lock<[FileIdentity: Entry]>([:])
 
     init(configuration: Defaults.Configuration) {
         busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
@@ -61,27 +79,55 @@ final class StoreProvider: Sendable {
     /// SQLite's included.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` before any file is touched,
     ///   ``DefaultsError/permissionDenied(path:)`` when the root cannot be searched, or what
-    ///   ``SuiteStore/open(name:path:busyTimeoutMilliseconds:)`` throws.
-    func store(named name: String, create: Bool = true) throws -> SuiteStore? {
+    ///   ``FileAdmission/create(_:suite:)`` or ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)`` throws.
+    func store(named name: String, create: Bool = true) throws -> DomainStore? {
         try SuiteName.validate(name)
         guard let root else {
             return memoryStores.withLock { stores in
                 if let store = stores[name] { return store }
                 guard create else { return nil }
-                let store = SuiteStore.inMemory(name: name)
+                let store = DomainStore.inMemory(name: name)
                 stores[name] = store
                 return store
             }
         }
         let path = filePath(of: name) ?? Self.path(of: name, in: root)
-        return try Self.openStores.withLock { openStores in
-            let status = try Location.status(ofEntry: path)
-            if let status, let store = openStores[FileIdentity(status)]?.store { return store }
-            guard create || status != nil else { return nil }
-            if create { try Self.createRoot(root, suite: name) }
-            let store = try SuiteStore.open(name: name, path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            openStores = openStores.filter { $0.value.store != nil }
-            if let identity = store.identity { openStores[identity] = WeakStore(store) }
+        var found = try Location.status(ofEntry: path)
+        if let found, let store = Self.entries.withLock({ $0[FileIdentity(found)]?.store }) { return store }
+        guard create || found != nil else { return nil }
+        if create { try Self.createRoot(root, suite: name) }
+        if found == nil { found = try FileAdmission.create(path, suite: name) }
+        guard let found else {
+            // NB: a file this process may not create: nothing is stored, nothing can be.
+            return DomainStore.inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
+        }
+        return try Self.store(of: FileIdentity(found)) {
+            try DomainStore.open(name: name, path: path, status: found, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
+    }
+
+    /// The open store of the file `identity`, else the one `open` opens, which then becomes it.
+    ///
+    /// The registry's lock is held only to find or add the file's entry; `open` runs holding that entry's
+    /// gate alone, so other files open meanwhile and callers for this file wait for its one opener.
+    /// - Throws: what `open` throws; the next caller for the file then tries again.
+    private static func store(of identity: FileIdentity, open: () throws -> DomainStore) throws -> DomainStore {
+        let found = entries.withLock { entries -> Found in
+            if let store = entries[identity]?.store { return .open(store) }
+            entries = entries.filter { $0.value.store != nil || $0.value.users > 0 }
+            entries[identity, default: Entry()].users += 1
+            return .opening(entries[identity]!.gate)
+        }
+        let gate: Lock<Void>
+        switch found {
+        case .open(let store): return store
+        case .opening(let opening): gate = opening
+        }
+        defer { entries.withLock { $0[identity]?.users -= 1 } }
+        return try gate.withLock { _ in
+            if let store = entries.withLock({ $0[identity]?.store }) { return store }
+            let store = try open()
+            entries.withLock { $0[identity]?.store = store }
             return store
         }
     }

@@ -1,14 +1,18 @@
 import Foundation
 
-/// The SQL of one domain's database: point reads, whole-domain reads, writes, transactions.
+/// The gateway to one domain's tables (`preferences`, `migrations`): point reads, whole-domain reads,
+/// writes, and the transaction statements around them.
 ///
-/// Not `Sendable`: a ``SuiteStore`` owns it behind a lock.
-final class Database {
+/// Not `Sendable`: a ``DomainStore`` owns it behind a lock.
+final class PreferencesTable {
+    /// The connection to the domain's file (or in-memory database).
     let connection: Connection
+    /// The domain's name, for errors.
     let suite: String
     /// The first statement that failed in the open transaction, if any: the transaction must not commit.
     var transactionFailure: (any Error)?
 
+    /// The gateway to the tables of the domain `suite`, which `connection` has open.
     init(connection: Connection, suite: String) {
         self.connection = connection
         self.suite = suite
@@ -27,7 +31,7 @@ final class Database {
     /// The value of the row whose key column is exactly `text`, or nil when there is none.
     /// - Throws: ``DefaultsError/undecodableValue(suite:key:type:)`` naming `key`, or a ``SQLiteError``.
     private func value(inRowKeyed text: String, forKey key: String) throws -> PreferenceValue? {
-        let statement = try connection.prepared("SELECT type, value FROM preferences WHERE key = ?")
+        let statement = try connection.statement("SELECT type, value FROM preferences WHERE key = ?")
         defer { statement.reset() }
         statement.bind(text, at: 1)
         guard try statement.step() else { return nil }
@@ -46,7 +50,7 @@ final class Database {
         guard StoredKey.mayHaveOtherForms(storedKey) else { return [] }
         // NB: the WHERE keeps the keys holding a non-ASCII byte (more bytes than characters) in C: making
         // a Swift string of every key made a scan of 10,000 keys take about 1 ms.
-        let statement = try connection.prepared(
+        let statement = try connection.statement(
             "SELECT key FROM preferences WHERE length(key) <> length(CAST(key AS BLOB)) ORDER BY key")
         defer { statement.reset() }
         var texts: [String] = []
@@ -63,7 +67,7 @@ final class Database {
     /// could not be decoded (skipped, left untouched).
     /// - Throws: ``SQLiteError``.
     func allValues() throws -> (values: [String: PreferenceValue], undecodable: [DefaultsError]) {
-        let statement = try connection.prepared("SELECT key, type, value FROM preferences ORDER BY key")
+        let statement = try connection.statement("SELECT key, type, value FROM preferences ORDER BY key")
         defer { statement.reset() }
         var values: [String: PreferenceValue] = [:]
         var undecodable: [DefaultsError] = []
@@ -100,13 +104,13 @@ final class Database {
         let storedKey = StoredKey.form(of: key)
         guard let value else {
             for text in try [storedKey] + otherForms(of: storedKey) {
-                let statement = try connection.prepared("DELETE FROM preferences WHERE key = ?")
+                let statement = try connection.statement("DELETE FROM preferences WHERE key = ?")
                 statement.bind(text, at: 1)
                 try statement.run()
             }
             return
         }
-        let statement = try connection.prepared(
+        let statement = try connection.statement(
             "INSERT INTO preferences (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value")
         statement.bind(storedKey, at: 1)
         try StoredValue.bind(value, to: statement, at: 2)
@@ -116,7 +120,7 @@ final class Database {
     /// Removes every key.
     /// - Throws: ``SQLiteError``.
     func removeAll() throws {
-        try connection.prepared("DELETE FROM preferences").run()
+        try connection.statement("DELETE FROM preferences").run()
     }
 
     /// True when the migration `name` has been recorded, in any Unicode form (see ``StoredKey``).
@@ -138,7 +142,7 @@ final class Database {
     /// Records the migration `name` as applied now, in its stored form (NFC, see ``StoredKey``).
     /// - Throws: ``SQLiteError``.
     func recordMigration(named name: String) throws {
-        let statement = try connection.prepared("INSERT INTO migrations (name, applied_at) VALUES (?, ?)")
+        let statement = try connection.statement("INSERT INTO migrations (name, applied_at) VALUES (?, ?)")
         statement.bind(StoredKey.form(of: name), at: 1)
         statement.bind(Date().timeIntervalSinceReferenceDate, at: 2)
         try statement.run()
@@ -150,12 +154,12 @@ final class Database {
     /// once with `SQLITE_BUSY` when another process wrote in between; the busy timeout cannot help it.
     func begin() throws {
         transactionFailure = nil
-        try connection.prepared("BEGIN IMMEDIATE").run()
+        try connection.statement("BEGIN IMMEDIATE").run()
     }
 
     /// Commits the transaction.
-    func commit() throws { try connection.prepared("COMMIT").run() }
+    func commit() throws { try connection.statement("COMMIT").run() }
 
     /// Rolls the transaction back, if one is open; errors are ignored (SQLite may already have rolled back).
-    func rollback() { try? connection.prepared("ROLLBACK").run() }
+    func rollback() { try? connection.statement("ROLLBACK").run() }
 }

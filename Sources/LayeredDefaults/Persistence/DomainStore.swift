@@ -1,0 +1,248 @@
+import Foundation
+import Synchronization
+
+/// The process's one handle on one persistent domain: its SQLite connection and its in-memory view.
+///
+/// Every ``Defaults`` instance of the same suite and location in a process shares one store, so they
+/// see each other's writes at once. Reads are served from memory; the view is revalidated on every
+/// read against the ``ChangeSignal`` (nanoseconds), and a read that misses runs one point query.
+/// Writes commit to SQLite first and then patch the view in place; the domain is never reloaded
+/// because of a write of ours.
+final class DomainStore: Sendable {
+    /// The suite name.
+    let name: String
+    /// The database file, or nil in memory.
+    let path: String?
+    /// The device and inode of the database file, or nil in memory.
+    let identity: FileIdentity?
+    /// Why the domain cannot be written (e.g. an empty read-only file), or nil when it can.
+    let unavailable: DefaultsError?
+
+    // NB: the table is not Sendable; every use goes through `withTable`, which holds `tableLock`.
+    nonisolated(unsafe) private let table: PreferencesTable
+    private let tableLock = Lock(())
+    /// The thread holding `tableLock` (0: none), so that a call made from inside a transaction's body
+    /// on that thread is recognized instead of deadlocking on the lock it already holds.
+    private let lockOwner = Atomic<UInt>(0)
+    private let view: Lock<CachedView>
+    private let signal: ChangeSignal
+
+    private init(name: String, path: String?, identity: FileIdentity? = nil, connection: Connection, signal: ChangeSignal,
+                 complete: Bool, unavailable: DefaultsError?) {
+        self.name = name
+        self.path = path
+        self.identity = identity
+        self.unavailable = unavailable
+        self.signal = signal
+        self.table = PreferencesTable(connection: connection, suite: name)
+        self.view = Lock(CachedView(isComplete: complete, fingerprint: signal.fingerprint))
+    }
+
+    deinit {
+        // NB: `signal` points into the connection's mapping of the -shm file; nothing reads it from here on.
+        table.connection.close()
+    }
+
+    /// Opens the database of `name` at `path`, an existing file whose `lstat` status is `status` (see
+    /// ``FileAdmission/create(_:suite:)`` for a new one).
+    ///
+    /// Where this process cannot write the file or its directory, the store is a read-only snapshot
+    /// of the file as it is now (unless a `-wal` holds pending commits, which SQLite then reads): reads
+    /// work, writes throw ``DefaultsError/readOnly(suite:key:)``.
+    /// - Throws: what ``FileAdmission/open(_:status:suite:busyTimeoutMilliseconds:)`` throws for a file that
+    ///   is not to be trusted, ``DefaultsError/corruptStore(path:reason:)`` for a file that is not a readable
+    ///   database, ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
+    ///   or a storage error. The file is never modified when it is not ours.
+    static func open(name: String, path: String, status: stat, busyTimeoutMilliseconds: Int32) throws -> DomainStore {
+        let candidate = try FileAdmission.open(path, status: status, suite: name, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let connection = candidate.connection
+        do {
+            switch try Schema.prepare(connection, path: path, inMemory: false, verify: candidate.mayBeTruncated) {
+            case .emptyReadOnly:
+                connection.close()
+                return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
+            case .ready:
+                if candidate.isSnapshot {
+                    return DomainStore(name: name, path: path, identity: FileIdentity(status), connection: connection, signal: .never,
+                                       complete: false, unavailable: .readOnly(suite: name, key: nil))
+                }
+                connection.setCheckpointOnClose(true)
+                _ = try connection.text("PRAGMA synchronous = NORMAL")
+                let signal = ChangeSignal.open(connection: connection)
+                return DomainStore(name: name, path: path, identity: FileIdentity(status), connection: connection, signal: signal,
+                                   complete: false, unavailable: nil)
+            }
+        } catch {
+            FileAdmission.close(refused: connection, path: path)
+            throw DefaultsError.storage(error, suite: name, key: nil)
+        }
+    }
+
+    /// A private, empty domain in memory; with `unavailable`, every write fails with that error.
+    static func inMemory(name: String, unavailable: DefaultsError? = nil) -> DomainStore {
+        // NB: opening and preparing an empty in-memory database cannot fail short of memory exhaustion.
+        let connection = try! Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
+        _ = try! Schema.prepare(connection, path: ":memory:", inMemory: true)
+        return DomainStore(name: name, path: nil, connection: connection, signal: .never, complete: true, unavailable: unavailable)
+    }
+
+    // MARK: Reading
+
+    /// The stored value of `key`: from memory when the view is current, else one point query.
+    /// - Throws: ``DefaultsError`` when the database cannot be read.
+    func value(forKey key: String) throws -> PreferenceValue? {
+        // NB: from inside a transaction's body on this thread, read the open transaction, never the view:
+        // the body's own changes are visible, for every key alike.
+        if lockOwner.load(ordering: .relaxed) == Self.currentThread { return try read { try $0.value(forKey: key) } }
+        if let cached = view.withLock({ $0.lookUp(key, current: signal.fingerprint) }) { return cached }
+        return try withTable { table, reentered in
+            let generation = view.withLock { view in
+                view.revalidate(signal.fingerprint)
+                return view.generation
+            }
+            let value: PreferenceValue?
+            do {
+                value = try table.value(forKey: key)
+            } catch {
+                throw failure(error, key: key)
+            }
+            // NB: re-entered from a transaction's body, the query saw that transaction's uncommitted changes.
+            if !reentered { view.withLock { $0.remember(value, forKey: key, readIn: generation) } }
+            return value
+        }
+    }
+
+    /// Every stored value (the view is then complete: later misses need no query).
+    /// - Returns: the values, and an error for each row that could not be decoded (skipped, untouched).
+    /// - Throws: ``DefaultsError`` when the database cannot be read.
+    func allValues() throws -> (values: [String: PreferenceValue], undecodable: [DefaultsError]) {
+        try withTable { table, reentered in
+            let generation = view.withLock { view in
+                view.revalidate(signal.fingerprint)
+                return view.generation
+            }
+            let result: (values: [String: PreferenceValue], undecodable: [DefaultsError])
+            do {
+                result = try table.allValues()
+            } catch {
+                throw failure(error, key: nil)
+            }
+            if !reentered { view.withLock { $0.rememberAll(result.values, readIn: generation) } }
+            return result
+        }
+    }
+
+    /// Runs `body` with the table gateway, for reads that the view does not serve (e.g. the migrations table).
+    /// - Throws: what `body` throws, storage errors classified as ``DefaultsError``.
+    func read<T>(_ body: (PreferencesTable) throws -> T) throws -> T {
+        try withTable { table, _ in
+            do {
+                return try body(table)
+            } catch {
+                throw failure(error, key: nil)
+            }
+        }
+    }
+
+    /// The current fingerprint of the database: it changes whenever anyone commits to it.
+    var fingerprint: ChangeSignal.Fingerprint { signal.fingerprint }
+
+    // MARK: Writing
+
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` ... `COMMIT`) and, once it has
+    /// committed, patches the in-memory view with what it changed.
+    ///
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws (nothing is changed then), ``unavailable``, or a storage error
+    ///   (``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)``, ...), after which
+    ///   the database and the view are as they were.
+    /// - Parameter key: the key the transaction is about, if one, for error messages.
+    @discardableResult
+    func transaction<T>(key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
+        if let unavailable {
+            if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
+            throw unavailable
+        }
+        return try withTable { table, reentered in
+            guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
+            do {
+                try table.begin()
+            } catch {
+                throw failure(error, key: key)
+            }
+            var transaction = DomainTransaction(table: table)
+            let before: (generation: Int, fingerprint: ChangeSignal.Fingerprint)
+            let result: T
+            let wroteLog: Bool
+            do {
+                // Holding the write lock, the view now matches the database (or is discarded).
+                before = view.withLock { view in
+                    view.revalidate(signal.fingerprint)
+                    return (view.generation, view.fingerprint)
+                }
+                result = try body(&transaction)
+                // NB: a body that caught a failed statement's error must not commit the rest: SQLite may
+                // already have rolled back, leaving later statements to commit one by one.
+                if let failed = table.transactionFailure { throw failed }
+                let commitsBefore = table.connection.walCommitCount
+                try table.commit()
+                wroteLog = table.connection.walCommitCount != commitsBefore
+            } catch {
+                table.rollback()
+                throw failure(error, key: key)
+            }
+            Self.afterCommitForTesting?()
+            let (changes, removedAll) = (transaction.changes, transaction.removedAll)
+            let current = signal.fingerprint
+            // NB: the write lock is released once COMMIT returns, so another process may have committed too
+            // before `current` was read: the view is patched only when ours, known to have written, is the
+            // one commit since `before`. A commit that wrote nothing never patches: the view is then only
+            // revalidated, as for a read.
+            let isOnlyCommit = signal.isOnlyCommit(wroteLog: wroteLog, between: before.fingerprint, and: current)
+            view.withLock { $0.patch(changes, removedAll: removedAll, since: before, isOnlyCommit: isOnlyCommit, current: current) }
+            return result
+        }
+    }
+
+    /// Runs between a transaction's `COMMIT` and the store's look at the WAL-index header: a seam for tests
+    /// that force another process's commit into exactly that moment.
+    @TaskLocal static var afterCommitForTesting: (@Sendable () -> Void)?
+
+    /// Runs `body` with this store's connection, holding its lock: a seam for fault injection in tests
+    /// (e.g. `PRAGMA max_page_count` to make the disk look full). Never for reading or writing values,
+    /// which the in-memory view would not know about.
+    func withConnectionForTesting<T>(_ body: (Connection) throws -> T) throws -> T {
+        try withTable { table, _ in try body(table.connection) }
+    }
+
+    /// Classifies a failure of an operation on `key` (if one): corruption found now, past the checks of
+    /// opening, is ``DefaultsError/corruptStore(path:reason:)`` naming the file; see ``DefaultsError/storage(_:suite:key:)``.
+    private func failure(_ error: any Error, key: String?) -> any Error {
+        if let error = error as? SQLiteError, let path, error.code.primary == .corrupt || error.code.primary == .notADatabase {
+            return DefaultsError.corruptStore(path: path, reason: error.code.primary == .corrupt ? "malformed" : "not a database")
+        }
+        return DefaultsError.storage(error, suite: name, key: key)
+    }
+
+    /// Runs `body` with the table gateway, holding its lock; `reentered` is true when this thread already
+    /// held it (a call from inside a transaction's body), which then runs without taking it again.
+    private func withTable<T>(_ body: (PreferencesTable, _ reentered: Bool) throws -> T) throws -> T {
+        let thread = Self.currentThread
+        if lockOwner.load(ordering: .relaxed) == thread { return try body(table, true) }
+        var result: Result<T, any Error>?
+        tableLock.withLock { _ in
+            lockOwner.store(thread, ordering: .relaxed)
+            defer { lockOwner.store(0, ordering: .relaxed) }
+            result = Result { try body(table, false) }
+        }
+        return try result!.get()
+    }
+
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+}
