@@ -44,16 +44,18 @@ enum DocumentFormat: String, CaseIterable {
     }
 
     /// The values of a document read from `source` (`'file'` or `standard input`), in the format its
-    /// content shows: JSON when it starts with `{` (after white space), else an XML or binary property list.
+    /// content shows: a property list when it starts with `bplist` (binary) or, after white space, with
+    /// `<` or a byte-order mark (XML), else JSON (whose errors describe anything else best).
     /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key or a key path, never a value).
     static func values(of input: Data, from source: String) throws -> [String: PreferenceValue] {
-        if input.drop(while: { [0x20, 0x09, 0x0A, 0x0D].contains($0) }).first == UInt8(ascii: "{") {
+        let first = input.drop(while: { [0x20, 0x09, 0x0A, 0x0D].contains($0) }).first
+        guard input.starts(with: Data("bplist".utf8)) || first == UInt8(ascii: "<") || first == 0xEF else {
             return try Import.decode(input, from: source)
         }
         do {
             return try PreferenceValue.dictionary(propertyList: input, path: source)
         } catch DefaultsError.notPropertyListFile(_, let reason) {
-            throw PrefsError.usage("\(source) is neither a prefs export (a JSON object) nor a property list whose top level is a dictionary (\(reason)); nothing was changed")
+            throw PrefsError.usage("\(source) is not a property list whose top level is a dictionary (\(reason)); nothing was changed")
         } catch DefaultsError.unmappableValues(_, let keys) {
             throw PrefsError.usage("\(source) holds values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) that have no exact preference type (an integer above Int64.max, nesting deeper than \(PreferenceValue.maximumNestingDepth) levels, a UID, or an empty key); nothing was changed")
         }
