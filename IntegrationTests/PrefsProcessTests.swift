@@ -5,7 +5,7 @@ import Testing
 
 /// `prefs` as a real process: exit statuses, standard output and standard error.
 @Suite struct PrefsProcessTests {
-    static let verbs = ["read", "read-type", "exists", "write", "delete", "rename", "domains", "find", "export", "import", "prune"]
+    static let verbs = ["read", "read-type", "exists", "write", "delete", "rename", "domains", "find", "export", "import", "watch", "prune"]
 
     @Test func helpWorksForTheToolAndEveryVerb() throws {
         try withTemporaryRoot { root throws in

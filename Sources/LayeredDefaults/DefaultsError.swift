@@ -61,6 +61,13 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The operating system refused an `operation` (e.g. "create the store directory") on `path` for
     /// another reason; `code` is its `errno`.
     case fileSystemFailure(path: String, operation: String, code: Int32)
+    /// The file to import is not an XML or binary property list whose top level is a dictionary
+    /// (`reason` says which). It has not been modified, and nothing was imported.
+    case notPropertyListFile(path: String, reason: String)
+    /// The property list to import holds values for `keys` that have no exact ``PreferenceValue`` (an
+    /// integer above `Int64.max`, nesting deeper than ``PreferenceValue/maximumNestingDepth``, a binary
+    /// plist's UID), or an empty key. Nothing was imported; the file has not been modified.
+    case unmappableValues(path: String, keys: [String])
 
     public var description: String {
         switch self {
@@ -106,6 +113,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Storage failure\(Self.keyPhrase(key)) in suite '\(suite)': \(reason)"
         case .fileSystemFailure(let path, let operation, let code):
             "Cannot \(operation) '\(path)': \(String(cString: strerror(code)))"
+        case .notPropertyListFile(let path, let reason):
+            "Cannot import '\(path)': \(reason); it was left untouched and nothing was imported"
+        case .unmappableValues(let path, let keys):
+            "Cannot import '\(path)': the values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) have no exact preference type (an integer above Int64.max, nesting deeper than \(PreferenceValue.maximumNestingDepth) levels, a UID, or an empty key); nothing was imported and the file was left untouched: exclude those keys to import the rest"
         }
     }
 

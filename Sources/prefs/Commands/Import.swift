@@ -5,9 +5,12 @@ import LayeredDefaults
 enum Import: Command {
     static let verb = "import"
     static let synopsis = "import <domain> <file|->"
-    static let summary = "Replaces every key of <domain> with those of a JSON export read from <file> (or standard input for -)."
+    static let summary = "Replaces every key of <domain> with those of an export (JSON, or an XML or binary property list) read from <file> (or standard input for -)."
     static let details = """
-        The input is the format `prefs export` writes (see `prefs export --help`). The domain is created
+        The input is a format `prefs export` writes (see `prefs export --help`), told by its content:
+        an XML or binary property list (`defaults export`, or the file of a Foundation `UserDefaults`
+        domain) when it starts with '<' or 'bplist', its top level a dictionary and every value keeping
+        its type (booleans, integers and reals stay distinct); else JSON. The domain is created
         when missing; its keys not in the input are removed; all in one transaction. The input is read
         and checked completely first: when it is not valid, nothing is changed. Prints nothing.
         Exit status: 0; 2 when the input cannot be read or is not an export (nothing is changed); 3 when
@@ -24,7 +27,7 @@ enum Import: Command {
         } catch {
             throw PrefsError.usage("cannot read \(name) (\(Export.reason(error))); nothing was changed")
         }
-        let values = try decode(input, from: name)
+        let values = try DocumentFormat.values(of: input, from: name)
         try Context.checkStorable(values, in: domain)
         try context.defaults(domain).replacePersistentValues(values)
     }

@@ -56,7 +56,8 @@ enum PrefsError: Error, Sendable, Equatable {
             self = error
         case let error as DefaultsError:
             switch error {
-            case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep:
+            case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep,
+                .notPropertyListFile, .unmappableValues:
                 self = .usage(error.description)
             case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint, .permissionDenied,
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .nestedTransaction, .storageFailure,
