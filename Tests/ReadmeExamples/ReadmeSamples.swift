@@ -47,10 +47,13 @@ enum ReadmeSamples {
             let indentation = line.prefix(line.count - trimmed.count)
             if trimmed.hasPrefix(regionStart) {
                 guard open == nil else { throw Malformed(file: file, line: number + 1, reason: "a region opens inside another") }
-                open = (String(trimmed.dropFirst(regionStart.count)), indentation)
-                regions[open!.name, default: ""] += ""
+                let name = String(trimmed.dropFirst(regionStart.count))
+                open = (name, indentation)
+                regions[name, default: ""] += ""  // NB: an empty region is still a region.
             } else if trimmed == regionEnd {
-                guard open != nil else { throw Malformed(file: file, line: number + 1, reason: "a region closes that was not open") }
+                guard open != nil else {
+                    throw Malformed(file: file, line: number + 1, reason: "a region closes that was not open")
+                }
                 open = nil
             } else if let region = open {
                 guard trimmed.isEmpty || line.hasPrefix(region.indentation) else {

@@ -53,10 +53,12 @@ import Testing
             }
             """
         let regions = try ReadmeSamples.regions(inSource: source)
-        #expect(regions == [
-            "tour": "import LayeredDefaults\nlet defaults = try Defaults(suiteName: \"a\")\nif true {\n    print(defaults)\n}\n\n",
-            "other": "other()\n",
-        ])
+        #expect(
+            regions == [
+                "tour":
+                    "import LayeredDefaults\nlet defaults = try Defaults(suiteName: \"a\")\nif true {\n    print(defaults)\n}\n\n",
+                "other": "other()\n",
+            ])
     }
 
     /// An unclosed, unopened, nested or under-indented region is an error, not a silent mismatch.
@@ -85,13 +87,16 @@ import Testing
     func everyReadmeSampleIsACompiledRegion() throws {
         let markdown = try String(contentsOf: Self.readme, encoding: .utf8)
         var sources: [String: String] = [:]
-        let files = try FileManager.default.subpathsOfDirectory(atPath: Self.samplesDirectory.path).filter { $0.hasSuffix(".swift") }
+        let files = try FileManager.default.subpathsOfDirectory(atPath: Self.samplesDirectory.path).filter {
+            $0.hasSuffix(".swift")
+        }
         for file in files {
             sources[file] = try String(contentsOf: Self.samplesDirectory.appendingPathComponent(file), encoding: .utf8)
         }
         let unmatched = try ReadmeSamples.unmatchedBlocks(inMarkdown: markdown, sources: sources)
         guard !unmatched.isEmpty else { return }
-        Issue.record("""
+        Issue.record(
+            """
             \(unmatched.count) of README.md's Swift blocks match no `\(ReadmeSamples.regionStart)<name>` ... \
             `\(ReadmeSamples.regionEnd)` region of Tests/ReadmeExamples/Samples; the first lines of each:
             \(unmatched.map { "- " + ($0.split(separator: "\n").first ?? "") }.joined(separator: "\n"))
