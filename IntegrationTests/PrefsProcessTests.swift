@@ -124,6 +124,20 @@ import Testing
         }
     }
 
+    /// The export file has mode 0600 whatever the umask of `prefs`: one that takes the owner's bits too
+    /// (0277, 0777) does not make it unreadable to its owner, nor does it matter what it leaves to others.
+    @Test(arguments: ["0277", "0777", "0000"])
+    func theExportFileHasMode0600WhateverTheUmask(umask: String) throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            try launcher.prefs("write", "app", "k", "v")
+            let file = root.appendingPathComponent("app.json")
+            let result = try launcher.shell(#"umask "$1" && exec "$PREFS" export app "$2""#, umask, file.path)
+            #expect(result.succeeded, "\(result.errorLines)")
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+        }
+    }
+
     /// `prefs read | head -1`: the reader goes away while prefs still writes (1 MB, far more than a pipe
     /// holds); prefs ends quietly, with exit status 3, neither killed by SIGPIPE nor crashing.
     @Test func aReaderThatGoesAwayEndsTheOutputQuietly() throws {

@@ -29,6 +29,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// of one database would each get a write-ahead log of their own, and a linked companion would be
     /// written through into the file it shares. Nothing was opened.
     case hardLinked(path: String)
+    /// The path (a database, or its `-wal`, `-shm` or `-journal` file) is the root of a mount: a file
+    /// bind-mounted onto it (`mount --bind`) is a second path to one file, and SQLite would keep a
+    /// write-ahead log for each path, as for a hard link. Nothing was opened.
+    case mountPoint(path: String)
     /// This user may not read the path, or search a directory on the way to it. A permission problem,
     /// not corruption: nothing was changed, and ``Defaults/repair(suiteName:location:)`` leaves it alone.
     case permissionDenied(path: String)
@@ -78,6 +82,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Refusing to open '\(path)': it is a symbolic link or not a regular file"
         case .hardLinked(let path):
             "Refusing to open '\(path)': it has more than one name (a hard link, e.g. from `cp -al` or `ln`), and SQLite would keep a separate write-ahead log for each name and lose writes; nothing was opened: give it one name (copy the file instead of linking it)"
+        case .mountPoint(let path):
+            "Refusing to open '\(path)': a file is mounted on it (a bind mount, e.g. `mount --bind`), which gives that file a second path, and SQLite would keep a separate write-ahead log for each path and lose writes; nothing was opened: use the file at its own path, or bind-mount its directory instead of the file"
         case .permissionDenied(let path):
             "Permission denied: this user may not read '\(path)' or search a directory on the way to it; it is not corrupt and was left untouched: fix its permissions or run as its owner"
         case .readOnly(let suite, let key):

@@ -33,7 +33,8 @@ enum Export: Command {
     }
 
     /// Replaces `file` with `data` atomically, never readable by others: the data goes to a new file
-    /// beside it, created with mode 0600 (`O_CREAT | O_EXCL`) and flushed to disk, then renamed over `file`.
+    /// beside it, created with mode 0600 (`O_CREAT | O_EXCL`) whatever the umask, and flushed to disk, then
+    /// renamed over `file`.
     /// - Throws: the `POSIXError` of the step that failed; the new file is removed and `file` is unchanged.
     private static func replace(_ file: URL, with data: Data) throws {
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)").path
@@ -41,6 +42,9 @@ enum Export: Command {
         guard descriptor >= 0 else { throw POSIXError.current }
         var failure: (any Error)?
         do {
+            // NB: the umask may have taken bits off 0600 (0400 under umask 0277, none under 0777); this
+            // only gives the owner's back, so the file is never readable by others at any moment.
+            if fchmod(descriptor, 0o600) != 0 { throw POSIXError.current }
             try Descriptor.writeAll(data, to: descriptor)
             if fsync(descriptor) != 0 { throw POSIXError.current }
         } catch {
@@ -54,12 +58,9 @@ enum Export: Command {
         }
     }
 
-    /// The operating system's reason for a file error, without the path or any content.
+    /// The operating system's reason for a file error (a `POSIXError`), without the path or any content.
     static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        return nsError.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(nsError.code))) : "error \(nsError.code)"
+        guard let error = error as? POSIXError else { return "\(type(of: error))" }
+        return String(cString: strerror(error.code.rawValue))
     }
 }

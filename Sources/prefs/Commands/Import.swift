@@ -20,7 +20,7 @@ enum Import: Command {
         let name = source == "-" ? "standard input" : "'\(source)'"
         let input: Data
         do {
-            input = source == "-" ? try context.console.readInput() : try Data(contentsOf: URL(fileURLWithPath: source))
+            input = source == "-" ? try context.console.readInput() : try Descriptor.readAll(atPath: source)
         } catch {
             throw PrefsError.usage("cannot read \(name) (\(Export.reason(error))); nothing was changed")
         }
@@ -30,15 +30,28 @@ enum Import: Command {
     }
 
     /// The values of an export.
-    /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value).
+    /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value),
+    ///   or a key it holds twice (literally, or as canonically equivalent texts), which a dictionary
+    ///   would silently make one.
     static func decode(_ input: Data, from source: String) throws(PrefsError) -> [String: PreferenceValue] {
+        guard !input.isEmpty else { throw .usage("\(source) is empty, not a prefs export (an empty domain exports as {}); nothing was changed") }
+        let values: [String: PreferenceValue]
         do {
-            return try JSONDecoder().decode([String: PreferenceValue].self, from: input)
+            values = try JSONDecoder().decode([String: PreferenceValue].self, from: input)
         } catch let error as DecodingError {
             throw .usage("\(source) is not a prefs export (a JSON object of tagged values, see 'prefs export --help'): \(describe(error)); nothing was changed")
         } catch {
             throw .usage("\(source) is not a prefs export: \(type(of: error)); nothing was changed")
         }
+        guard let keys = JSONMemberNames.topLevel(of: input) else {
+            throw .usage("\(source) is not a prefs export: not UTF-8 JSON; nothing was changed")
+        }
+        // NB: a Set, like String's ==, treats canonically equivalent texts as one key, as the store does.
+        var seen = Set<String>()
+        for key in keys where !seen.insert(key).inserted {
+            throw .usage("\(source) holds the key '\(key)' twice (perhaps as differently normalized Unicode); nothing was changed")
+        }
+        return values
     }
 
     private static func describe(_ error: DecodingError) -> String {

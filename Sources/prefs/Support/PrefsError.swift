@@ -58,7 +58,7 @@ enum PrefsError: Error, Sendable, Equatable {
             switch error {
             case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep:
                 self = .usage(error.description)
-            case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .permissionDenied,
+            case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint, .permissionDenied,
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .nestedTransaction, .storageFailure,
                 .fileSystemFailure:
                 self = .storage(error.description)
