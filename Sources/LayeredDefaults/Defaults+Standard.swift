@@ -30,8 +30,9 @@ extension Defaults {
         } catch {
             let failure = error as? DefaultsError ?? .readOnly(suite: name, key: nil)
             configuration.errorHandler(failure)
-            return Defaults(suiteName: name, configuration: configuration, registry: StoreRegistry(configuration: configuration),
-                            persistent: .inMemory(name: name, unavailable: failure), suites: [])
+            return Defaults(
+                suiteName: name, configuration: configuration, registry: StoreRegistry(configuration: configuration),
+                persistent: .inMemory(name: name, unavailable: failure), suites: [])
         }
     }()
 

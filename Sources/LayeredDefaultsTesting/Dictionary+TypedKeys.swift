@@ -35,8 +35,9 @@ extension Dictionary where Key == String, Value == PreferenceValue {
                 self[key.name] = try newValue.preferenceValue()
             } catch {
                 // NB: an EncodingError describes the value it failed on: never pass it on.
-                reportTestFailure("The expected value of \(key.name.debugDescription) (\(Typed.self)) cannot be encoded",
-                                  fileID: fileID, filePath: filePath, line: line, column: column)
+                reportTestFailure(
+                    "The expected value of \(key.name.debugDescription) (\(Typed.self)) cannot be encoded",
+                    fileID: fileID, filePath: filePath, line: line, column: column)
             }
         }
     }

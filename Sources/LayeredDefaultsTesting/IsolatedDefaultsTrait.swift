@@ -65,7 +65,9 @@ extension Trait where Self == IsolatedDefaultsTrait {
     /// - Parameters:
     ///   - storage: a temporary directory (the default) or memory only.
     ///   - arguments: the launch arguments of the argument domain, e.g. `["-fontSize", "20"]`; none by default.
-    public static func isolatedDefaults(_ storage: IsolatedDefaultsTrait.Storage = .temporaryDirectory, arguments: [String] = []) -> Self {
+    public static func isolatedDefaults(
+        _ storage: IsolatedDefaultsTrait.Storage = .temporaryDirectory, arguments: [String] = []
+    ) -> Self {
         IsolatedDefaultsTrait(storage: storage, arguments: arguments)
     }
 }

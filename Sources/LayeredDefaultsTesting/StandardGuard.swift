@@ -3,10 +3,10 @@ import LayeredDefaults
 import Testing
 
 #if canImport(XCTest)
-import XCTest
+    import XCTest
 #endif
 #if canImport(Runtime)
-import Runtime
+    import Runtime
 #endif
 
 /// The guard on `Defaults.standard` in a test process: outside an isolated scope, `standard` is never the
@@ -32,13 +32,16 @@ enum StandardGuard {
             if let location = caller?.location { site.runtimeLocation = location }
             IssueReporter.live.fail(message + " (test \(test.name)\(place))", site)
         } else {
-            FileHandle.standardError.write(Data(("LayeredDefaultsTesting: `Defaults.standard` was used outside an isolated scope "
-                + "where no running test is known\(place); it is a throwaway in-memory store\n").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    ("LayeredDefaultsTesting: `Defaults.standard` was used outside an isolated scope "
+                        + "where no running test is known\(place); it is a throwaway in-memory store\n").utf8))
         }
         // NB: a fresh domain each time, of no file: the write goes nowhere the user or the next test sees.
         do {
-            return try Defaults(suiteName: IsolatedDefaults.makeSuiteName(prefix: IsolatedDefaults.suiteNamePrefix),
-                                configuration: .init(location: .inMemory, arguments: []))
+            return try Defaults(
+                suiteName: IsolatedDefaults.makeSuiteName(prefix: IsolatedDefaults.suiteNamePrefix),
+                configuration: .init(location: .inMemory, arguments: []))
         } catch {
             // NB: nil would mean the real store; an in-memory store of a valid name cannot fail to open.
             fatalError("LayeredDefaultsTesting could not open an in-memory store in place of Defaults.standard: \(error)")
@@ -49,15 +52,22 @@ enum StandardGuard {
     /// source location, outside this package's libraries. Nil when the binary has no debug information.
     private static func callSite() -> (function: String, location: SourceLocation)? {
         #if canImport(Runtime)
-        guard #available(macOS 26, *), let frames = try? Backtrace.capture(limit: 48).symbolicated()?.frames else { return nil }
-        for frame in frames where !frame.isSwiftThunk {
-            guard let symbol = frame.symbol, let location = symbol.sourceLocation else { continue }
-            let path = location.path
-            if path.contains("/Sources/LayeredDefaults/") || path.contains("/Sources/LayeredDefaultsTesting/") { continue }
-            let file = (path as NSString).lastPathComponent
-            let module = symbol.name.split(separator: ".").first.map(String.init) ?? "Module"
-            return (symbol.name, SourceLocation(fileID: "\(module)/\(file)", filePath: path, line: location.line, column: max(location.column, 1)))
-        }
+            guard #available(macOS 26, *), let frames = try? Backtrace.capture(limit: 48).symbolicated()?.frames else {
+                return nil
+            }
+            for frame in frames where !frame.isSwiftThunk {
+                guard let symbol = frame.symbol, let location = symbol.sourceLocation else { continue }
+                let path = location.path
+                if path.contains("/Sources/LayeredDefaults/") || path.contains("/Sources/LayeredDefaultsTesting/") { continue }
+                let file = (path as NSString).lastPathComponent
+                // NB: a SwiftPM target's sources sit in a directory named for it: the best guess at the module.
+                let module = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent
+                return (
+                    symbol.name,
+                    SourceLocation(
+                        fileID: "\(module)/\(file)", filePath: path, line: location.line, column: max(location.column, 1))
+                )
+            }
         #endif
         return nil
     }
@@ -74,34 +84,35 @@ struct RunningTest: Sendable {
     static var current: RunningTest? {
         if let test = Test.current {
             let location = test.sourceLocation
-            return RunningTest(name: test.name, site: CallSite(fileID: "", filePath: "", line: 0, column: 0, runtimeLocation: location))
+            return RunningTest(
+                name: test.name, site: CallSite(fileID: "", filePath: "", line: 0, column: 0, runtimeLocation: location))
         }
         #if canImport(XCTest)
-        return XCTestCaseTracker.shared.current
+            return XCTestCaseTracker.shared.current
         #else
-        return nil
+            return nil
         #endif
     }
 }
 
 #if canImport(XCTest)
-/// Follows XCTest's cases through its observation center: the case running now, if any.
-final class XCTestCaseTracker: NSObject, XCTestObservation, Sendable {
-    static let shared = XCTestCaseTracker()
-    private let running = Lock<RunningTest?>(nil)
+    /// Follows XCTest's cases through its observation center: the case running now, if any.
+    final class XCTestCaseTracker: NSObject, XCTestObservation, Sendable {
+        static let shared = XCTestCaseTracker()
+        private let running = Lock<RunningTest?>(nil)
 
-    var current: RunningTest? { running.withLock { $0 } }
+        var current: RunningTest? { running.withLock { $0 } }
 
-    func testCaseWillStart(_ testCase: XCTestCase) {
-        // NB: XCTest does not say where a case is declared: its failure names the case, at no line.
-        let test = RunningTest(name: testCase.name, site: CallSite(fileID: "", filePath: "", line: 0, column: 0))
-        running.withLock { $0 = test }
+        func testCaseWillStart(_ testCase: XCTestCase) {
+            // NB: XCTest does not say where a case is declared: its failure names the case, at no line.
+            let test = RunningTest(name: testCase.name, site: CallSite(fileID: "", filePath: "", line: 0, column: 0))
+            running.withLock { $0 = test }
+        }
+
+        func testCaseDidFinish(_ testCase: XCTestCase) {
+            running.withLock { $0 = nil }
+        }
     }
-
-    func testCaseDidFinish(_ testCase: XCTestCase) {
-        running.withLock { $0 = nil }
-    }
-}
 #endif
 
 /// Installs the guard; called once when the process loads (see `LayeredDefaultsTestingLoader`).
@@ -109,6 +120,6 @@ final class XCTestCaseTracker: NSObject, XCTestObservation, Sendable {
 func installStandardGuard() {
     Defaults.installStandardGuard(StandardGuard.replacement)
     #if canImport(XCTest)
-    XCTestObservationCenter.shared.addTestObserver(XCTestCaseTracker.shared)
+        XCTestObservationCenter.shared.addTestObserver(XCTestCaseTracker.shared)
     #endif
 }

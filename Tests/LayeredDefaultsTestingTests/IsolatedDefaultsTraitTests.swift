@@ -2,6 +2,7 @@ import Foundation
 import LayeredDefaults
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaultsTesting
 
 @Suite struct IsolatedDefaultsTraitTests {
@@ -123,7 +124,8 @@ import Testing
 
     @Test(arguments: ["scoped", "unscoped"]) func aTestWritingThroughStandardLeavesNoFileInTheRealRoot(_ probe: String) throws {
         try withTemporaryRoot { root in
-            let home = root.appendingPathComponent("home"), config = root.appendingPathComponent("config")
+            let home = root.appendingPathComponent("home")
+            let config = root.appendingPathComponent("config")
             for directory in [home, config] {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             }
@@ -134,7 +136,8 @@ import Testing
             environment[Self.probeVariable] = probe
             let name = probe == "scoped" ? "probeWritesUnderTheTrait" : "probeWritesOutsideAnyScope"
             let executable = try #require(Bundle.main.executableURL)
-            let result = try run(executable: executable, ["--testing-library", "swift-testing", "--filter", name], environment: environment)
+            let result = try run(
+                executable: executable, ["--testing-library", "swift-testing", "--filter", name], environment: environment)
             let output = result.output + result.error
             #expect(output.contains("\(name)()"), "the probe ran")
             if probe == "scoped" {

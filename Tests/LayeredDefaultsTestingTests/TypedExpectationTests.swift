@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import LayeredDefaultsTesting
 
 /// A font as an app stores it: a `Codable` value.

@@ -5,7 +5,7 @@ import ThemePreferences
 import ThemePreferencesTesting
 
 #if canImport(XCTest)
-import XCTest
+    import XCTest
 #endif
 
 // The examples of the README's "Testing your code", compiled and run as they are written there.
@@ -65,12 +65,12 @@ private struct Settings {
 }
 
 #if canImport(XCTest)
-final class TestingGuideXCTestExample: XCTestCase {
-    func testSavingTheFontSize() throws {
-        try withIsolatedDefaults { defaults, _ in
-            try Settings().save(fontSize: 14)  // Defaults.standard is `defaults` in here
-            XCTAssertEqual(defaults[.fontSize], 14)
+    final class TestingGuideXCTestExample: XCTestCase {
+        func testSavingTheFontSize() throws {
+            try withIsolatedDefaults { defaults, _ in
+                try Settings().save(fontSize: 14)  // Defaults.standard is `defaults` in here
+                XCTAssertEqual(defaults[.fontSize], 14)
+            }
         }
     }
-}
 #endif
