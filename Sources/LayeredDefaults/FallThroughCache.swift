@@ -56,8 +56,10 @@ struct FallThroughCache {
         return true
     }
 
-    private static func sameStores(_ a: [(store: DomainStore, fingerprint: ChangeSignal.Fingerprint)],
-                                   _ b: [(store: DomainStore, fingerprint: ChangeSignal.Fingerprint)]) -> Bool {
+    private static func sameStores(
+        _ a: [(store: DomainStore, fingerprint: ChangeSignal.Fingerprint)],
+        _ b: [(store: DomainStore, fingerprint: ChangeSignal.Fingerprint)]
+    ) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { $0.store === $1.store && $0.fingerprint == $1.fingerprint }
     }
 }

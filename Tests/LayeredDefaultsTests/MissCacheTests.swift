@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// Reads that find nothing in the persistent domain: what is remembered about them stays bounded and
