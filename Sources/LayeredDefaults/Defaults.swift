@@ -44,6 +44,11 @@ public final class Defaults: Sendable {
     /// Whether the argument domain (``SearchState/arguments``) holds any key; stored while holding
     /// `state` whenever the arguments change, so a hot read skips that lock when there are none.
     let hasArguments: Atomic<Bool>
+    /// Counts the changes made through this instance; incremented after each (see ``postChange()``), so a
+    /// reader that loaded it before a search knows whether anything it searched changed since.
+    let changeGeneration = Atomic<Int>(0)
+    /// What searches found past the persistent domain (see ``FallThroughCache``).
+    let fallThrough = Lock(FallThroughCache())
 
     /// The volatile parts of the search list, and the stores it searches.
     struct SearchState {
@@ -121,6 +126,7 @@ public final class Defaults: Sendable {
 
     func postChange() {
         state.withLock { $0.changeCount += 1 }
+        changeGeneration.add(1, ordering: .releasing)
         postDidChangeNotification()
         ObservationCenter.shared.changed()
     }
@@ -153,21 +159,35 @@ public final class Defaults: Sendable {
         // costs one more only when it holds keys); the search list is copied only on a miss.
         if hasArguments.load(ordering: .acquiring), let forced = state.withLock({ $0.arguments[key] }) { return forced }
         if let value = try read(key, in: persistent, failed: failed) { return value }
+        let generation = changeGeneration.load(ordering: .acquiring)
+        if let known = fallThrough.withLock({ $0.value(forKey: key, generation: generation) }) { return known }
         let (stores, registered) = state.withLock { state in (state.stores, state.registration[key]) }
+        let basis = FallThroughCache.Basis(generation: generation, stores: stores.dropFirst().map { ($0, $0.fingerprint) })
+        var found = registered
+        var complete = true
         for store in stores.dropFirst() {
-            if let value = try read(key, in: store, failed: failed) { return value }
+            if let value = try read(key, in: store, failed: failed, skipped: { complete = false }) {
+                found = value
+                break
+            }
         }
-        return registered
+        // NB: a search that skipped a domain it could not read, or read an undecodable row, is not
+        // remembered: the next read tries (and reports) again.
+        if complete { fallThrough.withLock { $0.remember(found, forKey: key, basis: basis) } }
+        return found
     }
 
     /// The value of `key` in `store`. A row that cannot be decoded reads as missing and is reported
-    /// (it is left untouched); any other failure goes to `failed`.
-    private func read(_ key: String, in store: DomainStore, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
+    /// (it is left untouched); any other failure goes to `failed`. Either way `skipped` runs first.
+    private func read(_ key: String, in store: DomainStore, failed: (any Error) throws -> Void,
+                      skipped: () -> Void = {}) rethrows -> PreferenceValue? {
         do {
             return try store.value(forKey: key)
         } catch let error as DefaultsError where error.isUndecodableValue {
+            skipped()
             report(error)
         } catch {
+            skipped()
             try failed(error)
         }
         return nil

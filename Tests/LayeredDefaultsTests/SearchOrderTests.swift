@@ -112,7 +112,7 @@ import Testing
     }
 
     @Test func changeNotificationIsPostedForEveryChange() async throws {
-        let defaults = try makeInMemoryDefaults()
+        let defaults = try Defaults(suiteName: "test.suite", configuration: .init(location: .inMemory, arguments: [], postsChangeNotifications: true))
         let counter = Counter()
         let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil) { _ in
             counter.increment()
@@ -123,6 +123,18 @@ import Testing
         defaults.register(defaults: ["b": 1])
         defaults.setPersistentDomain(["c": 1], forName: defaults.suiteName)
         #expect(counter.value == 4)
+    }
+
+    @Test func changeNotificationIsOffByDefault() throws {
+        let defaults = try makeInMemoryDefaults()
+        let counter = Counter()
+        let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil) { _ in
+            counter.increment()
+        }
+        defer { NotificationCenter.default.removeObserver(token) }
+        defaults.set(1, forKey: "a")
+        defaults.register(defaults: ["b": 1])
+        #expect(counter.value == 0)
     }
 }
 

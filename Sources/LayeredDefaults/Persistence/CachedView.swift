@@ -6,8 +6,14 @@
 /// (``generation``); and a commit of ours patches the view in place only when it was the one commit
 /// since the view was last revalidated, else the view is just revalidated.
 struct CachedView {
+    /// How many keys known to be absent the view keeps: reading ever more distinct missing keys must not
+    /// grow it without bound. Past it, the absent keys are forgotten (the stored values are kept).
+    static let absentLimit = 4096
+
     /// The values known, by key: `.some(nil)` is a key known to be absent.
     private(set) var entries: [String: PreferenceValue?] = [:]
+    /// How many of ``entries`` are keys known to be absent; at most ``absentLimit``.
+    private(set) var absentCount = 0
     /// True when ``entries`` holds every stored key: a key not in it is absent.
     private(set) var isComplete: Bool
     /// The fingerprint of the file's state the view describes.
@@ -25,6 +31,7 @@ struct CachedView {
     mutating func revalidate(_ current: ChangeSignal.Fingerprint) {
         guard current != fingerprint else { return }
         entries.removeAll()
+        absentCount = 0
         isComplete = false
         fingerprint = current
         generation += 1
@@ -42,7 +49,7 @@ struct CachedView {
     /// discarded since.
     mutating func remember(_ value: PreferenceValue?, forKey key: String, readIn generation: Int) {
         guard generation == self.generation else { return }
-        entries[key] = .some(value)
+        set(value, forKey: key)
     }
 
     /// Remembers every stored value, read by a query that began in `generation`, unless the view was
@@ -50,6 +57,7 @@ struct CachedView {
     mutating func rememberAll(_ values: [String: PreferenceValue], readIn generation: Int) {
         guard generation == self.generation else { return }
         entries = values.mapValues { .some($0) }
+        absentCount = 0
         isComplete = true
     }
 
@@ -62,9 +70,27 @@ struct CachedView {
         guard generation == before.generation, isOnlyCommit else { return revalidate(current) }
         if removedAll {
             entries.removeAll()
+            absentCount = 0
             isComplete = true
         }
-        for (key, value) in changes { entries[key] = .some(value) }
+        for (key, value) in changes { set(value, forKey: key) }
         fingerprint = current
+    }
+
+    /// Records `value` for `key` (nil: known absent), keeping ``absentCount`` exact and within ``absentLimit``.
+    private mutating func set(_ value: PreferenceValue?, forKey key: String) {
+        let old: PreferenceValue??
+        if value == nil, isComplete {
+            // NB: a complete view needs no absent entry: a key not in it is absent.
+            old = entries.removeValue(forKey: key)
+        } else {
+            if value == nil, absentCount >= Self.absentLimit {
+                entries = entries.filter { $0.value != nil }
+                absentCount = 0
+            }
+            old = entries.updateValue(value, forKey: key)
+            if value == nil { absentCount += 1 }
+        }
+        if case .some(.none) = old { absentCount -= 1 }
     }
 }

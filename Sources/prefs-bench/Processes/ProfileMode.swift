@@ -12,11 +12,12 @@ import Foundation
 /// ```
 ///
 /// Operations: `hot-read`, `missing`, `registered`, `read-after-write`, `write-existing`,
-/// `write-new` (each followed by its removal), `batch` (`<count>` batches rewriting every key of the domain).
+/// `write-new` (each followed by its removal), `batch` (`<count>` batches rewriting every key of the domain),
+/// `open` (the store opened, one key read, the store closed again: cold start without the process).
 /// Foundation is refused unless `HOME` is the sandbox's (see ``Sandbox``).
 enum ProfileMode {
     /// The operations, by name.
-    static let operations = ["hot-read", "missing", "registered", "read-after-write", "write-existing", "write-new", "batch"]
+    static let operations = ["hot-read", "missing", "registered", "read-after-write", "write-existing", "write-new", "batch", "open"]
 
     /// Runs `<operation> <peer> <keys> <count>`.
     /// - Throws: for a bad command line or a failed operation.
@@ -35,9 +36,10 @@ enum ProfileMode {
         }
         let workload = Workload(size: keys)
         let suite = "profile.\(kind == .floor ? "floor" : kind.rawValue.lowercased()).\(getpid())"
+        let operation = arguments[0]
+        if operation == "open" { return try profileOpen(kind, suite: suite, in: sandbox, workload: workload, count: count) }
         let peer = try kind.open(suite: suite, in: sandbox, workload: workload)
         ReadCases.warm(peer, workload)
-        let operation = arguments[0]
         let pool = Workload.randomPool(of: operation == "missing" ? (0..<1000).map(Workload.missingKey)
             : operation == "registered" ? (0..<1000).map(Workload.registeredKey) : workload.strings.map(\.key), seed: 7)
         if operation == "registered" { try peer.register(Dictionary(pool.map { ($0, "registered") }, uniquingKeysWith: { first, _ in first })) }
@@ -57,6 +59,16 @@ enum ProfileMode {
                 try peer.remove(forKey: Workload.newKey(index))
             default: try peer.writeBatch(batches[index % 2])
             }
+        }
+    }
+
+    /// `open`: fills the domain, closes it, then `count` times opens it, reads one key and closes it.
+    private static func profileOpen(_ kind: PeerKind, suite: String, in sandbox: Sandbox, workload: Workload, count: Int) throws {
+        _ = try kind.open(suite: suite, in: sandbox, workload: workload)
+        let (key, expected) = workload.strings[workload.strings.count / 3]
+        try profiledLoop("open", count) { _ in
+            let peer = try kind.open(suite: suite, in: sandbox)
+            guard peer.string(forKey: key) == expected else { throw PeerError.failed(kind, "the first read of \(key) failed") }
         }
     }
 
