@@ -44,13 +44,13 @@ struct IsolatedDomain {
     /// Opens the domain and runs `body` with it. The store is released when this returns, so its
     /// connection is closed (unless `body` kept the store) before the files are removed.
     func run<T>(arguments: [String], _ body: (Defaults, String) throws -> T) throws -> T {
-        let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments))
+        let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: []))
         return try body(defaults, suiteName)
     }
 
     /// The asynchronous form of ``run(arguments:_:)``.
     func run<T>(arguments: [String], isolation: isolated (any Actor)?, _ body: (Defaults, String) async throws -> T) async throws -> T {
-        let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments))
+        let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: []))
         return try await body(defaults, suiteName)
     }
 

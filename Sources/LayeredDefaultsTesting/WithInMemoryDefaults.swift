@@ -23,7 +23,7 @@ public func withInMemoryDefaults<T>(
     _ body: (_ defaults: Defaults, _ suiteName: String) throws -> T
 ) throws -> T {
     let suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
-    return try body(Defaults(suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments)), suiteName)
+    return try body(Defaults(suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments, systemDirectories: [])), suiteName)
 }
 
 /// Runs the asynchronous `body` with a private in-memory store of a fresh, randomly named domain (see
@@ -47,5 +47,5 @@ public func withInMemoryDefaults<T>(
     _ body: (_ defaults: Defaults, _ suiteName: String) async throws -> T
 ) async throws -> T {
     let suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
-    return try await body(Defaults(suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments)), suiteName)
+    return try await body(Defaults(suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments, systemDirectories: [])), suiteName)
 }
