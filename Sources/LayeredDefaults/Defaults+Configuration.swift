@@ -22,6 +22,13 @@ extension Defaults {
         /// ``DefaultsError/busy(suite:key:)``. The default is 5 seconds; a negative duration means no
         /// wait, and one beyond about 24 days is cut to that.
         public var busyTimeout: Duration
+        /// The system-wide configuration directories, most important first: each may hold a managed
+        /// domain, `<dir>/layered-defaults/managed/<suite>.sqlite3`, searched before everything else and
+        /// forcing its keys, and a system domain, `<dir>/layered-defaults/<suite>.sqlite3`, searched after
+        /// the global domain. Both are read-only through ``Defaults``; a missing file is no layer, and
+        /// nothing is created there. Which files exist is decided when the instance is created. The
+        /// default is `$XDG_CONFIG_DIRS` (`/etc/xdg` when unset); tests pass `[]` or a temporary directory.
+        public var systemDirectories: [URL]
         /// Receives the errors of calls that do not throw: the subscript of typed keys and the
         /// `UserDefaults`-shaped methods. The default, ``Defaults/reportToStandardError``, writes one
         /// line to standard error naming the suite and the key, never the value.
@@ -40,6 +47,7 @@ extension Defaults {
             suites: [String] = [],
             busyTimeout: Duration = .seconds(5),
             postsChangeNotifications: Bool = false,
+            systemDirectories: [URL] = Location.systemDirectories(),
             errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
         ) {
             self.location = location
@@ -47,6 +55,7 @@ extension Defaults {
             self.suites = suites
             self.busyTimeout = busyTimeout
             self.postsChangeNotifications = postsChangeNotifications
+            self.systemDirectories = systemDirectories
             self.errorHandler = errorHandler
         }
 

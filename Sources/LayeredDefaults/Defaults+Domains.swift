@@ -27,16 +27,21 @@ extension Defaults {
     func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
         let (arguments, stores, registration) = state.withLock { ($0.arguments, $0.stores, $0.registration) }
         var merged = registration
-        for store in stores.reversed() {
-            do {
-                let (values, undecodable) = try store.allValues()
-                undecodable.forEach(report)
-                merged.merge(values) { _, new in new }
-            } catch {
-                try failed(error)
-            }
+        for store in stores.reversed() { try merge(store, into: &merged, failed: failed) }
+        merged.merge(arguments) { _, new in new }
+        for store in managed.reversed() { try merge(store, into: &merged, failed: failed) }
+        return merged
+    }
+
+    /// Merges the values of `store` into `merged`, above what it holds; see ``resolve(failed:)``.
+    private func merge(_ store: DomainStore, into merged: inout [String: PreferenceValue], failed: (any Error) throws -> Void) rethrows {
+        do {
+            let (values, undecodable) = try store.allValues()
+            undecodable.forEach(report)
+            merged.merge(values) { _, new in new }
+        } catch {
+            try failed(error)
         }
-        return merged.merging(arguments) { _, new in new }
     }
 
     // MARK: Persistent domains
@@ -59,7 +64,7 @@ extension Defaults {
     ///   storage error; nothing changes then.
     public func replacePersistentValues(_ values: [String: PreferenceValue], forName domainName: String? = nil) throws {
         let store = try store(named: domainName ?? suiteName, create: true)!
-        try store.transaction { domain in
+        try transaction(in: store) { domain in
             try domain.removeAll()
             for (key, value) in values { try domain.set(value, forKey: key) }
         }
@@ -74,7 +79,7 @@ extension Defaults {
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` or a storage error; nothing changes then.
     public func removePersistentValues(forName domainName: String? = nil) throws {
         if let store = try store(named: domainName ?? suiteName, create: false) {
-            try store.transaction { try $0.removeAll() }
+            try transaction(in: store) { try $0.removeAll() }
         }
         postChange()
     }

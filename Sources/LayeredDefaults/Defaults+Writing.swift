@@ -9,11 +9,11 @@ extension Defaults {
     /// try defaults.write(nil, forKey: "theme")  // a registered default shows through again
     /// ```
     /// - Throws: ``DefaultsError/invalidKey(suite:)``, ``DefaultsError/nestingTooDeep(suite:key:limit:)``,
-    ///   ``DefaultsError/readOnly(suite:key:)``, ``DefaultsError/busy(suite:key:)``,
+    ///   ``DefaultsError/forced(suite:key:)``, ``DefaultsError/readOnly(suite:key:)``, ``DefaultsError/busy(suite:key:)``,
     ///   ``DefaultsError/diskFull(suite:key:)`` or another storage error. When it throws, nothing changed,
     ///   on disk or in memory.
     public func write(_ value: PreferenceValue?, forKey key: String) throws {
-        _ = try persistent.transaction(key: key) { try $0.set(value, forKey: key) }
+        _ = try transaction(in: persistent, key: key) { try $0.set(value, forKey: key) }
         postChange()
     }
 
@@ -34,7 +34,7 @@ extension Defaults {
     /// - Throws: what `body` throws, or a storage error (see ``write(_:forKey:)``).
     @discardableResult
     public func transaction<T>(_ body: (inout DomainTransaction) throws -> T) throws -> T {
-        let result = try persistent.transaction(body)
+        let result = try transaction(in: persistent, body)
         postChange()
         return result
     }
@@ -50,7 +50,7 @@ extension Defaults {
     /// - Throws: what `transform` throws, or a storage error; nothing changes then.
     @discardableResult
     public func update(forKey key: String, _ transform: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue? {
-        let value = try persistent.transaction(key: key) { domain in
+        let value = try transaction(in: persistent, key: key) { domain in
             let value = try transform(domain.value(forKey: key))
             try domain.set(value, forKey: key)
             return value

@@ -4,11 +4,13 @@ import Synchronization
 /// A preferences store in the spirit of Foundation's `UserDefaults`, persisting each domain in its own
 /// SQLite file.
 ///
-/// A read searches, first match wins: the argument domain (`-key value` launch arguments), this
+/// A read searches, first match wins: the managed domain (an administrator's forced values, under
+/// ``Configuration/systemDirectories``), the argument domain (`-key value` launch arguments), this
 /// instance's persistent domain (its suite name), the suites added with `addSuite(named:)` (most recent
-/// first), then those of its ``Configuration/suites`` (in order), the global domain (``globalDomain``), and the
-/// registration domain (``register(_:)``, never persisted). Writes go to the persistent domain and have
-/// committed when they return.
+/// first), then those of its ``Configuration/suites`` (in order), the global domain (``globalDomain``), the
+/// system domain (under ``Configuration/systemDirectories``), and the registration domain (``register(_:)``,
+/// never persisted). See <doc:SearchOrder>. Writes go to the persistent domain and have committed when
+/// they return.
 ///
 /// ```swift
 /// let defaults = try Defaults(suiteName: "com.example.notes")
@@ -49,6 +51,9 @@ public final class Defaults: Sendable {
     let changeGeneration = Atomic<Int>(0)
     /// What searches found past the persistent domain (see ``FallThroughCache``).
     let fallThrough = Lock(FallThroughCache())
+    /// The managed domain: this suite's files under ``Configuration/systemDirectories`` that existed
+    /// when the instance was created, in search order; empty (the common case) when there are none.
+    let managed: [DomainStore]
 
     /// The volatile parts of the search list, and the stores it searches.
     struct SearchState {
@@ -59,14 +64,16 @@ public final class Defaults: Sendable {
         /// Searched suites, in search order.
         var suites: [DomainStore] = []
         var global: DomainStore
-        /// The persistent stores in search order: this domain, the suites, the global domain.
+        /// The system domain: this suite's files under ``Configuration/systemDirectories``, in search order.
+        var system: [DomainStore] = []
+        /// The persistent stores in search order: this domain, the suites, the global domain, the system domain.
         var stores: [DomainStore] = []
         /// Counts the changes made through this instance, for observers.
         var changeCount = 0
 
         mutating func rebuildStores(persistent: DomainStore) {
             var seen = Set<ObjectIdentifier>()
-            stores = ([persistent] + suites + [global]).filter { seen.insert(ObjectIdentifier($0)).inserted }
+            stores = ([persistent] + suites + [global] + system).filter { seen.insert(ObjectIdentifier($0)).inserted }
         }
     }
 
@@ -101,7 +108,9 @@ public final class Defaults: Sendable {
             global = .inMemory(name: Self.globalDomain, unavailable: failure)
             configuration.errorHandler(failure)
         }
-        var state = SearchState(arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, global: global)
+        let layers = Self.systemLayers(of: suiteName, configuration: configuration, excluding: persistent)
+        var state = SearchState(arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, global: global, system: layers.system)
+        self.managed = layers.managed
         state.rebuildStores(persistent: persistent)
         self.hasArguments = Atomic(!state.arguments.isEmpty)
         self.state = Lock(state)
@@ -133,8 +142,8 @@ public final class Defaults: Sendable {
 
     // MARK: Reading
 
-    /// The value of `key` found by the search list (argument domain, persistent domain, suites, global
-    /// domain, registration domain), or nil when no domain holds it.
+    /// The value of `key` found by the search list (managed domain, argument domain, persistent domain,
+    /// suites, global domain, system domain, registration domain), or nil when no domain holds it.
     ///
     /// Called from inside the body of a ``transaction(_:)`` on this domain, it sees that transaction's
     /// changes (the body runs on the calling thread, which holds the domain's write lock).
@@ -156,7 +165,9 @@ public final class Defaults: Sendable {
     /// throwing API), or report it and search on (the API that does not throw).
     func search(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
         // NB: the hot path. A key of the persistent domain costs one lock, the store's (the argument domain
-        // costs one more only when it holds keys); the search list is copied only on a miss.
+        // costs one more only when it holds keys, the managed domain only when it exists); the search list
+        // is copied only on a miss.
+        if !managed.isEmpty, let forced = try managedValue(key, failed: failed) { return forced }
         if hasArguments.load(ordering: .acquiring), let forced = state.withLock({ $0.arguments[key] }) { return forced }
         if let value = try read(key, in: persistent, failed: failed) { return value }
         let generation = changeGeneration.load(ordering: .acquiring)
@@ -179,7 +190,7 @@ public final class Defaults: Sendable {
 
     /// The value of `key` in `store`. A row that cannot be decoded reads as missing and is reported
     /// (it is left untouched); any other failure goes to `failed`. Either way `skipped` runs first.
-    private func read(_ key: String, in store: DomainStore, failed: (any Error) throws -> Void,
+    func read(_ key: String, in store: DomainStore, failed: (any Error) throws -> Void,
                       skipped: () -> Void = {}) rethrows -> PreferenceValue? {
         do {
             return try store.value(forKey: key)

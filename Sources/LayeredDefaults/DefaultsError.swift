@@ -55,6 +55,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The value's arrays and dictionaries nest deeper than `limit` levels
     /// (``PreferenceValue/maximumNestingDepth``). Nothing was written.
     case nestingTooDeep(suite: String, key: String, limit: Int)
+    /// The key's value is forced by the managed domain (an administrator's, under
+    /// ``Defaults/Configuration/systemDirectories``): no write through ``Defaults`` may change it.
+    /// Nothing was written.
+    case forced(suite: String, key: String)
     /// Any other storage failure: `code` is SQLite's extended result code (`SQLITE_IOERR_WRITE` is
     /// 778), `reason` SQLite's own account of it (which never contains values).
     case storageFailure(suite: String, key: String?, code: Int32, reason: String)
@@ -109,6 +113,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot encode the value of type \(type) for key '\(key)' in suite '\(suite)'; nothing was changed"
         case .nestingTooDeep(let suite, let key, let limit):
             "Cannot store the value for key '\(key)' in suite '\(suite)': its arrays and dictionaries nest more than \(limit) levels deep; nothing was changed"
+        case .forced(let suite, let key):
+            "Cannot write key '\(key)' in suite '\(suite)': its value is forced by the managed domain (layered-defaults/managed under $XDG_CONFIG_DIRS); nothing was changed"
         case .storageFailure(let suite, let key, _, let reason):
             "Storage failure\(Self.keyPhrase(key)) in suite '\(suite)': \(reason)"
         case .fileSystemFailure(let path, let operation, let code):

@@ -63,6 +63,27 @@ public enum Location: Sendable, Hashable {
         return nil
     }
 
+    /// The system-wide configuration directories named by `XDG_CONFIG_DIRS` (colon-separated, most
+    /// important first), `/etc/xdg` when it is unset or names none. Relative entries are ignored, as the
+    /// XDG Base Directory specification asks.
+    /// - Parameter environment: the environment to read.
+    public static func systemDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+        let named = (environment["XDG_CONFIG_DIRS"] ?? "").split(separator: ":").filter { $0.hasPrefix("/") }
+        return (named.isEmpty ? ["/etc/xdg"] : named.map(String.init)).map { URL(fileURLWithPath: $0, isDirectory: true) }
+    }
+
+    /// The directory of the system domains under the configuration directory `directory`:
+    /// `<directory>/layered-defaults`.
+    package static func systemRoot(in directory: URL) -> URL {
+        directory.appendingPathComponent("layered-defaults", isDirectory: true)
+    }
+
+    /// The directory of the managed domains under the configuration directory `directory`:
+    /// `<directory>/layered-defaults/managed`.
+    package static func managedRoot(in directory: URL) -> URL {
+        systemRoot(in: directory).appendingPathComponent("managed", isDirectory: true)
+    }
+
     /// The directory this location resolves to, or nil for ``inMemory``.
     /// - Parameter environment: the environment to read for ``default``.
     package func root(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {

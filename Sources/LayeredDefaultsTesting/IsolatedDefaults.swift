@@ -45,13 +45,13 @@ struct IsolatedDomain {
     /// when this returns, so its connection is closed (unless `body` kept the store) before the files
     /// are removed.
     func run<T>(arguments: [String], _ body: (Defaults, String) throws -> T) throws -> T {
-        let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments))
+        let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: []))
         return try Defaults.$scopedStandard.withValue(defaults) { try body(defaults, suiteName) }
     }
 
     /// The asynchronous form of ``run(arguments:_:)``.
     func run<T>(arguments: [String], isolation: isolated (any Actor)?, _ body: (Defaults, String) async throws -> T) async throws -> T {
-        let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments))
+        let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: []))
         return try await Defaults.$scopedStandard.withValue(defaults, operation: { try await body(defaults, suiteName) }, isolation: isolation)
     }
 

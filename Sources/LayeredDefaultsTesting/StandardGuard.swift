@@ -41,7 +41,7 @@ enum StandardGuard {
         do {
             return try Defaults(
                 suiteName: IsolatedDefaults.makeSuiteName(prefix: IsolatedDefaults.suiteNamePrefix),
-                configuration: .init(location: .inMemory, arguments: []))
+                configuration: .init(location: .inMemory, arguments: [], systemDirectories: []))
         } catch {
             // NB: nil would mean the real store; an in-memory store of a valid name cannot fail to open.
             fatalError("LayeredDefaultsTesting could not open an in-memory store in place of Defaults.standard: \(error)")

@@ -90,8 +90,8 @@ enum Prefs {
             for option in invocation.flags.sorted() where !Invocation.globalFlags.contains(option) && !command.flagOptions.contains(option) {
                 throw PrefsError.usage("\(verb) does not take \(option); run 'prefs \(verb) --help'")
             }
-            let context = try Context(root: invocation.values["--root"], environment: environment, console: console,
-                                      json: invocation.flags.contains("--json"))
+            let context = try Context(root: invocation.values["--root"], layer: try Context.Layer(invocation.flags), environment: environment,
+                                      console: console, json: invocation.flags.contains("--json"))
             return execute(command, invocation, in: context)
         } catch {
             return fail(PrefsError(error), console: console)
@@ -138,7 +138,7 @@ enum Prefs {
     static var overview: String {
         let verbs = commands.map { "  \($0.synopsis)\n      \($0.summary)" }
         return """
-            usage: prefs [--root <dir>] [--json] <verb> [<arguments>]
+            usage: prefs [--root <dir> | --system | --managed] [--json] <verb> [<arguments>]
 
             Reads and writes LayeredDefaults preference domains: one SQLite file per domain,
             <root>/<domain>.sqlite3.
@@ -148,6 +148,10 @@ enum Prefs {
             Options:
               --root <dir>   the directory of the domains; else $LAYERED_DEFAULTS_HOME, else
                              $XDG_CONFIG_HOME/layered-defaults, else ~/.config/layered-defaults
+              --system       the system domains: <dir>/layered-defaults, <dir> the first of
+                             $XDG_CONFIG_DIRS (else /etc/xdg); searched after the global domain
+              --managed      the managed domains: <dir>/layered-defaults/managed; their keys are
+                             forced, searched first, and cannot be written in the user's domains
               --json         JSON output for scripts (values as tagged JSON: {"integer":42})
               --help         this text; `prefs <verb> --help` or `prefs help <verb>` for a verb
               --version      the version of prefs

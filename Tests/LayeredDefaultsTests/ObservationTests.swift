@@ -163,12 +163,12 @@ final class Collected<Element: Sendable>: Sendable {
     deinit { task.cancel() }
 
     /// The first `count` elements, once that many arrived, or a failure after `timeout`.
-    func first(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [Element] {
+    func first(_ count: Int, timeout: Duration = .seconds(120)) async throws -> [Element] {
         Array(try await until(timeout: timeout) { $0.count >= count }.prefix(count))
     }
 
     /// Every element so far, once `done` holds for them, or a failure after `timeout`.
-    func until(timeout: Duration = .seconds(30), _ done: ([Element]) -> Bool) async throws -> [Element] {
+    func until(timeout: Duration = .seconds(120), _ done: ([Element]) -> Bool) async throws -> [Element] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let current = values.withLock { $0 }

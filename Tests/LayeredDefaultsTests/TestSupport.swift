@@ -8,7 +8,7 @@ func makeDefaults(
     _ suite: String = "test.suite", root: URL, arguments: [String] = [],
     errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
 ) throws -> Defaults {
-    try Defaults(suiteName: suite, configuration: .init(location: .directory(root), arguments: arguments, errorHandler: errorHandler))
+    try Defaults(suiteName: suite, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: [], errorHandler: errorHandler))
 }
 
 /// A store in memory, with no launch arguments.
@@ -16,7 +16,7 @@ func makeInMemoryDefaults(
     _ suite: String = "test.suite", arguments: [String] = [],
     errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
 ) throws -> Defaults {
-    try Defaults(suiteName: suite, configuration: .init(location: .inMemory, arguments: arguments, errorHandler: errorHandler))
+    try Defaults(suiteName: suite, configuration: .init(location: .inMemory, arguments: arguments, systemDirectories: [], errorHandler: errorHandler))
 }
 
 /// Runs the fixture against `suite` in `root`.

@@ -35,7 +35,7 @@ struct TestRoot {
     let url: URL
 
     /// Runs `prefs` with `arguments` against this root (through `LAYERED_DEFAULTS_HOME`, never the
-    /// user's own preferences).
+    /// user's own preferences), its system-wide layers under ``systemDirectory`` (never `/etc`).
     @discardableResult
     func prefs(_ arguments: String..., input: Data = Data()) -> RunResult {
         prefs(arguments, input: input)
@@ -44,14 +44,19 @@ struct TestRoot {
     @discardableResult
     func prefs(_ arguments: [String], input: Data = Data()) -> RunResult {
         let capture = CapturingConsole(input: input)
-        let status = Prefs.run(arguments, environment: ["LAYERED_DEFAULTS_HOME": url.path], console: capture.console)
+        let status = Prefs.run(arguments, environment: ["LAYERED_DEFAULTS_HOME": url.path, "XDG_CONFIG_DIRS": systemDirectory.path], console: capture.console)
         return RunResult(status: status, output: capture.output, error: capture.error, errorLines: capture.errorLines)
     }
 
     /// The values stored in `domain`, read through the library (not through `prefs`).
     func stored(_ domain: String) throws -> [String: PreferenceValue] {
-        try Defaults(suiteName: domain, configuration: .init(location: .directory(url), arguments: [])).persistentValues()
+        try Defaults(suiteName: domain, configuration: .init(location: .directory(url), arguments: [], systemDirectories: []))
+            .persistentValues()
     }
+
+    /// The `XDG_CONFIG_DIRS` of ``prefs(_:input:)``: a directory inside the root, absent until a test
+    /// writes a system-wide layer.
+    var systemDirectory: URL { url.appendingPathComponent("xdg", isDirectory: true) }
 
     /// The names of the entries of the root, sorted; empty when it does not exist.
     var entries: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }

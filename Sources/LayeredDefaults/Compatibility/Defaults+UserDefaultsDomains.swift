@@ -122,9 +122,11 @@ extension Defaults {
 
     // MARK: Odds and ends
 
-    /// True when the argument domain holds `key`: the value cannot be changed by a write for this process.
+    /// True when the managed domain (see ``Configuration/systemDirectories``) or the argument domain holds
+    /// `key`: the value cannot be changed by a write for this process. A managed domain that cannot be
+    /// read is sent to the error handler.
     public func objectIsForced(forKey key: String) -> Bool {
-        state.withLock { $0.arguments[key] != nil }
+        state.withLock { $0.arguments[key] != nil } || managedValue(key, failed: report) != nil
     }
 
     /// True when `key` is forced (see ``objectIsForced(forKey:)``) and `domain` is this instance's domain.

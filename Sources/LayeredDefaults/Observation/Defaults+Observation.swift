@@ -23,7 +23,7 @@ extension Defaults {
 
     var observationStamp: ObservationStamp {
         let (changes, stores) = state.withLock { ($0.changeCount, $0.stores) }
-        return ObservationStamp(changes: changes, fingerprints: stores.map(\.fingerprint))
+        return ObservationStamp(changes: changes, fingerprints: (managed + stores).map(\.fingerprint))
     }
 
     /// Calls `handler` with the resolved value of `key` after each change that alters it: a write

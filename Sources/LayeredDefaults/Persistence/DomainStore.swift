@@ -156,9 +156,11 @@ final class DomainStore: Sendable {
     /// - Throws: what `body` throws (nothing is changed then), ``unavailable``, or a storage error
     ///   (``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)``, ...), after which
     ///   the database and the view are as they were.
-    /// - Parameter key: the key the transaction is about, if one, for error messages.
+    /// - Parameters:
+    ///   - key: the key the transaction is about, if one, for error messages.
+    ///   - forced: the stores whose keys the body may not set (the managed domain of this one).
     @discardableResult
-    func transaction<T>(key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
+    func transaction<T>(key: String? = nil, forced: [DomainStore] = [], _ body: (inout DomainTransaction) throws -> T) throws -> T {
         if let unavailable {
             if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
             throw unavailable
@@ -170,7 +172,7 @@ final class DomainStore: Sendable {
             } catch {
                 throw failure(error, key: key)
             }
-            var transaction = DomainTransaction(table: table)
+            var transaction = DomainTransaction(table: table, forced: forced)
             let before: (generation: Int, fingerprint: ChangeSignal.Fingerprint)
             let result: T
             let wroteLog: Bool

@@ -15,7 +15,13 @@ public struct DomainTransaction: ~Copyable {
     /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
     var removedAll = false
 
-    init(table: PreferencesTable) { self.table = table }
+    /// The stores whose keys ``set(_:forKey:)`` refuses: the managed domain of this one (usually none).
+    let forced: [DomainStore]
+
+    init(table: PreferencesTable, forced: [DomainStore] = []) {
+        self.table = table
+        self.forced = forced
+    }
 
     /// The name of the domain.
     public var suiteName: String { table.suite }
@@ -35,9 +41,14 @@ public struct DomainTransaction: ~Copyable {
     /// Stores `value` for `key`; nil removes the key.
     /// - Throws: ``DefaultsError/invalidKey(suite:)`` for an empty key,
     ///   ``DefaultsError/nestingTooDeep(suite:key:limit:)`` for a value nested deeper than
-    ///   ``PreferenceValue/maximumNestingDepth`` (both before anything is written), or a storage error.
+    ///   ``PreferenceValue/maximumNestingDepth``, ``DefaultsError/forced(suite:key:)`` for a key of the
+    ///   managed domain (all before anything is written), or a storage error.
     public mutating func set(_ value: PreferenceValue?, forKey key: String) throws {
         guard !key.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
+        // NB: every write of `Defaults` to its own domain comes here, so this one check covers them all.
+        for store in forced where try store.value(forKey: key) != nil {
+            throw DefaultsError.forced(suite: suiteName, key: key)
+        }
         if let value, value.exceedsNestingLimit {
             throw DefaultsError.nestingTooDeep(suite: suiteName, key: key, limit: PreferenceValue.maximumNestingDepth)
         }

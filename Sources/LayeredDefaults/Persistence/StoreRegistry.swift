@@ -39,9 +39,14 @@ final class StoreRegistry: Sendable {
     /// the busy timeout): a slow open of one file must not stall the opening of every other.
     private static let entries = Lock<[FileIdentity: Entry]>([:])
 
-    init(configuration: Defaults.Configuration) {
-        busyTimeoutMilliseconds = configuration.busyTimeoutMilliseconds
-        root = configuration.location.root()?.standardizedFileURL
+    convenience init(configuration: Defaults.Configuration) {
+        self.init(root: configuration.location.root(), busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+    }
+
+    /// The registry of the domains in `root` (nil: in memory).
+    init(root: URL?, busyTimeoutMilliseconds: Int32) {
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.root = root?.standardizedFileURL
     }
 
     /// The database file of `name` (which must be valid) under `root`.

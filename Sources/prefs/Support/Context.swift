@@ -5,6 +5,32 @@ import LayeredDefaults
 struct Context: Sendable {
     /// The directory holding the domains' files.
     let root: URL
+    /// Which domains the root holds: the user's, or a system-wide layer.
+    let layer: Layer
+    /// The system-wide configuration directories the opened stores search (none when writing a
+    /// system-wide layer itself).
+    let systemDirectories: [URL]
+
+    /// The domains a command works on.
+    enum Layer: Sendable {
+        /// The user's domains (`--root`, else the library's default location).
+        case user
+        /// The system domains (`--system`): `layered-defaults` in the first of `$XDG_CONFIG_DIRS`.
+        case system
+        /// The managed domains (`--managed`): `layered-defaults/managed` in the first of `$XDG_CONFIG_DIRS`.
+        case managed
+
+        /// The layer the flags `--system` and `--managed` name.
+        /// - Throws: ``PrefsError/usage(_:)`` when both are given.
+        init(_ flags: Set<String>) throws(PrefsError) {
+            switch (flags.contains("--system"), flags.contains("--managed")) {
+            case (true, true): throw .usage("--system and --managed cannot be given together")
+            case (true, false): self = .system
+            case (false, true): self = .managed
+            case (false, false): self = .user
+            }
+        }
+    }
     /// Where output goes.
     let console: Console
     /// True with `--json`: output is JSON instead of property-list text.
@@ -25,11 +51,18 @@ struct Context: Sendable {
         }
     }
 
-    /// Resolves the root: `--root`, else the library's default location (`LAYERED_DEFAULTS_HOME`, then
+    /// Resolves the root: for a system-wide `layer`, its directory in the first of `XDG_CONFIG_DIRS`;
+    /// else `--root`, else the library's default location (`LAYERED_DEFAULTS_HOME`, then
     /// `XDG_CONFIG_HOME`, then `~/.config/layered-defaults`).
-    /// - Throws: ``PrefsError/usage(_:)`` for an empty `--root`.
-    init(root option: String?, environment: [String: String], console: Console, json: Bool) throws(PrefsError) {
-        if let option {
+    /// - Throws: ``PrefsError/usage(_:)`` for an empty `--root`, or `--root` with a system-wide layer.
+    init(root option: String?, layer: Layer = .user, environment: [String: String], console: Console, json: Bool) throws(PrefsError) {
+        let directories = Location.systemDirectories(environment: environment)
+        self.layer = layer
+        systemDirectories = layer == .user ? directories : []
+        if layer != .user {
+            guard option == nil else { throw .usage("--root cannot be given with --system or --managed") }
+            root = (layer == .system ? Location.systemRoot(in: directories[0]) : Location.managedRoot(in: directories[0])).standardizedFileURL
+        } else if let option {
             guard !option.isEmpty else { throw .usage("--root needs a directory") }
             root = URL(fileURLWithPath: option, isDirectory: true).standardizedFileURL
         } else {
@@ -81,10 +114,35 @@ struct Context: Sendable {
     /// The store of `domain`, its file created when missing.
     /// - Throws: the library's error when the file cannot be opened or created.
     func defaults(_ domain: String) throws -> Defaults {
+        if layer != .user { try createShared(domain) }
         let warnings = warnings
         return try Defaults(
             suiteName: domain,
-            configuration: .init(location: .directory(root), arguments: [], errorHandler: { warnings.record($0) }))
+            configuration: .init(location: .directory(root), arguments: [], systemDirectories: systemDirectories,
+                                 errorHandler: { warnings.record($0) }))
+    }
+
+    /// Creates the root (mode 0755) and the empty file of `domain` (mode 0644) when missing, so that every
+    /// user can read a system-wide layer.
+    ///
+    /// NB: the library makes a user's files private (0700 directories, 0600 files); SQLite gives the file's
+    /// mode to its `-wal` and `-shm`, so they become readable too.
+    /// - Throws: the library's error when they cannot be created (e.g. permission denied).
+    private func createShared(_ domain: String) throws {
+        do {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        } catch {
+            throw DefaultsError.permissionDenied(path: root.path)
+        }
+        let descriptor = open(file(of: domain).path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        if descriptor >= 0 {
+            fchmod(descriptor, 0o644)
+            close(descriptor)
+        } else if errno != EEXIST {
+            let path = file(of: domain).path
+            throw errno == EACCES || errno == EPERM
+                ? DefaultsError.permissionDenied(path: path) : DefaultsError.fileSystemFailure(path: path, operation: "create", code: errno)
+        }
     }
 
     /// Every value stored in `domain`, nil when the domain has no file.

@@ -21,7 +21,7 @@ struct Invocation: Sendable, Equatable {
     /// Options every verb accepts.
     static let globalValued: Set<String> = ["--root"]
     /// Flags every verb accepts.
-    static let globalFlags: Set<String> = ["--json", "--help", "--version"]
+    static let globalFlags: Set<String> = ["--json", "--help", "--version", "--system", "--managed"]
 
     /// Splits `arguments` (without the program name).
     /// - Parameters:

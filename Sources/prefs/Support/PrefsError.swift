@@ -57,7 +57,7 @@ enum PrefsError: Error, Sendable, Equatable {
         case let error as DefaultsError:
             switch error {
             case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep,
-                .notPropertyListFile, .unmappableValues:
+                .notPropertyListFile, .unmappableValues, .forced:
                 self = .usage(error.description)
             case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint, .permissionDenied,
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .nestedTransaction, .storageFailure,

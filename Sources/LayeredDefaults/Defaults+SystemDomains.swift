@@ -1,0 +1,43 @@
+import Foundation
+
+/// The system-wide layers of the search list, both read-only, both found under
+/// ``Configuration/systemDirectories`` (XDG's `$XDG_CONFIG_DIRS`): the managed domain, whose keys an
+/// administrator forces, and the system domain, defaults below the user's own.
+extension Defaults {
+    /// The managed and system stores of `suiteName` under the configuration's system directories, each
+    /// in the directories' order, leaving out `persistent` (a store opened at one of those places, as
+    /// `prefs --managed` does, is not a layer above or below itself).
+    ///
+    /// Only existing files are opened, and nothing is created. A file that cannot be opened (corrupt,
+    /// unreadable) is sent to the error handler and left out: the rest of the search list still works.
+    static func systemLayers(of suiteName: String, configuration: Configuration, excluding persistent: DomainStore)
+        -> (managed: [DomainStore], system: [DomainStore]) {
+        func existing(under root: (URL) -> URL) -> [DomainStore] {
+            configuration.systemDirectories.compactMap { directory in
+                let registry = StoreRegistry(root: root(directory), busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+                do {
+                    return try registry.store(named: suiteName, create: false).flatMap { $0 === persistent ? nil : $0 }
+                } catch {
+                    configuration.errorHandler(DefaultsError.wrapping(error, suite: suiteName))
+                    return nil
+                }
+            }
+        }
+        return (existing(under: Location.managedRoot), existing(under: Location.systemRoot))
+    }
+
+    /// The value of `key` in the managed domain (the first of its files that holds it), or nil.
+    func managedValue(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
+        for store in managed {
+            if let value = try read(key, in: store, failed: failed) { return value }
+        }
+        return nil
+    }
+
+    /// Runs `body` in one write transaction on `store`: the one way this instance writes. On its own
+    /// persistent domain, a key of the managed domain is refused with ``DefaultsError/forced(suite:key:)``
+    /// (see ``DomainTransaction/set(_:forKey:)``).
+    func transaction<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
+        try store.transaction(key: key, forced: store === persistent ? managed : [], body)
+    }
+}
