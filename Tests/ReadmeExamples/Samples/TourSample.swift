@@ -1,8 +1,8 @@
+import Foundation
 // README: tour
 import LayeredDefaults
 
 // END README
-import Foundation
 import LayeredDefaultsTesting
 import Testing
 
