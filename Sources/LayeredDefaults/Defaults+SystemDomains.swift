@@ -14,6 +14,10 @@ extension Defaults {
         -> (managed: [DomainStore], system: [DomainStore]) {
         func existing(under root: (URL) -> URL) -> [DomainStore] {
             configuration.systemDirectories.compactMap { directory in
+                // NB: absent layers are the common case and must cost next to nothing at open: one lstat,
+                // no registry, no path resolution.
+                var status = stat()
+                guard lstat(root(directory).path + "/" + suiteName + "." + Location.fileExtension, &status) == 0 else { return nil }
                 let registry = StoreRegistry(root: root(directory), busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
                 do {
                     return try registry.store(named: suiteName, create: false).flatMap { $0 === persistent ? nil : $0 }
