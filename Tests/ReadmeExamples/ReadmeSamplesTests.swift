@@ -85,7 +85,8 @@ import Testing
     /// The README's manifest sample (not compiled: a package of its own) names every library product of
     /// the package, each from the package "LayeredDefaults", and no other.
     @Test func theManifestSampleNamesEveryLibraryProduct() throws {
-        let manifest = try String(contentsOf: Self.samplesDirectory.appendingPathComponent("Manifest/Package.swift"), encoding: .utf8)
+        let manifest = try String(
+            contentsOf: Self.samplesDirectory.appendingPathComponent("Manifest/Package.swift"), encoding: .utf8)
         let package = try String(
             contentsOf: Self.readme.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
         let shown = try Self.names(in: manifest, pattern: #"\.product\(name: "([^"]+)", package: "LayeredDefaults"\)"#)
