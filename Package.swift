@@ -38,7 +38,10 @@ let package = Package(
         .testTarget(name: "LayeredDefaultsTestingTests", dependencies: ["LayeredDefaultsTesting", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"], path: "IntegrationTests"),
-        .testTarget(name: "ReadmeExamples", dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "ThemePreferences", "ThemePreferencesTesting"]),
+        .testTarget(
+            name: "ReadmeExamples",
+            dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "ThemePreferences", "ThemePreferencesTesting"],
+            exclude: ["Samples/Manifest"]),  // a manifest sample, checked as text
         .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,6 +13,7 @@ public struct MigrationName: Hashable, Sendable, ExpressibleByStringLiteral, Cus
 
     private init(rawValue: String) { self.rawValue = rawValue }
 
+    /// The recorded name.
     public var description: String { rawValue }
 }
 

@@ -45,7 +45,9 @@ extension Defaults {
     /// ```swift
     /// try defaults.update(forKey: "launchCount") { .integer(($0?.integerValue ?? 0) + 1) }
     /// ```
-    /// - Parameter transform: receives the stored value (nil when none) and returns the new one (nil removes).
+    /// - Parameters:
+    ///   - key: the key to update, in the persistent domain.
+    ///   - transform: receives the stored value (nil when none) and returns the new one (nil removes).
     /// - Returns: the new value.
     /// - Throws: what `transform` throws, or a storage error; nothing changes then.
     @discardableResult

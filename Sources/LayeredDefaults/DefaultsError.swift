@@ -73,6 +73,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// plist's UID), or an empty key. Nothing was imported; the file has not been modified.
     case unmappableValues(path: String, keys: [String])
 
+    /// The message: what went wrong, naming the suite, key, file or type, and what to do next; never a value.
     public var description: String {
         switch self {
         case .invalidSuiteName(let name):

@@ -82,9 +82,28 @@ import Testing
         #expect(try ReadmeSamples.unmatchedBlocks(inMarkdown: "```sh\nf(2)\n```\n", sources: sources).isEmpty)
     }
 
+    /// The README's manifest sample (not compiled: a package of its own) names every library product of
+    /// the package, each from the package "LayeredDefaults", and no other.
+    @Test func theManifestSampleNamesEveryLibraryProduct() throws {
+        let manifest = try String(
+            contentsOf: Self.samplesDirectory.appendingPathComponent("Manifest/Package.swift"), encoding: .utf8)
+        let package = try String(
+            contentsOf: Self.readme.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
+        let shown = try Self.names(in: manifest, pattern: #"\.product\(name: "([^"]+)", package: "LayeredDefaults"\)"#)
+        let libraries = try Self.names(in: package, pattern: #"\.library\(name: "([^"]+)""#)
+        #expect(!libraries.isEmpty)
+        #expect(shown == libraries)
+    }
+
+    /// The first capture of each match of `pattern` in `text`.
+    private static func names(in text: String, pattern: String) throws -> Set<String> {
+        let expression = try NSRegularExpression(pattern: pattern)
+        let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        return Set(matches.compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } })
+    }
+
     /// README.md's Swift blocks are regions of the compiled files in `Samples`.
-    @Test(.disabled("README samples move into Tests/ReadmeExamples in the final docs pass"))
-    func everyReadmeSampleIsACompiledRegion() throws {
+    @Test func everyReadmeSampleIsACompiledRegion() throws {
         let markdown = try String(contentsOf: Self.readme, encoding: .utf8)
         var sources: [String: String] = [:]
         let files = try FileManager.default.subpathsOfDirectory(atPath: Self.samplesDirectory.path).filter {

@@ -1,0 +1,30 @@
+// Not compiled with the tests (Package.swift excludes this directory): the README's manifest sample, a
+// package of its own that `swift package dump-package` reads. ReadmeSamplesTests checks that it names
+// every library product of LayeredDefaults and nothing else.
+// README: manifest
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "MyApp",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../LayeredDefaults")  // or .package(url: "<its git URL>", branch: "main")
+    ],
+    targets: [
+        .target(
+            name: "MyApp",
+            dependencies: [
+                .product(name: "LayeredDefaults", package: "LayeredDefaults"),
+                .product(name: "ThemePreferences", package: "LayeredDefaults"),  // optional: the typed theme
+            ]),
+        .testTarget(
+            name: "MyAppTests",
+            dependencies: [
+                "MyApp",
+                .product(name: "LayeredDefaultsTesting", package: "LayeredDefaults"),
+                .product(name: "ThemePreferencesTesting", package: "LayeredDefaults"),  // with ThemePreferences
+            ]),
+    ]
+)
+// END README
