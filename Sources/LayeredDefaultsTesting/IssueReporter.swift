@@ -72,3 +72,14 @@ public func reportTestFailure(
 ) {
     IssueReporter.live.fail(message, CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
 }
+
+/// Fails the running test with `message`, pointing at the running test's declaration: for a test double
+/// reached through a property, which cannot know its caller's line. Falls back to the given site when no
+/// running test is known.
+package func reportTestFailureAtRunningTest(
+    _ message: String,
+    fallbackFileID: StaticString = #fileID, fallbackFilePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+) {
+    let site = RunningTest.current?.site ?? CallSite(fileID: fallbackFileID, filePath: fallbackFilePath, line: line, column: column)
+    IssueReporter.live.fail(message, site)
+}

@@ -21,9 +21,26 @@ extension ThemeClient {
     public static func unimplemented(
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> ThemeClient {
+        failing { reportTestFailure($0, fileID: fileID, filePath: filePath, line: line, column: column) }
+    }
+
+    /// The client of ``unimplemented(fileID:filePath:line:column:)``, whose failures point at the running
+    /// test's declaration (a property cannot know the line that used it): prefer `unimplemented()`, which
+    /// points at that line.
+    ///
+    /// ```swift
+    /// var client = ThemeClient.unimplemented
+    /// client.load = { .dark }
+    /// ```
+    public static var unimplemented: ThemeClient {
+        failing { reportTestFailureAtRunningTest($0) }
+    }
+
+    /// A client whose every closure reports with `report`; `save` and `reset` then throw.
+    private static func failing(_ report: @escaping @Sendable (String) -> Void) -> ThemeClient {
         @Sendable func fail(_ endpoint: String) -> UnimplementedError {
             let error = UnimplementedError(endpoint: "ThemeClient." + endpoint)
-            reportTestFailure(error.description, fileID: fileID, filePath: filePath, line: line, column: column)
+            report(error.description)
             return error
         }
         return ThemeClient(

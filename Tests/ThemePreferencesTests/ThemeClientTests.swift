@@ -54,6 +54,21 @@ import ThemePreferencesTesting
         }
     }
 
+    @Test func theUnimplementedPropertyReportsAtTheRunningTest() throws {
+        let line = #line - 1
+        let client = ThemeClient.unimplemented
+        let recorded = Lock<[Issue]>([])
+        withKnownIssue {
+            #expect(throws: UnimplementedError(endpoint: "ThemeClient.reset")) { try client.reset() }
+        } matching: { issue in
+            recorded.withLock { $0.append(issue) }
+            return true
+        }
+        let issue = try #require(recorded.withLock { $0.first })
+        #expect(issue.sourceLocation?.fileName == "ThemeClientTests.swift")
+        #expect(issue.sourceLocation?.line == line)
+    }
+
     @Test func savingThroughAnUnimplementedClientStopsTheCaller() {
         let client = ThemeClient.unimplemented()
         var savedAndCarriedOn = false
