@@ -5,33 +5,35 @@ import Testing
 import ThemePreferences
 import ThemePreferencesTesting
 
-@Test func savingTheTheme() throws {
-    try withIsolatedDefaults { defaults, suiteName in  // a fresh domain in a temporary directory
-        try ThemePreferences(defaults: defaults).save(.dark)
-        #expect(try defaults.persistentValues() == ["theme": "dark"])
-    }  // the directory is gone, even if the body threw
+extension Defaults.Key<Int> {
+    static let tabWidth = Defaults.Key("tabWidth", default: 4)
 }
 
-@Test func aLaunchArgumentWins() throws {
-    try withInMemoryDefaults(arguments: ["app", "-theme", "light"]) { defaults, _ in
-        try ThemePreferences(defaults: defaults).save(.dark)
-        #expect(ThemePreferences(defaults: defaults).theme == .light)
-    }
+/// Code under test that reaches for `Defaults.standard` through a default argument.
+struct Settings {
+    var defaults: Defaults = .standard
+    func save(tabWidth: Int) throws { try defaults.set(tabWidth, for: .tabWidth) }
 }
 
-@Test func everyChangeIsAsserted() throws {
-    try withIsolatedDefaults { defaults, _ in
-        let recorder = try DefaultsRecorder(defaults)
-        defer { recorder.finish() }  // an unasserted change fails the test here
-        let preferences = ThemePreferences(defaults: defaults)
-        try recorder.assert(during: { try preferences.save(.dark) }) { $0["theme"] = "dark" }
-        try recorder.assert(during: { try preferences.reset() }) { $0["theme"] = nil }
-    }
+@Test(.isolatedDefaults) func savingTheTabWidth() throws {
+    try Settings().save(tabWidth: 2)  // Defaults.standard is this test's own store
+    #expect(Defaults.standard[.tabWidth] == 2)
+}
+
+@Test(.isolatedDefaults(.inMemory, arguments: ["-tabWidth", "8"])) func anArgumentWins() {
+    #expect(Defaults.standard[.tabWidth] == 8)
+}
+
+@Test(.isolatedDefaults) func everyChangeIsAsserted() throws {
+    let recorder = try DefaultsRecorder(.standard)
+    defer { recorder.finish() }  // an unasserted change fails the test here
+    try recorder.assert(during: { try ThemePreferences().save(.dark) }) { $0[ThemePreferences.key] = .dark }
+    try recorder.assert(during: { try Settings().save(tabWidth: 2) }) { $0[.tabWidth] = 2 }
 }
 
 @Test func aFeatureThatOnlyLoads() {
-    var client = ThemeClient.unimplemented  // every closure fails the test, naming itself
-    client.load = { .dark }  // override what the test expects to be called
-    #expect(client.load() == .dark)
+    var theme = ThemeClient.unimplemented()  // a closure not overridden fails the test here, then throws
+    theme.load = { .dark }
+    #expect(theme.load() == .dark)
 }
 // END README
