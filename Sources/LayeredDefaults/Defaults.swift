@@ -44,6 +44,8 @@ public final class Defaults: Sendable {
     /// Whether the argument domain (``SearchState/arguments``) holds any key; stored while holding
     /// `state` whenever the arguments change, so a hot read skips that lock when there are none.
     let hasArguments: Atomic<Bool>
+    /// The typed keys whose value did not convert and was reported (see ``typedValue(_:for:)``).
+    let mismatchesReported = Lock<Set<String>>([])
 
     /// The volatile parts of the search list, and the stores it searches.
     struct SearchState {

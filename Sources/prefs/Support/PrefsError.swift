@@ -59,7 +59,7 @@ enum PrefsError: Error, Sendable, Equatable {
             case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep:
                 self = .usage(error.description)
             case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .permissionDenied,
-                .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .nestedTransaction, .storageFailure,
+                .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction, .storageFailure,
                 .fileSystemFailure:
                 self = .storage(error.description)
             }
