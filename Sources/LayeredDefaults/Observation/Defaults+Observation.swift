@@ -1,16 +1,24 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A running observation; it stops when cancelled or when this token is released.
 public final class DefaultsObservation: Sendable {
     private let id: UInt64
+    private let cancelled = Atomic<Bool>(false)
 
     init(id: UInt64) { self.id = id }
 
     deinit { cancel() }
 
     /// Stops the observation: its handler is not called for changes seen after this returns.
-    public func cancel() { ObservationCenter.shared.remove(id) }
+    public func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        ObservationCenter.shared.remove(id)
+    }
+
+    /// True once ``cancel()`` was called.
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 }
 
 extension Defaults {
