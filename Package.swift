@@ -36,6 +36,7 @@ let package = Package(
         .testTarget(name: "LayeredDefaultsTestingTests", dependencies: ["LayeredDefaultsTesting", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"], path: "IntegrationTests"),
+        .testTarget(name: "NotesAppExampleTests", dependencies: ["LayeredDefaults", "defaults-fixture", "PackageTestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
     ],
     swiftLanguageModes: [.v6]
