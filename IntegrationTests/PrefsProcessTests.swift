@@ -5,7 +5,7 @@ import Testing
 
 /// `prefs` as a real process: exit statuses, standard output and standard error.
 @Suite struct PrefsProcessTests {
-    static let verbs = ["read", "read-type", "exists", "write", "delete", "rename", "domains", "find", "export", "import", "prune"]
+    static let verbs = ["read", "read-type", "exists", "write", "delete", "rename", "domains", "find", "export", "import", "watch", "prune"]
 
     @Test func helpWorksForTheToolAndEveryVerb() throws {
         try withTemporaryRoot { root throws in
@@ -121,6 +121,20 @@ import Testing
                 #expect(!result.signaled && result.status == status && result.errorLines == error, "\(script)")
             }
             #expect(try launcher.prefs("read", "app").output == "{\n    k = v;\n    other = v;\n}\n")
+        }
+    }
+
+    /// The export file has mode 0600 whatever the umask of `prefs`: one that takes the owner's bits too
+    /// (0277, 0777) does not make it unreadable to its owner, nor does it matter what it leaves to others.
+    @Test(arguments: ["0277", "0777", "0000"])
+    func theExportFileHasMode0600WhateverTheUmask(umask: String) throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            try launcher.prefs("write", "app", "k", "v")
+            let file = root.appendingPathComponent("app.json")
+            let result = try launcher.shell(#"umask "$1" && exec "$PREFS" export app "$2""#, umask, file.path)
+            #expect(result.succeeded, "\(result.errorLines)")
+            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
         }
     }
 

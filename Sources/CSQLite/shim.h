@@ -15,3 +15,25 @@ static inline uint32_t csqlite_load_acquire_u32(const void *address) {
 static inline int csqlite_set_checkpoint_on_close(sqlite3 *db, int enabled) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1, (int *)0);
 }
+
+#if defined(__linux__)
+#include <fcntl.h>
+#include <linux/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// Whether the entry `path` names (a final symbolic link not followed) is the root of a mount, as a file
+// bind mount (`mount --bind file other`) makes it: 1 if it is, 0 if not or the kernel cannot tell (Linux
+// before 5.8), -1 with errno set when it cannot be examined.
+// NB: glibc declares statx only with _GNU_SOURCE, which Swift's Glibc module lacks; the system call has
+// the same effect.
+static inline int csqlite_is_mount_root(const char *path) {
+#ifdef STATX_ATTR_MOUNT_ROOT
+    struct statx status;
+    if (syscall(SYS_statx, AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_TYPE, &status) != 0) return -1;
+    return (status.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) && (status.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+#else
+    return 0;
+#endif
+}
+#endif

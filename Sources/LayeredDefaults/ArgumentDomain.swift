@@ -33,10 +33,28 @@ package enum ArgumentDomain {
 
     /// The value of one argument: property-list text when it looks like one and parses, else the string.
     package static func value(of argument: String) -> PreferenceValue {
+        do {
+            return try checkedValue(of: argument)
+        } catch {
+            return .string(argument.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+    }
+
+    /// The value of one argument as ``value(of:)`` reads it, except that property-list text nested
+    /// ``PropertyListText/maximumDepth`` levels or more is refused rather than read as a string.
+    ///
+    /// NB: text that deep is no string anyone meant, but Foundation reads such a launch argument as one,
+    /// so only `prefs write` uses this.
+    /// - Throws: ``PropertyListText/ParseError`` of kind ``PropertyListText/ParseError/Kind/tooDeep``.
+    package static func checkedValue(of argument: String) throws(PropertyListText.ParseError) -> PreferenceValue {
         let trimmed = argument.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let first = trimmed.first, "({<\"".contains(first),
-              let parsed = try? PropertyListText.parse(trimmed)
-        else { return .string(trimmed) }
-        return parsed
+        guard let first = trimmed.first, "({<\"".contains(first) else { return .string(trimmed) }
+        do {
+            return try PropertyListText.parse(trimmed)
+        } catch where error.kind == .tooDeep {
+            throw error
+        } catch {
+            return .string(trimmed)
+        }
     }
 }

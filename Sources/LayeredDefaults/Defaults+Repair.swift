@@ -34,7 +34,8 @@ extension Defaults {
     ///   - location: where the domain lives; the default resolves as for ``init(suiteName:configuration:)``.
     /// - Returns: the new path of the bad file, or nil when there was nothing to repair.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` (nothing touched), ``DefaultsError/unsafePath(path:)``,
-    ///   ``DefaultsError/hardLinked(path:)`` or ``DefaultsError/permissionDenied(path:)`` (nothing touched),
+    ///   ``DefaultsError/hardLinked(path:)``, ``DefaultsError/mountPoint(path:)`` or ``DefaultsError/permissionDenied(path:)``
+    ///   (nothing touched),
     ///   ``DefaultsError/readOnly(suite:key:)`` or another storage error when the file cannot be moved or
     ///   the new domain cannot be created.
     @discardableResult

@@ -5,8 +5,8 @@ import Synchronization
 /// SQLite file.
 ///
 /// A read searches, first match wins: the argument domain (`-key value` launch arguments), this
-/// instance's persistent domain (its suite name), the suites of its ``Configuration/suites`` (then any
-/// added with `addSuite(named:)`, most recent first), the global domain (``globalDomain``), and the
+/// instance's persistent domain (its suite name), the suites added with `addSuite(named:)` (most recent
+/// first), then those of its ``Configuration/suites`` (in order), the global domain (``globalDomain``), and the
 /// registration domain (``register(_:)``, never persisted). Writes go to the persistent domain and have
 /// committed when they return.
 ///

@@ -29,6 +29,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// of one database would each get a write-ahead log of their own, and a linked companion would be
     /// written through into the file it shares. Nothing was opened.
     case hardLinked(path: String)
+    /// The path (a database, or its `-wal`, `-shm` or `-journal` file) is the root of a mount: a file
+    /// bind-mounted onto it (`mount --bind`) is a second path to one file, and SQLite would keep a
+    /// write-ahead log for each path, as for a hard link. Nothing was opened.
+    case mountPoint(path: String)
     /// This user may not read the path, or search a directory on the way to it. A permission problem,
     /// not corruption: nothing was changed, and ``Defaults/repair(suiteName:location:)`` leaves it alone.
     case permissionDenied(path: String)
@@ -61,6 +65,13 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The operating system refused an `operation` (e.g. "create the store directory") on `path` for
     /// another reason; `code` is its `errno`.
     case fileSystemFailure(path: String, operation: String, code: Int32)
+    /// The file to import is not an XML or binary property list whose top level is a dictionary
+    /// (`reason` says which). It has not been modified, and nothing was imported.
+    case notPropertyListFile(path: String, reason: String)
+    /// The property list to import holds values for `keys` that have no exact ``PreferenceValue`` (an
+    /// integer above `Int64.max`, nesting deeper than ``PreferenceValue/maximumNestingDepth``, a binary
+    /// plist's UID), or an empty key. Nothing was imported; the file has not been modified.
+    case unmappableValues(path: String, keys: [String])
 
     public var description: String {
         switch self {
@@ -82,6 +93,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Refusing to open '\(path)': it is a symbolic link or not a regular file"
         case .hardLinked(let path):
             "Refusing to open '\(path)': it has more than one name (a hard link, e.g. from `cp -al` or `ln`), and SQLite would keep a separate write-ahead log for each name and lose writes; nothing was opened: give it one name (copy the file instead of linking it)"
+        case .mountPoint(let path):
+            "Refusing to open '\(path)': a file is mounted on it (a bind mount, e.g. `mount --bind`), which gives that file a second path, and SQLite would keep a separate write-ahead log for each path and lose writes; nothing was opened: use the file at its own path, or bind-mount its directory instead of the file"
         case .permissionDenied(let path):
             "Permission denied: this user may not read '\(path)' or search a directory on the way to it; it is not corrupt and was left untouched: fix its permissions or run as its owner"
         case .readOnly(let suite, let key):
@@ -106,6 +119,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Storage failure\(Self.keyPhrase(key)) in suite '\(suite)': \(reason)"
         case .fileSystemFailure(let path, let operation, let code):
             "Cannot \(operation) '\(path)': \(String(cString: strerror(code)))"
+        case .notPropertyListFile(let path, let reason):
+            "Cannot import '\(path)': \(reason); it was left untouched and nothing was imported"
+        case .unmappableValues(let path, let keys):
+            "Cannot import '\(path)': the values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) have no exact preference type (an integer above Int64.max, nesting deeper than \(PreferenceValue.maximumNestingDepth) levels, a UID, or an empty key); nothing was imported and the file was left untouched: exclude those keys to import the rest"
         }
     }
 

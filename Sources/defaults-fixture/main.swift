@@ -22,6 +22,10 @@
 //                                                                        or "nil"; opens no store first
 //   defaults-fixture [options] <root> <suite> domains                    print Location.domainNames, one a line
 //   defaults-fixture [options] <root> <suite> exists                     print Location.domainExists: "yes" or "no"
+//   defaults-fixture [options] <root> <suite> user-defaults              write count 3, flag true, ratio 0.25 and when
+//                                                                        (100 s after 2001) through Foundation's own
+//                                                                        UserDefaults(suiteName: <suite>), synchronized
+//                                                                        (where $XDG_CONFIG_HOME says); opens no store
 //   defaults-fixture [options] <root> <suite> count-up <key> <n>         write 1, 2, ... n to <key>, a pause of 2-20 ms
 //                                                                        after each, printing each value once committed
 //   defaults-fixture [options] <root> <suite> chase <key> <kind>         until standard input ends: a write of <kind>
@@ -149,6 +153,14 @@ do {
         exit(0)
     case "exists":
         say(try Location.domainExists(suite, in: location) ? "yes" : "no")
+        exit(0)
+    case "user-defaults":
+        guard let foundation = UserDefaults(suiteName: suite) else { fail("UserDefaults refused the suite", status: 2) }
+        foundation.set(3, forKey: "count")
+        foundation.set(true, forKey: "flag")
+        foundation.set(0.25, forKey: "ratio")
+        foundation.set(Date(timeIntervalSinceReferenceDate: 100), forKey: "when")
+        guard foundation.synchronize() else { fail("UserDefaults could not synchronize", status: 2) }
         exit(0)
     default:
         break

@@ -1,5 +1,5 @@
 // prefs-bench: LayeredDefaults side by side with Foundation's UserDefaults, raw SQLite and a
-// Mutex-guarded dictionary (issue 5). Run it with `swift run -c release prefs-bench [--quick] [--json]
+// Mutex-guarded dictionary. Run it with `swift run -c release prefs-bench [--quick] [--json]
 // [--filter <case>]`; `--help` lists the cases.
 //
 // The process the user starts only creates a sandbox directory, runs a copy of itself inside it (HOME

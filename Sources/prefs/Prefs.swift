@@ -17,7 +17,7 @@ enum Prefs {
     /// The verbs, in the order `prefs --help` lists them.
     static var commands: [any Command.Type] {
         [Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Domains.self, Find.self,
-         Export.self, Import.self, Prune.self]
+         Export.self, Import.self, Watch.self, Prune.self]
     }
 
     /// Runs the command line of this process and exits with its status.

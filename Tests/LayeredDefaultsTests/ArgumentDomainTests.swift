@@ -36,6 +36,16 @@ import Testing
         #expect(ArgumentDomain.parse(["-key", argument]) == ["key": expected])
     }
 
+    /// Text nested deeper than the parser follows is a string as a launch argument, as in Foundation,
+    /// but refused by the checked reading `prefs write` uses.
+    @Test func tooDeepTextIsAStringUnlessChecked() throws {
+        let deep = String(repeating: "(", count: 300) + "x" + String(repeating: ")", count: 300)
+        #expect(ArgumentDomain.value(of: deep) == .string(deep))
+        let error = try #require(throws: PropertyListText.ParseError.self) { try ArgumentDomain.checkedValue(of: deep) }
+        #expect(error.kind == .tooDeep)
+        #expect(try ArgumentDomain.checkedValue(of: "(unclosed") == .string("(unclosed"))
+    }
+
     @Test func argumentsWinOverEveryOtherDomainAndAreForced() throws {
         let defaults = try makeInMemoryDefaults(arguments: ["-theme", "light"])
         try defaults.write("dark", forKey: "theme")
@@ -62,9 +72,12 @@ import Testing
         #expect(throws: PropertyListText.ParseError.self) { try PropertyListText.parse(text) }
     }
 
-    @Test func refusesAbsurdNesting() {
+    @Test func refusesAbsurdNestingAsTooDeep() throws {
         let deep = String(repeating: "(", count: 10_000) + String(repeating: ")", count: 10_000)
-        #expect(throws: PropertyListText.ParseError.self) { try PropertyListText.parse(deep) }
+        let error = try #require(throws: PropertyListText.ParseError.self) { try PropertyListText.parse(deep) }
+        #expect(error.kind == .tooDeep)
+        let malformed = try #require(throws: PropertyListText.ParseError.self) { try PropertyListText.parse("(a,,)") }
+        #expect(malformed.kind == .malformed)
     }
 
     @Test func formatsAsDefaultsReadDoes() {

@@ -94,7 +94,8 @@ import Testing
         let delivered = Counter()
         let done = defaults.observe("k") { _ in delivered.increment() }
         defaults.set(4, forKey: "k")
-        try await Task.sleep(for: .milliseconds(300))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while delivered.value < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         _ = done
         #expect(delivered.value == 1)
         continuation.finish()

@@ -81,3 +81,30 @@ import Testing
         #expect(try defaults.persistentValue(forKey: "sample") == nil)
     }
 }
+
+@Suite struct TransactionBodyTests {
+    /// Reads through `Defaults` from inside a body see the open transaction, for a key the view holds
+    /// and for one it does not alike; once it is rolled back, the committed values again.
+    @Test func readsFromInsideABodySeeItsChangesForCachedAndUncachedKeys() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("inside", root: root)
+            try defaults.write("old a", forKey: "a")
+            try defaults.write("old c", forKey: "c")
+            #expect(try fixture(root, "inside", "write", "other", #"{"integer":1}"#).status == 0)  // the view is dropped
+            #expect(try defaults.value(forKey: "a") == "old a")  // "a" is cached again, "c" is not
+            struct Abandon: Error {}
+            #expect(throws: Abandon.self) {
+                try defaults.transaction { domain in
+                    try domain.set("new a", forKey: "a")
+                    try domain.set("new c", forKey: "c")
+                    #expect(try defaults.value(forKey: "a") == "new a", "a cached key")
+                    #expect(try defaults.value(forKey: "c") == "new c", "an uncached key")
+                    #expect(defaults.string(forKey: "c") == "new c", "through the compatibility layer too")
+                    throw Abandon()
+                }
+            }
+            #expect(try defaults.value(forKey: "a") == "old a")
+            #expect(try defaults.value(forKey: "c") == "old c", "nothing read inside the body was remembered")
+        }
+    }
+}

@@ -28,9 +28,9 @@ import Testing
     }
 
     #if os(Linux)
-    /// The export file is private from its creation: the directory's events (inotify) show its
-    /// creation and its rename into place but no change of attributes, so the mode it ends with (0600)
-    /// is the one it was created with; no other user could read it at any moment.
+    /// The export file is private from its creation: the directory's events (inotify) show it created
+    /// beside the destination and renamed into place, never a file of that name written in place; its
+    /// mode (0600) is the one it was created with, less the umask, and the one it ends with.
     @Test func theExportFileIsCreatedPrivate() throws {
         try withTestRoot { root throws in
             root.prefs("write", "app", "k", "v")
@@ -51,7 +51,6 @@ import Testing
                 offset += 16 + Int(buffer[offset + 12 ..< offset + 16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
             }
             #expect(masks.contains(UInt32(IN_CREATE)) && masks.contains(UInt32(IN_MOVED_TO)))
-            #expect(!masks.contains(UInt32(IN_ATTRIB)), "the mode was never changed after the file was created")
             #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["app.json"])
         }
@@ -101,6 +100,51 @@ import Testing
             #expect(!result.error.contains("secret-value") && !result.error.contains("empty key"))
             #expect(try root.stored("app") == ["kept": "secret-value"])
         }
+    }
+
+    /// An input file that cannot be read, or is empty, is a usage error saying why (the system's reason,
+    /// not a code of Foundation's), and changes nothing.
+    @Test(arguments: [("absent.json", "cannot read '%@' (No such file or directory); nothing was changed"),
+                      ("directory", "cannot read '%@' (Is a directory); nothing was changed"),
+                      ("empty.json", "'%@' is empty, not a prefs export (an empty domain exports as {}); nothing was changed")])
+    func anUnreadableInputFileSaysWhy(name: String, message: String) throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "k", "v")
+            let input = FileManager.default.temporaryDirectory.appendingPathComponent("PrefsTests-\(UUID().uuidString)-\(name)")
+            defer { try? FileManager.default.removeItem(at: input) }
+            if name == "directory" { try FileManager.default.createDirectory(at: input, withIntermediateDirectories: false) }
+            if name == "empty.json" { #expect(FileManager.default.createFile(atPath: input.path, contents: Data())) }
+            let result = root.prefs("import", "app", input.path)
+            #expect(result.status == .usage)
+            #expect(result.errorLines == ["prefs: " + message.replacingOccurrences(of: "%@", with: input.path)])
+            #expect(try root.stored("app") == ["k": "v"])
+        }
+    }
+
+    /// Two members that are one key to the store (a name written twice, or canonically equivalent
+    /// names, escaped or not) are refused, naming the key and never a value; nothing changes.
+    @Test(arguments: [
+        "{\"\u{E9}\":{\"string\":\"secret-one\"},\"e\u{301}\":{\"string\":\"secret-two\"}}",
+        #"{"a":{"string":"secret-one"},"a":{"string":"secret-two"}}"#,
+        #" {"\u00e9" : {"array":[{"string":"secret-one,}\""}]}, "e\u0301":{"string":"secret-two"}}"#,
+    ])
+    func anImportHoldingAKeyTwiceIsRefused(text: String) throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "keep", "v")
+            let result = root.prefs("import", "app", "-", input: Data(text.utf8))
+            #expect(result.status == .usage)
+            #expect(result.errorLines.count == 1 && result.error.contains("key '"))
+            #expect(!result.error.contains("secret"))
+            #expect(try root.stored("app") == ["keep": "v"])
+        }
+    }
+
+    /// The member names of an object are read as written, in order, escapes decoded, whatever the values hold.
+    @Test func memberNamesAreReadAsWritten() {
+        let json = #"\#u{FEFF}{ "a" : {"string":"x,\"}{"}, "b\"c":{"array":[{"dictionary":{"n":{"bool":true}}}]},"\u00e9":{"integer":1} }"#
+        #expect(JSONMemberNames.topLevel(of: Data(json.utf8)) == ["a", "b\"c", "\u{E9}"])
+        #expect(JSONMemberNames.topLevel(of: Data("{}".utf8)) == [])
+        #expect(JSONMemberNames.topLevel(of: Data("[]".utf8)) == nil)
     }
 
     @Test func aMissingInputFileIsAUsageError() throws {

@@ -21,6 +21,7 @@ import Testing
     @Test func everythingAfterDoubleDashIsPositional() throws {
         let invocation = try Invocation(parsing: ["write", "d", "k", "--", "--json", "--root"], valued: valued, flags: flags)
         #expect(invocation.positionals == ["write", "d", "k", "--json", "--root"])
+        #expect(invocation.firstOperandAfterSeparator == 2)
         #expect(invocation.flags.isEmpty && invocation.values.isEmpty)
     }
 

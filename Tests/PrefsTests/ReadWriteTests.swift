@@ -123,8 +123,25 @@ import Testing
         }
     }
 
-    /// Property-list text nested deeper than the library stores (just past the limit, 255 levels, and
-    /// the 256 empty levels JSON cannot hold) is refused as bad input before any file is created.
+    /// The argument right after `--` is the value, whatever it starts with, read as any plain value;
+    /// `--` before the key leaves the type flags after the key alone.
+    @Test func theArgumentAfterTheSeparatorIsTheValue() throws {
+        try withTestRoot { root throws in
+            for text in ["-int", "-x", "--json", "-"] {
+                #expect(root.prefs("write", "app", "k", "--", text).status == .success, "\(text)")
+                #expect(try root.stored("app")["k"] == .string(text), "\(text)")
+            }
+            #expect(root.prefs("write", "app", "list", "--", "(a, -b)").status == .success)
+            #expect(root.prefs("write", "app", "--", "--key", "-int", "5").status == .success)
+            #expect(try root.stored("app") == ["k": "-", "list": ["a", "-b"], "--key": 5])
+            #expect(root.prefs("write", "app", "k", "--", "-int", "5").status == .usage)
+            #expect(try root.stored("app")["k"] == "-")
+        }
+    }
+
+    /// Property-list text nested deeper than the library stores (just past the limit, 255 levels, the
+    /// 256 empty levels JSON cannot hold, and deeper than the text parser follows) is refused as bad
+    /// input before any file is created, never stored as a string.
     @Test func aValueNestedTooDeepIsRefusedBeforeAnythingIsCreated() throws {
         func nested(_ levels: Int, around text: String) -> String {
             String(repeating: "(", count: levels) + text + String(repeating: ")", count: levels)
@@ -132,7 +149,8 @@ import Testing
         try withTestRoot { root throws in
             let limit = PreferenceValue.maximumNestingDepth
             let refusal = "prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description
-            for text in [nested(limit + 1, around: "private-marker"), nested(255, around: "private-marker"), nested(256, around: "")] {
+            for text in [nested(limit + 1, around: "private-marker"), nested(255, around: "private-marker"), nested(256, around: ""),
+                         nested(256, around: "private-marker"), nested(300, around: "private-marker")] {
                 let result = root.prefs("write", "app", "k", text)
                 #expect(result.status == .usage && result.errorLines == [refusal])
                 #expect(!result.error.contains("private-marker"))
@@ -147,6 +165,7 @@ import Testing
         ["write", "app", "k", "a", "b"], ["write", "app", "k", "-frob", "1"], ["write", "app", "", "v"],
         ["write", "bad/name", "k", "v"], ["write", "..", "k", "v"], ["write", "app", "k", "-dict", "a"],
         ["write", "app", "k", "-date", "soon"], ["write", "app", "k", "-data", "xyz"], ["write", "app", "k", "-bool", "maybe"],
+        ["write", "app", "k", "-float", "1e999"], ["write", "app", "k", "-array", "-float", "-1e999"],
     ])
     func badWritesChangeNothing(arguments: [String]) throws {
         try withTestRoot { root throws in

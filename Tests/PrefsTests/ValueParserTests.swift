@@ -7,7 +7,7 @@ import Testing
     static let valid: [(String, ValueParser.ScalarType, PreferenceValue)] = [
         (" keep  spaces ", .string, .string(" keep  spaces ")),
         ("-42", .int, .integer(-42)), ("+7", .int, .integer(7)), ("9223372036854775807", .int, .integer(.max)),
-        ("0.5", .float, .double(0.5)), ("-1e-3", .float, .double(-0.001)), ("inf", .float, .double(.infinity)), ("12", .float, .double(12)),
+        ("0.5", .float, .double(0.5)), ("-1e-3", .float, .double(-0.001)), ("inf", .float, .double(.infinity)), ("-Infinity", .float, .double(-.infinity)), ("12", .float, .double(12)),
         ("YES", .bool, .bool(true)), ("true", .bool, .bool(true)), ("1", .bool, .bool(true)),
         ("no", .bool, .bool(false)), ("FALSE", .bool, .bool(false)), ("0", .bool, .bool(false)),
         ("2026-11-29T21:44:42Z", .date, .date(Date(timeIntervalSinceReferenceDate: 817_681_482))),
@@ -30,7 +30,7 @@ import Testing
 
     static let invalid: [(String, ValueParser.ScalarType)] = [
         ("abc", .int), ("", .int), ("1.5", .int), ("9223372036854775808", .int), ("12abc", .int),
-        ("", .float), ("one", .float), ("maybe", .bool), ("", .bool),
+        ("", .float), ("one", .float), ("1e999", .float), ("-1e999", .float), ("0x1p99999", .float), ("maybe", .bool), ("", .bool),
         ("yesterday", .date), ("2026-13-45", .date), ("2026-11-29T21:44:42", .date), ("2026-11-29 trailing", .date),
         ("abc", .data), ("0a0", .data),
     ]
@@ -60,8 +60,8 @@ import Testing
         ("(a, b)", .array(["a", "b"])), ("{ k = v; n = (1); }", .dictionary(["k": "v", "n": .array(["1"])])),
         ("<0a0b>", .data(Data([10, 11]))), ("\"quoted\"", .string("quoted")), ("(unterminated", .string("(unterminated")),
     ])
-    func plainValuesAreStringsOrPropertyListText(text: String, expected: PreferenceValue) {
-        #expect(ValueParser.plain(text) == expected)
+    func plainValuesAreStringsOrPropertyListText(text: String, expected: PreferenceValue) throws {
+        #expect(try ValueParser.plain(text, domain: "app", key: "k") == expected)
     }
 
     @Test func arrayElementsAreStringsOrTyped() throws {

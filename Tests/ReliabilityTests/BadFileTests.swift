@@ -55,4 +55,35 @@ struct BadFileTests {
             #expect(other.suiteNames.isEmpty)
         }
     }
+
+    /// A file mounted on a domain's file or on its `-wal` (`mount --bind`, in a child's own mount namespace)
+    /// is a second path to that file with one link, which SQLite would give a log of its own (writes lost):
+    /// the open is refused with ``DefaultsError/mountPoint(path:)`` naming that path, and nothing is
+    /// written through it.
+    @Test(arguments: ["", "-wal"])
+    func aFileMountedOnTheStoreIsRefused(suffix: String) throws {
+        try withTemporaryRoot { parent in
+            let first = parent.appendingPathComponent("first"), second = parent.appendingPathComponent("second")
+            #expect(try runFixture(first, "app", ["write", "k", #"{"string":"v"}"#]).status == 0)
+            #expect(try runFixture(second, "app", ["write", "k", #"{"string":"w"}"#]).status == 0)
+            // NB: onto the second domain's file goes the first's; onto its log (absent once closed), an empty file.
+            let source = suffix.isEmpty ? databaseFile("app", in: first) : parent.appendingPathComponent("outside")
+            let target = databaseFile("app", in: second).path + suffix
+            if !suffix.isEmpty {
+                #expect(FileManager.default.createFile(atPath: source.path, contents: nil))
+                #expect(FileManager.default.createFile(atPath: target, contents: nil))
+            }
+            let script = """
+                mount --bind "$1" "$2" || exit 99
+                shift 2
+                exec "$@"
+                """
+            let child = try runInOwnMountNamespace(script, [source.path, target, BuiltProducts.url(of: "defaults-fixture").path,
+                                                            second.path, "app", "write", "k2", #"{"string":"x"}"#])
+            #expect(child.status == 2)
+            #expect(child.error == "defaults-fixture: \(DefaultsError.mountPoint(path: target))\n")
+            #expect(try freshValues(of: databaseFile("app", in: first)) == ["k": "v"])
+            #expect(try Data(contentsOf: source).isEmpty || suffix.isEmpty, "nothing written through the mounted log")
+        }
+    }
 }

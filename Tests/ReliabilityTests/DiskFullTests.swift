@@ -94,12 +94,9 @@ struct DiskFullTests {
     /// database's first page, not for SQLite's 32 KiB index) fails with ``DefaultsError/diskFull(suite:key:)``,
     /// not SQLite's "disk I/O error" (`SQLITE_IOERR_SHMSIZE`).
     ///
-    /// NB: the file system is a tmpfs mounted in a mount namespace of the child's own (`unshare --mount`),
-    /// which disappears with it; that needs root on Linux, so elsewhere the test is cancelled.
+    /// NB: the file system is a tmpfs mounted in a mount namespace of the child's own (root only: elsewhere
+    /// the test is cancelled).
     @Test func aNewDomainOnAFullDiskSaysDiskFull() throws {
-        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
-            try Test.cancel("mounting a small file system needs root and unshare")
-        }
         try withTemporaryRoot { parent in
             let script = """
                 mount -t tmpfs -o size=256k tmpfs "$1" || exit 99
@@ -107,13 +104,10 @@ struct DiskFullTests {
                 shift
                 exec "$@"
                 """
-            let result = try run(executable: URL(fileURLWithPath: "/usr/bin/unshare"), [
-                "--mount", "/bin/sh", "-c", script, "sh", parent.path, BuiltProducts.url(of: "defaults-fixture").path,
-                parent.appendingPathComponent("store").path, "fresh", "write", "k", #"{"string":"v"}"#,
-            ])
-            if result.status == 99 { try Test.cancel("cannot mount a file system here: \(result.error)") }
-            #expect(result.status == 2)
-            #expect(result.error == "defaults-fixture: \(DefaultsError.diskFull(suite: "fresh", key: nil))\n")
+            let child = try runInOwnMountNamespace(script, [parent.path, BuiltProducts.url(of: "defaults-fixture").path,
+                                                            parent.appendingPathComponent("store").path, "fresh", "write", "k", #"{"string":"v"}"#])
+            #expect(child.status == 2)
+            #expect(child.error == "defaults-fixture: \(DefaultsError.diskFull(suite: "fresh", key: nil))\n")
         }
     }
 

@@ -50,7 +50,7 @@ enum FileAdmission {
     /// store read-only after the file is made writable again. When no log holds pending commits,
     /// everything is in the main file: it is opened as an immutable snapshot, creating nothing.
     /// - Throws: ``DefaultsError/unsafePath(path:)``, ``DefaultsError/hardLinked(path:)``,
-    ///   ``DefaultsError/permissionDenied(path:)``, ``DefaultsError/corruptStore(path:reason:)``,
+    ///   ``DefaultsError/mountPoint(path:)``, ``DefaultsError/permissionDenied(path:)``, ``DefaultsError/corruptStore(path:reason:)``,
     ///   ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
     ///   or a storage error.
     static func open(_ path: String, status: stat, suite: String, busyTimeoutMilliseconds: Int32) throws -> Candidate {
@@ -98,7 +98,8 @@ enum FileAdmission {
     /// SQLITE_CANTOPEN after creating a -wal beside it. It opens a FIFO and blocks forever. And it finds
     /// companions by name and shares a log between connections by the database's inode: a file with a
     /// second name gets a log per name (writes lost, corruption), and a companion with a second name is
-    /// written through, overwriting the file it shares. `lstat` sees all of this without a descriptor.
+    /// written through, overwriting the file it shares. `lstat` sees all of this without a descriptor,
+    /// except a second name given by a file bind mount (see ``isMountRoot(_:)``).
     private static func refuseUnsafe(_ path: String, _ status: stat) throws {
         switch status.st_mode & S_IFMT {
         case S_IFLNK: throw DefaultsError.unsafePath(path: path)
@@ -106,11 +107,27 @@ enum FileAdmission {
         default: throw DefaultsError.corruptStore(path: path, reason: "not a regular file")
         }
         guard status.st_nlink == 1 else { throw DefaultsError.hardLinked(path: path) }
+        guard !isMountRoot(path) else { throw DefaultsError.mountPoint(path: path) }
         var companion = stat()
         for suffix in Location.companionSuffixes where lstat(path + suffix, &companion) == 0 {
             guard companion.st_mode & S_IFMT == S_IFREG else { throw DefaultsError.unsafePath(path: path + suffix) }
             guard companion.st_nlink == 1 else { throw DefaultsError.hardLinked(path: path + suffix) }
+            guard !isMountRoot(path + suffix) else { throw DefaultsError.mountPoint(path: path + suffix) }
         }
+    }
+
+    /// True when `path` (a final symbolic link not followed) is the root of a mount: a file bind-mounted
+    /// there (`mount --bind file path`) is a second path to the same file, with the same inode and still
+    /// one link, which `lstat` cannot tell from a file of its own.
+    ///
+    /// NB: only Linux reports it (`statx`, `STATX_ATTR_MOUNT_ROOT`, since Linux 5.8; an older kernel
+    /// cannot tell, and the file passes). Elsewhere a file cannot be mounted on another.
+    private static func isMountRoot(_ path: String) -> Bool {
+        #if os(Linux)
+        csqlite_is_mount_root(path) == 1
+        #else
+        false
+        #endif
     }
 
     /// Checks the 100-byte header of the database `connection` has just opened (at `path`) before

@@ -7,8 +7,21 @@ import Foundation
 /// `{ k = v; }`, data `<0a0b 0c>`; `//` and `/* */` comments. Every leaf is a string or data, as in
 /// Foundation: `(1, 2)` is an array of the strings "1" and "2".
 package enum PropertyListText {
+    /// Nesting this deep or deeper is refused (``ParseError/Kind/tooDeep``) rather than risking the stack.
+    package static let maximumDepth = 256
+
     /// Why text is not an old-style property list, with the offset (in Unicode scalars) where it failed.
     package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The kinds of failure a caller may treat differently.
+        package enum Kind: Sendable, Equatable {
+            /// The text does not follow the grammar.
+            case malformed
+            /// Arrays and dictionaries nest deeper than the parser follows (``PropertyListText/maximumDepth``).
+            case tooDeep
+        }
+
+        /// What kind of failure this is.
+        package let kind: Kind
         /// What was expected.
         package let reason: String
         /// Where parsing stopped, counted in Unicode scalars from the start.
@@ -17,8 +30,9 @@ package enum PropertyListText {
     }
 
     /// Parses one value that must span the whole text (surrounding white space and comments aside).
-    /// - Throws: ``ParseError`` when the text is not exactly one old-style property list.
-    package static func parse(_ text: String) throws -> PreferenceValue {
+    /// - Throws: ``ParseError`` when the text is not exactly one old-style property list, of kind
+    ///   ``ParseError/Kind/tooDeep`` when it nests ``maximumDepth`` levels or more before it fails.
+    package static func parse(_ text: String) throws(ParseError) -> PreferenceValue {
         var parser = Parser(scalars: Array(text.unicodeScalars))
         let value = try parser.value(depth: 0)
         try parser.skipSpace()
@@ -77,8 +91,6 @@ package enum PropertyListText {
 private struct Parser {
     let scalars: [Unicode.Scalar]
     var index = 0
-    /// Nesting deeper than this is refused rather than risking the stack.
-    static let maximumDepth = 256
 
     var atEnd: Bool { index >= scalars.count }
 
@@ -89,11 +101,11 @@ private struct Parser {
         }
     }
 
-    func error(_ reason: String) -> PropertyListText.ParseError {
-        PropertyListText.ParseError(reason: reason, offset: index)
+    func error(_ reason: String, kind: PropertyListText.ParseError.Kind = .malformed) -> PropertyListText.ParseError {
+        PropertyListText.ParseError(kind: kind, reason: reason, offset: index)
     }
 
-    mutating func skipSpace() throws {
+    mutating func skipSpace() throws(PropertyListText.ParseError) {
         while !atEnd {
             let scalar = scalars[index]
             if scalar.properties.isWhitespace {
@@ -111,8 +123,8 @@ private struct Parser {
         }
     }
 
-    mutating func value(depth: Int) throws -> PreferenceValue {
-        guard depth < Self.maximumDepth else { throw error("nesting too deep") }
+    mutating func value(depth: Int) throws(PropertyListText.ParseError) -> PreferenceValue {
+        guard depth < PropertyListText.maximumDepth else { throw error("nesting too deep", kind: .tooDeep) }
         try skipSpace()
         guard !atEnd else { throw error("expected a value") }
         switch scalars[index] {
@@ -124,19 +136,19 @@ private struct Parser {
         }
     }
 
-    mutating func word() throws -> String {
+    mutating func word() throws(PropertyListText.ParseError) -> String {
         let start = index
         while !atEnd, Self.isWordCharacter(scalars[index]) { index += 1 }
         guard index > start else { throw error("unexpected character") }
         return String(String.UnicodeScalarView(scalars[start..<index]))
     }
 
-    mutating func string() throws -> String {
+    mutating func string() throws(PropertyListText.ParseError) -> String {
         guard !atEnd else { throw error("expected a string") }
         return scalars[index] == "\"" || scalars[index] == "'" ? try quotedString() : try word()
     }
 
-    mutating func quotedString() throws -> String {
+    mutating func quotedString() throws(PropertyListText.ParseError) -> String {
         let quote = scalars[index]
         index += 1
         var result = String.UnicodeScalarView()
@@ -167,7 +179,7 @@ private struct Parser {
         }
     }
 
-    mutating func hexEscape() throws -> Unicode.Scalar {
+    mutating func hexEscape() throws(PropertyListText.ParseError) -> Unicode.Scalar {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard !atEnd, let digit = scalars[index].hexDigitValue else { throw error("expected four hex digits") }
@@ -188,7 +200,7 @@ private struct Parser {
         return Unicode.Scalar(UInt8(truncatingIfNeeded: value))
     }
 
-    mutating func array(depth: Int) throws -> PreferenceValue {
+    mutating func array(depth: Int) throws(PropertyListText.ParseError) -> PreferenceValue {
         index += 1
         var values: [PreferenceValue] = []
         try skipSpace()
@@ -210,7 +222,7 @@ private struct Parser {
         }
     }
 
-    mutating func dictionary(depth: Int) throws -> PreferenceValue {
+    mutating func dictionary(depth: Int) throws(PropertyListText.ParseError) -> PreferenceValue {
         index += 1
         var values: [String: PreferenceValue] = [:]
         while true {
@@ -232,7 +244,7 @@ private struct Parser {
         }
     }
 
-    mutating func data() throws -> PreferenceValue {
+    mutating func data() throws(PropertyListText.ParseError) -> PreferenceValue {
         index += 1
         var bytes: [UInt8] = []
         var high: UInt8?

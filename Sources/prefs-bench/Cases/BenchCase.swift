@@ -1,9 +1,9 @@
-/// One work item of issue 5: an identifier for `--filter`, the peers it compares, and the
+/// One benchmark case: an identifier for `--filter`, the peers it compares, and the
 /// measurement producing its rows.
 struct BenchCase: Sendable {
     /// The identifier `--filter` matches.
     let id: String
-    /// The number of the work item in issue 5.
+    /// The number of the case, as the report lists it.
     let item: Int
     /// What it measures.
     let title: String
@@ -16,7 +16,7 @@ struct BenchCase: Sendable {
     /// Measures the case for the run's peers and sizes, and returns its rows.
     let run: @Sendable (BenchRun) throws -> [Row]
 
-    /// Every case, in the order of issue 5.
+    /// Every case, in report order.
     static let all: [BenchCase] = [
         BenchCase(id: "hot-read", item: 1, title: "hot read of a stored string and a stored int",
                   peers: ReadCases.readers, sized: true, run: ReadCases.hotRead),

@@ -17,7 +17,7 @@ struct Report: Codable {
     let timerOverhead: Double
     /// Every row measured.
     let rows: [Row]
-    /// The targets of issue 5, checked against the rows.
+    /// The performance targets, checked against the rows.
     let targets: [TargetResult]
     /// What was left out of the run, and why.
     let notes: [String]
@@ -60,7 +60,7 @@ struct Report: Codable {
         }
         lines += Self.align([header] + cells, leftColumns: 2)
         lines.append("")
-        lines.append("Targets of issue 5:")
+        lines.append("Targets:")
         lines += Self.align([["target", "measured", "limit", "verdict"]]
             + targets.filter { $0.verdict != .notMeasured }.map { target in
                 [target.target, target.measured.map { target.limit == "= 0" ? String(Int($0)) : Self.ratio($0) } ?? "-",

@@ -14,7 +14,7 @@ struct Row: Codable, Sendable {
 
     /// The case's identifier (see ``BenchCase/id``).
     let caseID: String
-    /// The work item of issue 5.
+    /// The benchmark case.
     let item: Int
     /// What the row measures.
     let label: String

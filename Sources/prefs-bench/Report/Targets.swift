@@ -1,4 +1,4 @@
-/// The outcome of one target of issue 5.
+/// The outcome of one performance target.
 struct TargetResult: Codable, Sendable {
     /// Whether the figure is within the limit.
     enum Verdict: String, Codable, Sendable {
@@ -17,7 +17,7 @@ struct TargetResult: Codable, Sendable {
     let verdict: Verdict
 }
 
-/// A target of issue 5: a figure derived from the rows, and its limit.
+/// A performance target: a figure derived from the rows, and its limit.
 struct Target: Sendable {
     /// What is required.
     let description: String

@@ -1,13 +1,20 @@
 import Foundation
 import LayeredDefaults
 
-/// `prefs export <domain> <file|->`: writes a domain as lossless JSON.
+/// `prefs export <domain> <file|->`: writes a domain as JSON or as an XML or binary property list.
 enum Export: Command {
     static let verb = "export"
-    static let synopsis = "export <domain> <file|->"
-    static let summary = "Writes every key of <domain> to <file> (or standard output for -) as JSON."
+    static let synopsis = "export <domain> <file|-> [--format json|xml|binary]"
+    static let summary = "Writes every key of <domain> to <file> (or standard output for -) as JSON or a property list."
+    static let valuedOptions: Set<String> = ["--format"]
     static let details = """
-        The format is lossless for every value type: one JSON object, keys sorted, mapping each key to its
+        The format is --format's, else the one <file>'s extension names: .plist an XML property list,
+        anything else (and standard output) JSON. `prefs import` reads each back, and `defaults import`
+        the property lists. A binary property list needs a file.
+        A property list keeps every type (booleans, integers and reals distinct), but XML keeps whole-second
+        dates and no negative zero: when a value would not survive, nothing is written and the keys are
+        named (exit status 2); use --format binary or json, which are lossless for every value.
+        JSON is one object, keys sorted, mapping each key to its
         value's tagged JSON, an object with one member named after the type:
           {"string":"a"} {"integer":42} {"double":0.5} ("nan", "inf", "-inf" for the non-finite ones)
           {"bool":true} {"date":786000000.25} (seconds since 2001-01-01 00:00:00 UTC)
@@ -15,15 +22,18 @@ enum Export: Command {
         e.g. {"fontSize":{"integer":12},"theme":{"string":"dark"}}. `prefs import` reads it back.
         The file is replaced atomically; it is created readable by its owner only (mode 0600), so no
         other user can read it, not even while it is written.
-        Exit status: 0; 1 when the domain does not exist (an empty domain exports as {}); 3 when the
-        store cannot be read or the file cannot be written.
+        Exit status: 0; 1 when the domain does not exist (an empty domain exports as {}); 2 for a value
+        the format cannot hold (nothing is written); 3 when the store cannot be read or the file cannot
+        be written.
         """
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 2...2)
         let (domain, destination) = (try Context.domainName(operands[0]), operands[1])
+        let format = try DocumentFormat(option: invocation.values["--format"], destination: destination)
+        if format == .binary, destination == "-" { throw PrefsError.usage("a binary property list cannot go to standard output; give a file") }
         guard let values = try context.storedValues(of: domain) else { throw PrefsError.missingDomain(domain) }
-        let document = values.isEmpty ? Data("{}\n".utf8) : try Output.jsonDocument(values)
+        let document = try format.document(of: values, domain: domain)
         guard destination != "-" else { return context.console.writeOutput(String(decoding: document, as: UTF8.self)) }
         do {
             try replace(URL(fileURLWithPath: destination), with: document)
@@ -33,7 +43,8 @@ enum Export: Command {
     }
 
     /// Replaces `file` with `data` atomically, never readable by others: the data goes to a new file
-    /// beside it, created with mode 0600 (`O_CREAT | O_EXCL`) and flushed to disk, then renamed over `file`.
+    /// beside it, created with mode 0600 (`O_CREAT | O_EXCL`) whatever the umask, and flushed to disk, then
+    /// renamed over `file`.
     /// - Throws: the `POSIXError` of the step that failed; the new file is removed and `file` is unchanged.
     private static func replace(_ file: URL, with data: Data) throws {
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)").path
@@ -41,6 +52,9 @@ enum Export: Command {
         guard descriptor >= 0 else { throw POSIXError.current }
         var failure: (any Error)?
         do {
+            // NB: the umask may have taken bits off 0600 (0400 under umask 0277, none under 0777); this
+            // only gives the owner's back, so the file is never readable by others at any moment.
+            if fchmod(descriptor, 0o600) != 0 { throw POSIXError.current }
             try Descriptor.writeAll(data, to: descriptor)
             if fsync(descriptor) != 0 { throw POSIXError.current }
         } catch {
@@ -54,12 +68,9 @@ enum Export: Command {
         }
     }
 
-    /// The operating system's reason for a file error, without the path or any content.
+    /// The operating system's reason for a file error (a `POSIXError`), without the path or any content.
     static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code)))
-        }
-        return nsError.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(nsError.code))) : "error \(nsError.code)"
+        guard let error = error as? POSIXError else { return "\(type(of: error))" }
+        return String(cString: strerror(error.code.rawValue))
     }
 }

@@ -5,9 +5,12 @@ import LayeredDefaults
 enum Import: Command {
     static let verb = "import"
     static let synopsis = "import <domain> <file|->"
-    static let summary = "Replaces every key of <domain> with those of a JSON export read from <file> (or standard input for -)."
+    static let summary = "Replaces every key of <domain> with those of an export (JSON, or an XML or binary property list) read from <file> (or standard input for -)."
     static let details = """
-        The input is the format `prefs export` writes (see `prefs export --help`). The domain is created
+        The input is a format `prefs export` writes (see `prefs export --help`), told by its content:
+        an XML or binary property list (`defaults export`, or the file of a Foundation `UserDefaults`
+        domain) when it starts with '<' or 'bplist', its top level a dictionary and every value keeping
+        its type (booleans, integers and reals stay distinct); else JSON. The domain is created
         when missing; its keys not in the input are removed; all in one transaction. The input is read
         and checked completely first: when it is not valid, nothing is changed. Prints nothing.
         Exit status: 0; 2 when the input cannot be read or is not an export (nothing is changed); 3 when
@@ -20,25 +23,38 @@ enum Import: Command {
         let name = source == "-" ? "standard input" : "'\(source)'"
         let input: Data
         do {
-            input = source == "-" ? try context.console.readInput() : try Data(contentsOf: URL(fileURLWithPath: source))
+            input = source == "-" ? try context.console.readInput() : try Descriptor.readAll(atPath: source)
         } catch {
             throw PrefsError.usage("cannot read \(name) (\(Export.reason(error))); nothing was changed")
         }
-        let values = try decode(input, from: name)
+        let values = try DocumentFormat.values(of: input, from: name)
         try Context.checkStorable(values, in: domain)
         try context.defaults(domain).replacePersistentValues(values)
     }
 
     /// The values of an export.
-    /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value).
+    /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value),
+    ///   or a key it holds twice (literally, or as canonically equivalent texts), which a dictionary
+    ///   would silently make one.
     static func decode(_ input: Data, from source: String) throws(PrefsError) -> [String: PreferenceValue] {
+        guard !input.isEmpty else { throw .usage("\(source) is empty, not a prefs export (an empty domain exports as {}); nothing was changed") }
+        let values: [String: PreferenceValue]
         do {
-            return try JSONDecoder().decode([String: PreferenceValue].self, from: input)
+            values = try JSONDecoder().decode([String: PreferenceValue].self, from: input)
         } catch let error as DecodingError {
             throw .usage("\(source) is not a prefs export (a JSON object of tagged values, see 'prefs export --help'): \(describe(error)); nothing was changed")
         } catch {
             throw .usage("\(source) is not a prefs export: \(type(of: error)); nothing was changed")
         }
+        guard let keys = JSONMemberNames.topLevel(of: input) else {
+            throw .usage("\(source) is not a prefs export: not UTF-8 JSON; nothing was changed")
+        }
+        // NB: a Set, like String's ==, treats canonically equivalent texts as one key, as the store does.
+        var seen = Set<String>()
+        for key in keys where !seen.insert(key).inserted {
+            throw .usage("\(source) holds the key '\(key)' twice (perhaps as differently normalized Unicode); nothing was changed")
+        }
+        return values
     }
 
     private static func describe(_ error: DecodingError) -> String {

@@ -21,7 +21,7 @@ enum Write: Command {
           -dict <k> <v>...          a dictionary of key-value pairs; a value may be typed: -dict size -int 12
           -dict-add <k> <v>...      adds to the dictionary stored, replacing those keys (a new one when there is none)
         Text that starts with '-' needs -string (whatever follows a type flag is its value, -h and --help
-        included): prefs write d k -string --text. Prints nothing.
+        included), or -- before it: prefs write d k -string --text, prefs write d k -- -text. Prints nothing.
         Exit status: 0; 2 for a bad value or type flag, or -array-add/-dict-add on a value of another
         type (nothing is changed); 3 when the store cannot be written (nothing is changed).
         """
@@ -35,11 +35,17 @@ enum Write: Command {
         /// Merges into the stored dictionary.
         case merge([String: PreferenceValue])
 
-        /// Parses the arguments after `<domain> <key>`.
+        /// Parses the arguments after `<domain> <key>`, which errors name.
+        /// - Parameter isOperand: true when the first argument came right after `--`: it is then a
+        ///   value, never a type flag, whatever it starts with.
         /// - Throws: ``PrefsError/usage(_:)``.
-        init(_ arguments: [String]) throws(PrefsError) {
+        init(_ arguments: [String], domain: String, key: String, isOperand: Bool = false) throws(PrefsError) {
             guard let first = arguments.first else { throw .usage("usage: prefs \(Write.synopsis)") }
             let rest = Array(arguments.dropFirst())
+            if isOperand {
+                self = .set(try Self.plain(arguments, domain: domain, key: key))
+                return
+            }
             switch first {
             case "-array": self = .set(.array(try ValueParser.elements(rest)))
             case "-array-add": self = .append(try ValueParser.elements(rest))
@@ -52,12 +58,17 @@ enum Write: Command {
                 } else if first.hasPrefix("-"), first.count > 1 {
                     throw .usage("unknown type flag (use -string, -int, -float, -bool, -date, -data, -array, -array-add, -dict or -dict-add; -string before text that starts with '-'); nothing was changed")
                 } else {
-                    guard arguments.count == 1 else {
-                        throw .usage("write takes one value: quote a value with spaces, or use -array or -dict; nothing was changed")
-                    }
-                    self = .set(ValueParser.plain(first))
+                    self = .set(try Self.plain(arguments, domain: domain, key: key))
                 }
             }
+        }
+
+        /// The one plain value `arguments` must be (``ValueParser/plain(_:domain:key:)``).
+        private static func plain(_ arguments: [String], domain: String, key: String) throws(PrefsError) -> PreferenceValue {
+            guard arguments.count == 1 else {
+                throw .usage("write takes one value: quote a value with spaces, or use -array or -dict; nothing was changed")
+            }
+            return try ValueParser.plain(arguments[0], domain: domain, key: key)
         }
     }
 
@@ -66,7 +77,8 @@ enum Write: Command {
         guard operands.count >= 3 else { throw PrefsError.usage("usage: prefs \(synopsis)") }
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])
         guard !key.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
-        let change = try Change(Array(operands.dropFirst(2)))
+        let change = try Change(Array(operands.dropFirst(2)), domain: domain, key: key,
+                                isOperand: invocation.firstOperandAfterSeparator == 2)
         if case .set(let value) = change { try Context.checkStorable([key: value], in: domain) }
         let defaults = try context.defaults(domain)
         switch change {

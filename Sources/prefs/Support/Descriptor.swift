@@ -19,6 +19,16 @@ enum Descriptor {
         }
     }
 
+    /// Everything in the file at `path`.
+    /// - Throws: the `POSIXError` of the open or read that failed (`ENOENT`, `EACCES`, `EISDIR`, ...):
+    ///   `Data(contentsOf:)` gives only Foundation's code for most of them.
+    static func readAll(atPath path: String) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXError.current }
+        defer { close(descriptor) }
+        return try readAll(from: descriptor)
+    }
+
     /// Everything there is to read from `descriptor`, to its end.
     /// - Throws: the `POSIXError` of the read that failed (e.g. `EBADF` for a closed standard input).
     static func readAll(from descriptor: Int32) throws -> Data {

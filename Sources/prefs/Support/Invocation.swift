@@ -15,6 +15,8 @@ struct Invocation: Sendable, Equatable {
     var values: [String: String] = [:]
     /// The options without a value that were given (e.g. `--json`).
     var flags: Set<String> = []
+    /// The index in ``operands`` of the first argument after `--`, nil without `--`.
+    var firstOperandAfterSeparator: Int?
 
     /// Options every verb accepts.
     static let globalValued: Set<String> = ["--root"]
@@ -42,6 +44,7 @@ struct Invocation: Sendable, Equatable {
             let position = index + 1
             index += 1
             if argument == "--" {
+                firstOperandAfterSeparator = positionals.count - 1
                 positionals += arguments[index...]
                 break
             }

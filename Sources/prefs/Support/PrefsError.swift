@@ -56,9 +56,10 @@ enum PrefsError: Error, Sendable, Equatable {
             self = error
         case let error as DefaultsError:
             switch error {
-            case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep:
+            case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep,
+                .notPropertyListFile, .unmappableValues:
                 self = .usage(error.description)
-            case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .permissionDenied,
+            case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint, .permissionDenied,
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction, .storageFailure,
                 .fileSystemFailure:
                 self = .storage(error.description)

@@ -25,7 +25,7 @@ enum ValueParser {
             switch self {
             case .string: "any text"
             case .int: "a whole number from -9223372036854775808 to 9223372036854775807"
-            case .float: "a decimal number such as 0.5, 1e-3, inf or nan"
+            case .float: "a decimal number such as 0.5, 1e-3, inf or nan, no larger than 1.7976931348623157e308"
             case .bool: "one of true, false, yes, no, 1, 0 (any case)"
             case .date: "an ISO 8601 date (2026-11-29T21:44:42Z, with optional fraction and offset), 2026-11-29 21:44:42 +0000, or 2026-11-29"
             case .data: "hexadecimal digits, in pairs (spaces allowed)"
@@ -39,7 +39,7 @@ enum ValueParser {
         let value: PreferenceValue? = switch type {
         case .string: .string(text)
         case .int: Int(text).map(PreferenceValue.integer)
-        case .float: text.isEmpty ? nil : Double(text).map(PreferenceValue.double)
+        case .float: double(text).map(PreferenceValue.double)
         case .bool: boolean(text).map(PreferenceValue.bool)
         case .date: date(text).map(PreferenceValue.date)
         case .data: data(text).map(PreferenceValue.data)
@@ -50,9 +50,19 @@ enum ValueParser {
 
     /// A plain value (no type flag): old-style property-list text when it starts with `(`, `{`, `<` or
     /// `"` and parses, else the trimmed string, as a launch argument is read
-    /// (``ArgumentDomain/value(of:)``).
-    static func plain(_ text: String) -> PreferenceValue {
-        ArgumentDomain.value(of: text)
+    /// (``ArgumentDomain/checkedValue(of:)``).
+    /// - Parameters:
+    ///   - domain: the domain it is for, named when it is refused.
+    ///   - key: the key it is for, named when it is refused.
+    /// - Throws: ``PrefsError/usage(_:)`` with the library's ``DefaultsError/nestingTooDeep(suite:key:limit:)``
+    ///   when the text nests too deep to be read at all (less deep text is refused the same way when it
+    ///   is stored, by ``Context/checkStorable(_:in:)``).
+    static func plain(_ text: String, domain: String, key: String) throws(PrefsError) -> PreferenceValue {
+        do {
+            return try ArgumentDomain.checkedValue(of: text)
+        } catch {
+            throw PrefsError(DefaultsError.nestingTooDeep(suite: domain, key: key, limit: PreferenceValue.maximumNestingDepth))
+        }
     }
 
     /// The elements of `-array`/`-array-add`: each a string, or typed by a preceding scalar type flag
@@ -92,6 +102,14 @@ enum ValueParser {
         guard index < arguments.endIndex else { throw .usage("\(argument) in -\(container) needs a value; nothing was changed") }
         defer { index += 1 }
         return try parse(arguments[index], as: type)
+    }
+
+    /// The double `text` writes: infinity and NaN only when it names them (`inf`, `-Infinity`, `nan`,
+    /// in any case), not a number too large for a double, which `Double(_:)` reads as infinity.
+    private static func double(_ text: String) -> Double? {
+        guard !text.isEmpty, let number = Double(text) else { return nil }
+        let name = text.lowercased().drop { $0 == "+" || $0 == "-" }
+        return number.isFinite || ["inf", "infinity", "nan"].contains(name) ? number : nil
     }
 
     private static func boolean(_ text: String) -> Bool? {

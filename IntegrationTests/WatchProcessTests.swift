@@ -1,0 +1,66 @@
+import Foundation
+import LayeredDefaults
+import PackageTestSupport
+import Synchronization
+import Testing
+
+/// `prefs watch` as a real process: it prints another process's writes as they happen and ends with
+/// exit status 0 on SIGINT.
+@Suite struct WatchProcessTests {
+    /// Starts `prefs watch` with `arguments`, then writes `key` from this process (another process than
+    /// the watch) again and again, `1`, `2`, ..., until the watch prints a line (it may miss the writes
+    /// before its observation started), and returns that line; then interrupts it and returns its status.
+    static func firstLine(_ arguments: [String], writing key: String, in launcher: Launcher) throws -> (line: String?, status: Int32, error: String) {
+        let defaults = try Defaults(suiteName: "app", configuration: .init(location: .directory(launcher.root), arguments: []))
+        let watch = try launcher.start("prefs", ["watch"] + arguments)
+        let done = Atomic(false)
+        let finished = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            defer { finished.signal() }
+            var count = 0
+            while !done.load(ordering: .relaxed) {
+                count += 1
+                try? defaults.write(.integer(count), forKey: key)
+                usleep(50_000)
+            }
+        }
+        writer.start()
+        let line = try watch.nextLine(before: .now + .seconds(60))
+        done.store(true, ordering: .relaxed)
+        finished.wait()  // NB: no write outlives the test's directory.
+        watch.send(SIGINT)
+        let status = try watch.wait(before: .now + .seconds(60))
+        return (line, status, watch.errorText)
+    }
+
+    @Test func printsAnotherProcesssWriteAndEndsOnInterrupt() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            try launcher.prefs("write", "app", "other", "-string", "x")
+            let (line, status, error) = try Self.firstLine(["app", "count"], writing: "count", in: launcher)
+            let text = try #require(line)
+            #expect(text.hasPrefix("count = "), "\(text)")
+            #expect(Int(text.dropFirst("count = ".count)) ?? 0 >= 1)
+            #expect(status == 0 && error.isEmpty)
+        }
+    }
+
+    @Test func jsonGivesOneObjectALine() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            try launcher.prefs("write", "app", "other", "-string", "x")
+            let (line, status, _) = try Self.firstLine(["--json", "app"], writing: "count", in: launcher)
+            let object = try JSONSerialization.jsonObject(with: Data(try #require(line).utf8)) as? [String: Any]
+            #expect(object?["key"] as? String == "count")
+            #expect((object?["value"] as? [String: Any])?["integer"] != nil)
+            #expect(status == 0)
+        }
+    }
+
+    @Test func aMissingDomainIsNotFound() throws {
+        try withTemporaryRoot { root throws in
+            let result = try Launcher(root: root).prefs("watch", "nowhere")
+            #expect(result.status == 1 && result.error == "Domain nowhere does not exist\n")
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+/// What ``Defaults/importUserDefaults(from:excluding:as:)`` did.
+public enum UserDefaultsImport: Sendable, Equatable {
+    /// The keys were imported now (sorted), and the import recorded.
+    case imported(keys: [String])
+    /// There was no file: nothing to import; the import was recorded all the same, so it is not tried again.
+    case noFile
+    /// The import had run before (in this or another process): nothing was read or changed.
+    case alreadyImported
+}
+
+extension Defaults {
+    /// Brings the keys of a Foundation `UserDefaults` domain (its property-list file, XML or binary) into
+    /// the persistent domain, once: a migration (see ``migrate(_:_:)``), atomic and recorded, never run twice.
+    ///
+    /// Every value keeps its exact type as Foundation encoded it: booleans, integers and reals stay
+    /// distinct, dates keep their precision, data is byte-exact, arrays and dictionaries nest. A key of
+    /// the file replaces the same key of the domain; the domain's other keys stay. The file is only read.
+    ///
+    /// ```swift
+    /// let defaults = try Defaults(suiteName: "com.example.notes")
+    /// try defaults.importUserDefaults(suiteName: "com.example.notes")  // at every launch: runs once
+    /// ```
+    /// - Parameters:
+    ///   - file: the property list, e.g. a file of `defaults export` or corelibs' own
+    ///     (``userDefaultsFile(suiteName:environment:)``).
+    ///   - excluded: keys not to import, e.g. those an earlier attempt reported as unmappable.
+    ///   - name: the migration's recorded name; by default `import-user-defaults:<file name>`.
+    /// - Returns: what it did; ``UserDefaultsImport/noFile`` when `file` does not exist.
+    /// - Throws: ``DefaultsError/unmappableValues(path:keys:)`` naming every key whose value has no exact
+    ///   type, ``DefaultsError/notPropertyListFile(path:reason:)``, ``DefaultsError/permissionDenied(path:)``
+    ///   or ``DefaultsError/fileSystemFailure(path:operation:code:)`` for the file, or a storage error. Then
+    ///   nothing was imported or recorded, and the next call tries again.
+    @discardableResult
+    public func importUserDefaults(from file: URL, excluding excluded: Set<String> = [], as name: MigrationName? = nil) throws -> UserDefaultsImport {
+        let name = name ?? .named("import-user-defaults:" + file.lastPathComponent)
+        // NB: checked before the file is read, so a file that went bad after the import costs nothing.
+        guard try !appliedMigrations().contains(name) else { return .alreadyImported }
+        guard let document = try Self.contents(of: file) else {
+            return try migrate(name) { _ in } ? .noFile : .alreadyImported
+        }
+        let values = try PreferenceValue.dictionary(propertyList: document, path: file.path, excluding: excluded)
+        let ran = try migrate(name) { domain in
+            for (key, value) in values { try domain.set(value, forKey: key) }
+        }
+        return ran ? .imported(keys: values.keys.sorted()) : .alreadyImported
+    }
+
+    #if os(Linux)
+    /// Imports, once, the `UserDefaults(suiteName: suiteName)` domain of swift-corelibs-foundation on this
+    /// machine (``userDefaultsFile(suiteName:environment:)``): see ``importUserDefaults(from:excluding:as:)``.
+    @discardableResult
+    public func importUserDefaults(suiteName: String, excluding excluded: Set<String> = []) throws -> UserDefaultsImport {
+        try importUserDefaults(from: Self.userDefaultsFile(suiteName: suiteName), excluding: excluded)
+    }
+
+    /// Where swift-corelibs-foundation keeps the `UserDefaults` domain `suiteName`:
+    /// `$XDG_CONFIG_HOME/<suiteName>.plist` when `XDG_CONFIG_HOME` is an absolute path, else
+    /// `~/.config/<suiteName>.plist` (an XML property list).
+    public static func userDefaultsFile(suiteName: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let directory: URL
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            directory = URL(fileURLWithPath: config, isDirectory: true)
+        } else {
+            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FileManager.default.homeDirectoryForCurrentUser
+            directory = home.appendingPathComponent(".config", isDirectory: true)
+        }
+        return directory.appendingPathComponent(suiteName + ".plist")
+    }
+    #endif
+
+    /// The bytes of `file`, or nil when it does not exist. Opened read-only: never changed.
+    /// - Throws: ``DefaultsError/permissionDenied(path:)`` or ``DefaultsError/fileSystemFailure(path:operation:code:)``.
+    private static func contents(of file: URL) throws -> Data? {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw DefaultsError.fileSystem(errno, path: file.path, operation: "open")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw DefaultsError.fileSystemFailure(path: file.path, operation: "read", code: ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EIO)
+        }
+    }
+}
