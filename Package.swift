@@ -42,6 +42,7 @@ let package = Package(
             name: "ReadmeExamples",
             dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "ThemePreferences", "ThemePreferencesTesting"],
             exclude: ["Samples/Manifest"]),  // a manifest sample, checked as text
+        .testTarget(name: "NotesAppExampleTests", dependencies: ["LayeredDefaults", "defaults-fixture", "PackageTestSupport"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -54,6 +54,8 @@ public final class Defaults: Sendable {
     /// The managed domain: this suite's files under ``Configuration/systemDirectories`` that existed
     /// when the instance was created, in search order; empty (the common case) when there are none.
     let managed: [DomainStore]
+    /// The typed keys whose value did not convert and was reported (see ``typedValue(_:for:)``).
+    let mismatchesReported = Lock<Set<String>>([])
 
     /// The volatile parts of the search list, and the stores it searches.
     struct SearchState {

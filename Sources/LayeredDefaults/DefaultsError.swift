@@ -47,6 +47,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     case fileTooLarge(suite: String, key: String?)
     /// A stored value could not be decoded: its row does not match its type tag.
     case undecodableValue(suite: String, key: String, type: String)
+    /// The value found for a typed key cannot be read as the key's type (e.g. a ``CodablePreference``
+    /// whose type gained a non-optional property): the key reads as its default and the stored value
+    /// is left as it is. Reported once per key name and ``Defaults`` instance.
+    case mismatchedValue(suite: String, key: String, type: String)
     /// A write through the store was made from inside the body of a transaction on the same store,
     /// which holds the write lock: use the ``DomainTransaction`` given to the body instead.
     case nestedTransaction(suite: String)
@@ -108,6 +112,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot write\(Self.keyPhrase(key)) in suite '\(suite)': the file would grow past the largest size this process may write (`ulimit -f`) or the file system allows; nothing was changed"
         case .undecodableValue(let suite, let key, let type):
             "The stored value for key '\(key)' in suite '\(suite)' does not match its type '\(type)'; it reads as missing and was left untouched"
+        case .mismatchedValue(let suite, let key, let type):
+            "The value of key '\(key)' in suite '\(suite)' cannot be read as \(type); it reads as the key's default and was left untouched"
         case .nestedTransaction(let suite):
             "Cannot write to suite '\(suite)' from inside one of its own transactions: use the transaction's `set` instead"
         case .unencodableValue(let suite, let key, let type):

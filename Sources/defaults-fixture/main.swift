@@ -4,6 +4,7 @@
 //   defaults-fixture [options] <root> <suite> read <key>                 print the value as JSON, or "nil"
 //   defaults-fixture [options] <root> <suite> write-many <prefix> <n>    write <prefix>-0 ... and print each key once committed
 //   defaults-fixture [options] <root> <suite> increment <key> <n>        atomically add 1 to an integer, n times
+//   defaults-fixture [options] <root> <suite> append <key> <prefix> <n> append "<prefix>-<i>" to a string list, n times (typed update)
 //   defaults-fixture [options] <root> <suite> hold-write-lock <seconds>  hold the write lock, printing "locked" once held
 //   defaults-fixture [options] <root> <suite> churn <prefix> <n>         n mixed writes, removals and updates (below)
 //   defaults-fixture [options] <root> <suite> write-data <key> <bytes>   store <bytes> bytes of 0xA5 as data
@@ -189,6 +190,12 @@ do {
     case ("increment", 2):
         for _ in 0..<(Int(rest[1]) ?? 0) {
             try defaults.update(forKey: rest[0]) { .integer(($0?.integerValue ?? 0) + 1) }
+        }
+    case ("append", 3):
+        // Appends "<prefix>-<i>" to the string list `key`, `count` times, through the typed update.
+        let list = Defaults.Key(rest[0], default: [String]())
+        for index in 0..<(Int(rest[2]) ?? 0) {
+            try defaults.update(list) { $0.append("\(rest[1])-\(index)") }
         }
     case ("hold-write-lock", 1):
         try defaults.transaction { domain in

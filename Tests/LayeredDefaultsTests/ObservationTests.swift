@@ -34,7 +34,7 @@ import Testing
         try await withTemporaryRoot { root in
             let observed = try makeDefaults("app", root: root)
             let other = try makeDefaults("app", root: root)
-            let changes = Collected(observed.changes(forKey: "k"))
+            let changes = Collected(observed.changes(forKey: "k", initial: false))
             observed.set("a", forKey: "k")
             #expect(try await changes.first(1) == ["a"])
             other.set("a", forKey: "k")  // same resolved value: no emission
@@ -50,7 +50,7 @@ import Testing
         try await withTemporaryRoot { root in
             let defaults = try makeDefaults("app", root: root)
             try makeDefaults("suite", root: root).write("from-suite", forKey: "k")
-            let changes = Collected(defaults.changes(forKey: "k"))
+            let changes = Collected(defaults.changes(forKey: "k", initial: false))
             defaults.register(defaults: ["k": "registered"])
             #expect(try await changes.first(1) == ["registered"])
             defaults.register(defaults: ["other": 1])
@@ -63,7 +63,7 @@ import Testing
 
     @Test func theLastValueOfABurstIsAlwaysDelivered() async throws {
         let defaults = try makeInMemoryDefaults()
-        let changes = Collected(defaults.changes(forKey: "k"))
+        let changes = Collected(defaults.changes(forKey: "k", initial: false))
         await withTaskGroup(of: Void.self) { group in
             for index in 1...100 { group.addTask { defaults.set(index, forKey: "k") } }
         }
@@ -76,7 +76,7 @@ import Testing
     @Test func seesAnotherProcessWrite() async throws {
         try await withTemporaryRoot { root in
             let defaults = try makeDefaults("app", root: root)
-            let changes = defaults.changes(forKey: "remote")
+            let changes = defaults.changes(forKey: "remote", initial: false)
             #expect(try fixture(root, "app", "write", "remote", #"{"string":"hello"}"#).status == 0)
             #expect(try await first(1, of: changes) == ["hello"])
         }
@@ -106,7 +106,7 @@ import Testing
 
     @Test func wholeStoreObservation() async throws {
         let defaults = try makeInMemoryDefaults()
-        let changes = Collected(defaults.changes())
+        let changes = Collected(defaults.changes(initial: false))
         defaults.set(1, forKey: "a")
         #expect(try await changes.first(1) == [["a": 1]])
         defaults.register(defaults: ["r": true])
@@ -116,7 +116,7 @@ import Testing
     @Test func typedKeyChanges() async throws {
         let defaults = try makeInMemoryDefaults()
         let size = Defaults.Key("size", default: 12)
-        let changes = Collected(defaults.changes(for: size))
+        let changes = Collected(defaults.changes(for: size, initial: false))
         try defaults.set(14, for: size)
         #expect(try await changes.first(1) == [14])
         try defaults.write("garbage", forKey: "size")  // reads as the default
@@ -124,6 +124,62 @@ import Testing
         try defaults.write(nil, forKey: "size")        // still the default: no emission
         try defaults.set(16, for: size)
         #expect(try await changes.first(3) == [14, 12, 16])
+    }
+
+    @Test func streamsStartWithTheCurrentValue() async throws {
+        let defaults = try makeInMemoryDefaults()
+        let size = Defaults.Key("size", default: 12)
+        try defaults.set(14, for: size)
+        let typed = Collected(defaults.changes(for: size))
+        let untyped = Collected(defaults.changes(forKey: "size"))
+        let missing = Collected(defaults.changes(forKey: "missing"))
+        #expect(try await typed.first(1) == [14])
+        #expect(try await untyped.first(1) == [.integer(14)])
+        #expect(try await missing.first(1) == [nil])
+        try defaults.set(16, for: size)
+        #expect(try await typed.first(2) == [14, 16])
+    }
+
+    @Test func oneStreamForSeveralKeys() async throws {
+        let defaults = try makeInMemoryDefaults()
+        defaults.set("a", forKey: "first")
+        let changes = Collected(defaults.changes(forKeys: ["first", "second"]))
+        #expect(try await changes.first(1) == [["first": "a"]])
+        defaults.set(2, forKey: "second")
+        #expect(try await changes.first(2) == [["first": "a"], ["first": "a", "second": 2]])
+        defaults.set(3, forKey: "unrelated")
+        defaults.removeObject(forKey: "first")
+        #expect(try await changes.first(3) == [["first": "a"], ["first": "a", "second": 2], ["second": 2]])
+    }
+
+    @Test func typedCallback() async throws {
+        let defaults = try makeInMemoryDefaults()
+        let size = Defaults.Key("size", default: 12)
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let observation = defaults.observe(size) { (value: Int) in continuation.yield(value) }
+        defaults[size] = 14
+        #expect(try await first(1, of: stream) == [14])
+        observation.cancel()
+        let (initialStream, initialContinuation) = AsyncStream.makeStream(of: Int.self)
+        let withInitial = defaults.observe(size, initial: true) { initialContinuation.yield($0) }
+        #expect(try await first(1, of: initialStream) == [14])
+        withInitial.cancel()
+    }
+
+    @Test func aSlowConsumerGetsOnlyTheNewestValue() async throws {
+        let defaults = try makeInMemoryDefaults()
+        let stream = defaults.changes(forKey: "k")  // initial nil, not consumed yet
+        let seen = Collected(defaults.changes(forKey: "k", initial: false))
+        for index in 1...20 {
+            defaults.set(index, forKey: "k")
+            _ = try await seen.until { $0.last == .integer(index) }
+        }
+        // NB: evaluations run one at a time, so once the next one delivered, the one that delivered 20
+        // to every observation (the unconsumed stream too) has finished.
+        let marker = Collected(defaults.changes(forKey: "marker", initial: false))
+        defaults.set(true, forKey: "marker")
+        _ = try await marker.first(1)
+        #expect(try await first(1, of: stream) == [.integer(20)], "the buffer keeps only the newest value")
     }
 
     @Test func aWriteNeverWaitsForObservers() throws {

@@ -29,11 +29,11 @@ import Testing
         try roundTrip(Window(width: 3, height: 4), default: Window(width: 0, height: 0))
     }
 
-    @Test func codableValuesAreStoredAsJSONData() throws {
+    @Test func codableValuesAreStoredAsJSONText() throws {
         let defaults = try makeInMemoryDefaults()
         let key = Defaults.Key("window", default: Window(width: 0, height: 0))
         try defaults.set(Window(width: 3, height: 4), for: key)
-        #expect(try defaults.persistentValue(forKey: "window") == .data(Data(#"{"height":4,"width":3}"#.utf8)))
+        #expect(try defaults.persistentValue(forKey: "window") == .string(#"{"height":4,"width":3}"#))
     }
 
     @Test(arguments: [PreferenceValue.string("twelve"), .array([1]), .bool(true), .data(Data([1]))])

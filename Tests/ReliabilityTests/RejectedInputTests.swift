@@ -32,13 +32,14 @@ struct RejectedInputTests {
             for value in Self.rejected {
                 defaults.set(value, forKey: "k")
                 defaults.set(["k": value], forKey: "k")
-                defaults.register(defaults: ["good": 1, "k": value])
+                // NB: register(defaults:) takes a URL (as Foundation does), stored as set(_: URL?) stores it.
+                if !(value is URL) { defaults.register(defaults: ["good": 1, "k": value]) }
                 defaults.setPersistentDomain(["good": 1, "k": value], forName: "strict")
                 defaults.setPersistentDomain(["good": 1, "k": value], forName: "other")
                 defaults.setVolatileDomain(["good": 1, "k": value], forName: "custom")
                 defaults.setVolatileDomain(["good": 1, "k": value], forName: Defaults.argumentDomain)
             }
-            #expect(reported.all.count == Self.rejected.count * 7)
+            #expect(reported.all.count == Self.rejected.count * 7 - 1)
             for error in reported.all {
                 switch error {
                 case .notPropertyList(_, "k", let type), .valueOutOfRange(_, "k", let type): #expect(!type.isEmpty)

@@ -10,10 +10,12 @@ extension Defaults {
 
     // MARK: Registration
 
-    /// Merges `defaults` into the registration domain (see ``register(_:)``). If any value is not a
-    /// property list, nothing is registered and the error handler receives the error.
+    /// Merges `defaults` into the registration domain (see ``register(_:)``). A `URL` value is
+    /// registered as ``set(_:forKey:)-(URL?,_)`` stores it, so ``url(forKey:)`` reads it. If any other
+    /// value is not a property list, nothing is registered and the error handler receives the error.
     public func register(defaults: [String: Any]) {
-        _ = reportingErrors { register(try Self.values(of: defaults, suite: Self.registrationDomain)) }
+        let values = defaults.mapValues { value in (value as? URL).map { Self.storedText(of: $0) } ?? value }
+        _ = reportingErrors { register(try Self.values(of: values, suite: Self.registrationDomain)) }
     }
 
     // MARK: The merged view

@@ -1,16 +1,24 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A running observation; it stops when cancelled or when this token is released.
 public final class DefaultsObservation: Sendable {
     private let id: UInt64
+    private let cancelled = Atomic<Bool>(false)
 
     init(id: UInt64) { self.id = id }
 
     deinit { cancel() }
 
     /// Stops the observation: its handler is not called for changes seen after this returns.
-    public func cancel() { ObservationCenter.shared.remove(id) }
+    public func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        ObservationCenter.shared.remove(id)
+    }
+
+    /// True once ``cancel()`` was called.
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 }
 
 extension Defaults {
@@ -26,57 +34,115 @@ extension Defaults {
         return ObservationStamp(changes: changes, fingerprints: (managed + stores).map(\.fingerprint))
     }
 
+    /// What a stream keeps for a consumer that is slower than the changes: by default only the newest
+    /// value (`.bufferingNewest(1)`), so memory never grows; the last value is always delivered.
+    public typealias BufferingPolicy<Element> = AsyncStream<Element>.Continuation.BufferingPolicy
+
     /// Calls `handler` with the resolved value of `key` after each change that alters it: a write
     /// through any instance in this process, a registration, argument or suite change of this
     /// instance, or a write by another process (seen within 100 ms). No call when a change leaves the
     /// resolved value the same. Handlers run one at a time on a private serial queue.
     ///
+    /// Changes are coalesced: of several changes made in quick succession (100 threads writing at
+    /// once), intermediate values may be skipped, but the last value is always delivered, and never
+    /// twice in a row.
+    ///
     /// ```swift
     /// let observation = defaults.observe("theme") { value in print("theme:", value?.stringValue ?? "-") }
     /// // ... keep `observation`; release it or call cancel() to stop.
     /// ```
+    /// - Parameter initial: also call `handler` with the current value, first (default: only changes).
     /// - Returns: the token that keeps the observation alive.
-    public func observe(_ key: String, handler: @escaping @Sendable (PreferenceValue?) -> Void) -> DefaultsObservation {
-        observe(reading: { $0.lookup(key) }, emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
+    public func observe(_ key: String, initial: Bool = false, handler: @escaping @Sendable (PreferenceValue?) -> Void) -> DefaultsObservation {
+        observe(initial: initial, reading: { $0.lookup(key) }, emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
+    }
+
+    /// Calls `handler` with the value of a typed key (its default when nothing usable is stored) after
+    /// each change that alters it (see ``observe(_:initial:handler:)``).
+    ///
+    /// ```swift
+    /// let observation = defaults.observe(.fontSize) { (size: Int) in print("font size:", size) }
+    /// ```
+    /// - Parameter initial: also call `handler` with the current value, first (default: only changes).
+    /// - Returns: the token that keeps the observation alive.
+    public func observe<Value: Equatable>(
+        _ key: Key<Value>, initial: Bool = false, handler: @escaping @Sendable (Value) -> Void
+    ) -> DefaultsObservation {
+        observe(initial: initial, reading: { $0[key] }, emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
     }
 
     /// Calls `handler` with every resolved value (see ``resolvedValues()``) after each change that alters
-    /// them (see ``observe(_:handler:)``).
+    /// them (see ``observe(_:initial:handler:)``).
     /// - Returns: the token that keeps the observation alive.
     public func observeAll(handler: @escaping @Sendable ([String: PreferenceValue]) -> Void) -> DefaultsObservation {
-        observe(reading: { $0.resolve(failed: $0.report) }, emit: { values in ObservationCenter.shared.deliveryQueue.async { handler(values) } })
+        observe(initial: false, reading: { $0.resolve(failed: $0.report) }, emit: { values in ObservationCenter.shared.deliveryQueue.async { handler(values) } })
     }
 
-    /// The resolved values of `key` after each change that alters it (see ``observe(_:handler:)``).
-    /// The sequence ends when the consuming task is cancelled.
-    public func changes(forKey key: String) -> AsyncStream<PreferenceValue?> {
-        stream { $0.lookup(key) }
+    /// The resolved value of `key` now (unless `initial` is false), then after each change that alters
+    /// it (coalesced, see ``observe(_:initial:handler:)``). The sequence ends when the consuming task
+    /// is cancelled.
+    ///
+    /// ```swift
+    /// for await theme in defaults.changes(forKey: "theme") { apply(theme) }  // applies the current theme first
+    /// ```
+    public func changes(
+        forKey key: String, initial: Bool = true, bufferingPolicy: BufferingPolicy<PreferenceValue?> = .bufferingNewest(1)
+    ) -> AsyncStream<PreferenceValue?> {
+        stream(initial: initial, bufferingPolicy: bufferingPolicy) { $0.lookup(key) }
     }
 
-    /// Every resolved value after each change that alters them (see ``observeAll(handler:)``).
-    public func changes() -> AsyncStream<[String: PreferenceValue]> {
-        stream { $0.resolve(failed: $0.report) }
+    /// The resolved values of `keys` (a key no domain holds is absent) now (unless `initial` is
+    /// false), then after each change that alters any of them: one stream for a set of keys.
+    ///
+    /// ```swift
+    /// for await values in defaults.changes(forKeys: ["sort", "fontSize"]) { relayout(values) }
+    /// ```
+    public func changes(
+        forKeys keys: Set<String>, initial: Bool = true,
+        bufferingPolicy: BufferingPolicy<[String: PreferenceValue]> = .bufferingNewest(1)
+    ) -> AsyncStream<[String: PreferenceValue]> {
+        stream(initial: initial, bufferingPolicy: bufferingPolicy) { defaults in
+            keys.reduce(into: [:]) { values, key in values[key] = defaults.lookup(key) }
+        }
     }
 
-    /// The values of a typed key (its default when nothing usable is stored) after each change that
-    /// alters it.
-    public func changes<Value: Equatable>(for key: Key<Value>) -> AsyncStream<Value> {
-        stream { $0[key] }
+    /// Every resolved value now (unless `initial` is false), then after each change that alters them
+    /// (see ``observeAll(handler:)``).
+    public func changes(
+        initial: Bool = true, bufferingPolicy: BufferingPolicy<[String: PreferenceValue]> = .bufferingNewest(1)
+    ) -> AsyncStream<[String: PreferenceValue]> {
+        stream(initial: initial, bufferingPolicy: bufferingPolicy) { $0.resolve(failed: $0.report) }
     }
 
-    private func stream<T: Equatable & Sendable>(_ read: @escaping @Sendable (Defaults) -> T) -> AsyncStream<T> {
-        let (stream, continuation) = AsyncStream.makeStream(of: T.self, bufferingPolicy: .unbounded)
-        let observation = observe(reading: read, emit: { continuation.yield($0) })
+    /// The value of a typed key (its default when nothing usable is stored; an optional key's nil
+    /// when nothing is stored) now (unless `initial` is false), then after each change that alters it.
+    ///
+    /// ```swift
+    /// for await size in defaults.changes(for: .fontSize) { editor.fontSize = size }
+    /// ```
+    public func changes<Value: Equatable>(
+        for key: Key<Value>, initial: Bool = true, bufferingPolicy: BufferingPolicy<Value> = .bufferingNewest(1)
+    ) -> AsyncStream<Value> {
+        stream(initial: initial, bufferingPolicy: bufferingPolicy) { $0[key] }
+    }
+
+    private func stream<T: Equatable & Sendable>(
+        initial: Bool, bufferingPolicy: BufferingPolicy<T>, _ read: @escaping @Sendable (Defaults) -> T
+    ) -> AsyncStream<T> {
+        let (stream, continuation) = AsyncStream.makeStream(of: T.self, bufferingPolicy: bufferingPolicy)
+        let observation = observe(initial: initial, reading: read, emit: { continuation.yield($0) })
         continuation.onTermination = { _ in observation.cancel() }
         return stream
     }
 
     /// Registers an observation that re-reads with `read` when the stamp moved and calls `emit`
-    /// (under the center's evaluation lock, so in order) when the value differs from the last one.
+    /// (under the center's evaluation lock, so in order) when the value differs from the last one;
+    /// with `initial`, `emit` first receives the value read now, before any change.
     func observe<T: Equatable & Sendable>(
-        reading read: @escaping @Sendable (Defaults) -> T, emit: @escaping @Sendable (T) -> Void
+        initial: Bool = false, reading read: @escaping @Sendable (Defaults) -> T, emit: @escaping @Sendable (T) -> Void
     ) -> DefaultsObservation {
         let last = LastSeen(stamp: observationStamp, value: read(self))
+        if initial { emit(last.state.withLock { $0.value }) }
         let id = ObservationCenter.shared.add { [self] in
             let stamp = observationStamp
             guard last.state.withLock({ $0.stamp != stamp }) else { return }

@@ -4,11 +4,21 @@ extension Defaults {
     /// A typed key: a name and the value it reads as when nothing usable is stored.
     ///
     /// ```swift
+    /// enum SortOrder: String, PreferenceRepresentable { case byModified, byTitle }
     /// extension Defaults.Key<Int> { static let fontSize = Defaults.Key("fontSize", default: 12) }
-    /// defaults[.fontSize]                   // 12 until set; a stored "abc" also reads as 12
-    /// try defaults.set(14, for: .fontSize)
+    /// extension Defaults.Key<SortOrder> { static let sort = Defaults.Key<SortOrder>("sort", default: .byModified) }
+    /// extension Defaults.Key<Date?> { static let lastOpened = Defaults.Key<Date?>("lastOpened") }  // nil: never set
+    ///
+    /// defaults[.fontSize]                   // 12 until set; a stored "abc" also reads as 12 (and is reported once)
+    /// defaults[.fontSize] = 14              // errors go to the error handler; `try defaults.set(14, for:)` throws
     /// defaults.storedValue(for: .fontSize)  // 14; nil when never set (not the same as 0)
     /// ```
+    ///
+    /// NB: an implicit member (`.byModified`) needs the key's type written where the key is declared:
+    /// `Defaults.Key<SortOrder>(...)`, `Self(...)` inside `extension Defaults.Key<SortOrder>`, or a
+    /// type annotation. A bare `Defaults.Key("sort", default: .byModified)` has nothing to infer `Value`
+    /// from (Swift does not use the extension's type for it), so name the type in the default instead:
+    /// `default: SortOrder.byModified`.
     public struct Key<Value: PreferenceRepresentable>: Sendable {
         /// The key's name in the store.
         public let name: String
@@ -20,37 +30,86 @@ extension Defaults {
             self.name = name
             self.defaultValue = defaultValue
         }
+
+        /// An optional key named `name`: it reads as nil while nothing usable is stored, and setting it
+        /// to nil removes the stored value.
+        public init<Wrapped>(_ name: String) where Value == Wrapped? {
+            self.init(name, default: nil)
+        }
     }
 
     /// The value of `key` found by the search list, or the key's default when no domain holds one or
-    /// the value found cannot be read as `Value` (the stored value is left alone, never overwritten).
+    /// the value found cannot be read as `Value` (reported once, see ``typedValue(_:for:)``; the stored
+    /// value is left alone, never overwritten).
     ///
-    /// Setting it stores the value (nil removes it), like ``set(_:for:)``. The subscript never throws:
-    /// a read or write that fails goes to ``Configuration/errorHandler`` (a failed read gives the default).
+    /// Setting it stores the value (nil, or an optional key's nil, removes it), like ``set(_:for:)``. The
+    /// subscript never throws: a read or write that fails goes to ``Configuration/errorHandler`` (a
+    /// failed read gives the default).
     public subscript<Value>(key: Key<Value>) -> Value {
-        get { search(key.name, failed: report).flatMap(Value.init(preferenceValue:)) ?? key.defaultValue }
+        get { typedValue(search(key.name, failed: report), for: key) ?? key.defaultValue }
         set { _ = reportingErrors { try set(newValue, for: key) } }
     }
 
     /// The value stored for `key` in the persistent domain only: nil when the user never set it (a bool
-    /// never set is not a bool turned off), or when the stored value does not convert.
+    /// never set is not a bool turned off), or when the stored value does not convert (reported once).
     /// - Throws: ``DefaultsError`` when the domain cannot be read.
     public func storedValue<Value>(for key: Key<Value>) throws -> Value? {
-        try persistentValue(forKey: key.name).flatMap(Value.init(preferenceValue:))
+        typedValue(try persistentValue(forKey: key.name), for: key)
     }
 
-    /// Stores `value` for `key` in the persistent domain, committed when this returns; nil removes it,
-    /// so the key reads as its default (or a lower domain's value) again.
+    /// Stores `value` for `key` in the persistent domain, committed when this returns; nil (or an
+    /// optional key's nil) removes it, so the key reads as its default (or a lower domain's value) again.
     /// - Throws: ``DefaultsError/unencodableValue(suite:key:type:)`` for a ``CodablePreference`` that
     ///   cannot be encoded, or what ``write(_:forKey:)`` throws. Nothing changes then.
     public func set<Value>(_ value: Value?, for key: Key<Value>) throws {
-        let stored: PreferenceValue?
+        try write(try value.flatMap { try storedForm(of: $0, for: key) }, forKey: key.name)
+    }
+
+    /// Atomically replaces the value of `key` with the one `transform` makes of it, in one write
+    /// transaction, so concurrent updates from threads and processes are never lost (see
+    /// ``update(forKey:_:)``).
+    ///
+    /// ```swift
+    /// try defaults.update(.recentFiles) { $0.append("/notes/today.md") }
+    /// ```
+    /// - Parameter transform: receives the persistent domain's value (the key's default when it holds
+    ///   none, or one that does not convert) to change in place; an optional key's nil removes the key.
+    /// - Returns: the new value.
+    /// - Throws: what `transform` throws, ``DefaultsError/unencodableValue(suite:key:type:)``, or a
+    ///   storage error; nothing changes then.
+    @discardableResult
+    public func update<Value>(_ key: Key<Value>, _ transform: (inout Value) throws -> Void) throws -> Value {
+        let value = try persistent.transaction(key: key.name) { domain in
+            var value = typedValue(try domain.value(forKey: key.name), for: key) ?? key.defaultValue
+            try transform(&value)
+            try domain.set(try storedForm(of: value, for: key), forKey: key.name)
+            return value
+        }
+        postChange()
+        return value
+    }
+
+    /// `stored` read as the type of `key`: nil when nothing is stored, or when what is stored does not
+    /// convert. A value that does not convert is reported to the error handler
+    /// (``DefaultsError/mismatchedValue(suite:key:type:)``) the first time this instance meets it for
+    /// that key name, never again: a value read on every frame must not flood the handler.
+    func typedValue<Value>(_ stored: PreferenceValue?, for key: Key<Value>) -> Value? {
+        guard let stored else { return nil }
+        if let value = Value(preferenceValue: stored) { return value }
+        if mismatchesReported.withLock({ $0.insert(key.name).inserted }) {
+            configuration.errorHandler(.mismatchedValue(suite: suiteName, key: key.name, type: "\(Value.self)"))
+        }
+        return nil
+    }
+
+    /// The preference stored for `value` of `key` (nil for an optional key's nil).
+    /// - Throws: ``DefaultsError/unencodableValue(suite:key:type:)`` when `value` cannot be encoded.
+    private func storedForm<Value>(of value: Value, for key: Key<Value>) throws -> PreferenceValue? {
         do {
-            stored = try value.map { try $0.preferenceValue() }
+            return try value.storedForm()
         } catch {
             // NB: an EncodingError describes the value it failed on: never pass it on.
             throw DefaultsError.unencodableValue(suite: suiteName, key: key.name, type: "\(Value.self)")
         }
-        try write(stored, forKey: key.name)
     }
 }

@@ -128,26 +128,78 @@ extension PreferenceRepresentable where Self: RawRepresentable, RawValue: Prefer
     public func preferenceValue() throws -> PreferenceValue { try rawValue.preferenceValue() }
 }
 
-/// A `Codable` type stored as a preference: `.data` holding its JSON (keys sorted), as apps commonly
-/// store `JSONEncoder` output in `UserDefaults`.
+/// A `Codable` type stored as a preference: `.string` holding its compact JSON, keys sorted
+/// (`{"family":"Menlo","size":13}`), readable in `prefs read` and any text tool.
 ///
 /// ```swift
 /// struct Window: CodablePreference { var width: Int; var height: Int }
 /// let window = Defaults.Key("window", default: Window(width: 800, height: 600))
 /// ```
+///
+/// A value stored by an earlier version as `.data` holding the JSON still reads. A stored value that
+/// no longer decodes (the type gained a non-optional property) reads as the key's default, is
+/// reported to the error handler once, and is left as it is.
 public protocol CodablePreference: PreferenceRepresentable, Codable {}
 
 extension CodablePreference {
-    /// The value decoded from stored JSON data; nil when it is not data or does not decode.
+    /// The value decoded from stored JSON text (or JSON data, as earlier versions stored it); nil when
+    /// it is neither or does not decode.
     public init?(preferenceValue: PreferenceValue) {
-        guard case .data(let json) = preferenceValue, let value = try? JSONDecoder().decode(Self.self, from: json) else { return nil }
+        let json: Data
+        switch preferenceValue {
+        case .string(let text): json = Data(text.utf8)
+        case .data(let data): json = data
+        default: return nil
+        }
+        guard let value = try? JSONDecoder().decode(Self.self, from: json) else { return nil }
         self = value
     }
-    /// The JSON encoding of the value, as `.data`.
+
+    /// The compact JSON text of the value, keys sorted, as `.string`.
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func preferenceValue() throws -> PreferenceValue {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return .data(try encoder.encode(self))
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return .string(String(decoding: try encoder.encode(self), as: UTF8.self))
+    }
+}
+
+extension Optional: PreferenceRepresentable where Wrapped: PreferenceRepresentable {
+    /// The wrapped value a stored preference stands for (an optional key's value when stored), or nil
+    /// when it cannot be read as `Wrapped`.
+    public init?(preferenceValue: PreferenceValue) {
+        guard let value = Wrapped(preferenceValue: preferenceValue) else { return nil }
+        self = .some(value)
+    }
+
+    /// The wrapped value's preference.
+    /// - Throws: `EncodingError.invalidValue` for nil, which has no stored form (setting an optional
+    ///   key to nil removes it instead), or what the wrapped value's encoding throws.
+    public func preferenceValue() throws -> PreferenceValue {
+        guard let self else {
+            throw EncodingError.invalidValue(self as Any, .init(codingPath: [], debugDescription: "nil is stored as no value"))
+        }
+        return try self.preferenceValue()
+    }
+}
+
+/// An optional typed value, whose nil stands for "not stored".
+protocol OptionalPreference {
+    /// The preference stored for `value`: nil for nil.
+    static func storedForm(of value: Self) throws -> PreferenceValue?
+}
+
+extension Optional: OptionalPreference where Wrapped: PreferenceRepresentable {
+    static func storedForm(of value: Self) throws -> PreferenceValue? { try value?.preferenceValue() }
+}
+
+extension PreferenceRepresentable {
+    /// The preference stored for this value, or nil when it is an optional's nil (nothing is stored).
+    func storedForm() throws -> PreferenceValue? {
+        guard let optional = Self.self as? any OptionalPreference.Type else { return try preferenceValue() }
+        // NB: opens the optional type so that its nil can be told apart (a generic `Self` cannot be
+        // compared with nil); `self as! T` casts a value to its own type.
+        func stored<T: OptionalPreference>(_: T.Type) throws -> PreferenceValue? { try T.storedForm(of: self as! T) }
+        return try stored(optional)
     }
 }

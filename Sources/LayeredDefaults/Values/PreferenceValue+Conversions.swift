@@ -6,6 +6,7 @@ import Foundation
 /// |--------------|--------------------|-------------------|------------------------|----------------------|
 /// | integer 42   | 42                 | 42.0              | true (non-zero)        | "42"                 |
 /// | double 12.5  | 12 (truncated)     | 12.5              | true (non-zero)        | "12.5"               |
+/// | Float 12.34  | 12                 | 12.34000015258789 | true                   | "12.34"              |
 /// | bool true    | 1                  | 1.0               | true                   | "1"                  |
 /// | "1234"       | 1234               | 1234.0            | true                   | "1234"               |
 /// | "12.34"      | 12                 | 12.34             | true                   | "12.34"              |
@@ -56,7 +57,15 @@ extension PreferenceValue {
         case .string(let value): value
         case .integer(let value): String(value)
         case .double(let value):
-            value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+            if value.rounded() == value && abs(value) < 1e15 {
+                String(Int(value))
+            } else if let float = Float(exactly: value) {
+                // NB: a stored Float (12.34 as a Float is 12.34000015258789 as a double) reads as the Float
+                // wrote it, "12.34", as in Foundation; a double that a Float holds exactly reads the same.
+                String(float)
+            } else {
+                String(value)
+            }
         case .bool(let value): value ? "1" : "0"
         default: nil
         }

@@ -61,7 +61,7 @@ enum Watch: Command {
                 stop.signal()
             }
         }
-        let changes = defaults.changes()
+        let changes = defaults.changes(initial: false)  // the first report() shows the current values
         let watcher = Task.detached {
             report()
             for await _ in changes { report() }

@@ -60,7 +60,7 @@ enum PrefsError: Error, Sendable, Equatable {
                 .notPropertyListFile, .unmappableValues, .forced:
                 self = .usage(error.description)
             case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint, .permissionDenied,
-                .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .nestedTransaction, .storageFailure,
+                .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction, .storageFailure,
                 .fileSystemFailure:
                 self = .storage(error.description)
             }
