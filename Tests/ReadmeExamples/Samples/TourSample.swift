@@ -8,13 +8,15 @@ import Testing
 
 // README: typed-keys
 enum Appearance: String, PreferenceRepresentable { case light, dark }  // stored as its raw value
+struct EditorFont: CodablePreference, Equatable { var family: String, size: Int }  // stored as JSON text
 
-extension Defaults.Key<Int> {
-    static let fontSize = Defaults.Key("fontSize", default: 12)
+extension Defaults.Key<Int> { static let fontSize = Defaults.Key("fontSize", default: 12) }
+extension Defaults.Key<Appearance> { static let appearance = Defaults.Key<Appearance>("appearance", default: .light) }
+extension Defaults.Key<EditorFont> {
+    static let editorFont = Defaults.Key<EditorFont>("editorFont", default: .init(family: "Menlo", size: 13))
 }
-extension Defaults.Key<Appearance> {
-    static let appearance = Defaults.Key<Appearance>("appearance", default: .light)
-}
+extension Defaults.Key<Date?> { static let lastOpened = Defaults.Key<Date?>("lastOpened") }  // nil: never set
+extension Defaults.Key<[String]> { static let recentFiles = Defaults.Key<[String]>("recentFiles", default: []) }
 // END README
 
 /// The README's tour: compiled, and (except `openingAStore`) run on stores of their own.
@@ -60,27 +62,31 @@ extension Defaults.Key<Appearance> {
     @Test func typedKeys() throws {
         try withInMemoryDefaults { defaults, _ in
             // README: typed-keys
-            let before = defaults[.fontSize]  // 12 until set; a stored "abc" or [1] also reads as 12
+            let before = defaults[.fontSize]  // 12 until set; a stored "abc" reads as 12 (and is reported once)
             defaults[.fontSize] = 13  // never throws: a failure goes to the error handler
             try defaults.set(14, for: .fontSize)  // the same, throwing
             let stored = try defaults.storedValue(for: .fontSize)  // 14; nil when never set
             try defaults.set(.dark, for: .appearance)  // stored as the string "dark"
+            try defaults.set(EditorFont(family: "Courier", size: 15), for: .editorFont)  // {"family":"Courier","size":15}
+            defaults[.lastOpened] = Date()  // nil removes it
+            try defaults.update(.recentFiles) { $0.append("notes.md") }  // atomic, across processes too
             // END README
             #expect(before == 12 && stored == 14)
             #expect(try defaults.persistentValue(forKey: "appearance") == "dark")
+            #expect(try defaults.persistentValue(forKey: "editorFont") == #"{"family":"Courier","size":15}"#)
+            #expect(defaults[.lastOpened] != nil)
+            #expect(defaults[.recentFiles] == ["notes.md"])
         }
     }
 
     @Test func observation() async throws {
         try await withInMemoryDefaults { defaults, _ in
             // README: observation
-            let sizes = defaults.changes(for: .fontSize)  // an AsyncStream<Int>
-            try defaults.set(16, for: .fontSize)
-            for await size in sizes {  // after each change that alters it, here or in another process
-                print("font size:", size)  // 16
+            for await size in defaults.changes(for: .fontSize) {  // the current value, then each change
+                print("font size:", size)  // here or in another process
                 break
             }
-            let observation = defaults.observe("fontSize") { value in print(value ?? "removed") }
+            let observation = defaults.observe(.fontSize) { (size: Int) in print("now", size) }
             observation.cancel()  // or release it
             // END README
         }
