@@ -34,16 +34,24 @@ let package = Package(
         // Tests.
         .target(name: "PackageTestSupport", dependencies: ["LayeredDefaults", "ToolSupport"], path: "Tests/PackageTestSupport"),
         .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture", "PackageTestSupport"]),
-        .testTarget(name: "ThemePreferencesTests", dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture", "PackageTestSupport"]),
-        .testTarget(name: "LayeredDefaultsTestingTests", dependencies: ["LayeredDefaultsTesting", "LayeredDefaults", "PackageTestSupport"]),
+        .testTarget(
+            name: "ThemePreferencesTests",
+            dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture", "PackageTestSupport"]),
+        .testTarget(
+            name: "LayeredDefaultsTestingTests",
+            dependencies: ["LayeredDefaultsTesting", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults", "PackageTestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"], path: "IntegrationTests"),
+        .testTarget(
+            name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"],
+            path: "IntegrationTests"),
         .testTarget(
             name: "ReadmeExamples",
             dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "ThemePreferences", "ThemePreferencesTesting"],
             exclude: ["Samples/Manifest"]),  // a manifest sample, checked as text
         .testTarget(name: "NotesAppExampleTests", dependencies: ["LayeredDefaults", "defaults-fixture", "PackageTestSupport"]),
-        .testTarget(name: "ReliabilityTests", dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

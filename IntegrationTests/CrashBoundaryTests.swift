@@ -10,7 +10,8 @@ import Testing
             let test = "crashBoundaryKillAfterWriteKeepsTheValue"
             let suite = uniqueSuite("crashBoundary")
             let launcher = Launcher(root: root)
-            let report = FailureReport(test: test, app: "theme-demo", suite: suite, key: "theme", expectedFallback: "system", launcher: launcher)
+            let report = FailureReport(
+                test: test, app: "theme-demo", suite: suite, key: "theme", expectedFallback: "system", launcher: launcher)
 
             let child = try launcher.start("theme-demo", ["--suite", suite, "set", "dark", "--wait-after-write"])
             let line = try child.nextLine(before: .now + .seconds(60))
@@ -28,4 +29,3 @@ import Testing
         }
     }
 }
-

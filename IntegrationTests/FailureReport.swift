@@ -24,7 +24,8 @@ struct FailureReport: Sendable {
 
     /// The report for `phase`.
     func comment(_ phase: String) -> Comment {
-        let version = (try? launcher.run(app, ["--version"]))
+        let version =
+            (try? launcher.run(app, ["--version"]))
             .flatMap { $0.succeeded ? $0.output.trimmingCharacters(in: .whitespacesAndNewlines) : nil } ?? "unknown"
         let exists: String
         let type: String
@@ -36,7 +37,10 @@ struct FailureReport: Sendable {
         default:
             (exists, type) = ("unknown (the store could not be read)", "unknown")
         }
-        return Comment(rawValue: "test: \(test) [\(phase)]; suite: \(suite); app version: \(version); key '\(key)' exists: \(exists); actual type: \(type); expected fallback: \(expectedFallback)")
+        return Comment(
+            rawValue:
+                "test: \(test) [\(phase)]; suite: \(suite); app version: \(version); key '\(key)' exists: \(exists); actual type: \(type); expected fallback: \(expectedFallback)"
+        )
     }
 
     /// Records an issue with this report when `condition` is false.
@@ -48,7 +52,8 @@ struct FailureReport: Sendable {
     }
 
     /// Expects `result` to be a normal exit that printed exactly `theme`.
-    func expectShows(_ theme: String, _ result: ProcessResult, _ phase: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectShows(_ theme: String, _ result: ProcessResult, _ phase: String, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         let shows = result.succeeded && result.output == theme + "\n"
         expect(shows, phase + ": expected the app to exit 0 showing the expected theme", sourceLocation: sourceLocation)
     }

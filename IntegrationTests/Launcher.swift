@@ -35,8 +35,9 @@ struct Launcher: Sendable {
     func shell(_ script: String, _ arguments: String...) throws -> ProcessResult {
         var environment = environment
         environment["PREFS"] = BuiltProducts.url(of: "prefs").path
-        return try PackageTestSupport.run(executable: URL(fileURLWithPath: "/bin/sh"), ["-c", script, "sh"] + arguments,
-                                          environment: environment)
+        return try PackageTestSupport.run(
+            executable: URL(fileURLWithPath: "/bin/sh"), ["-c", script, "sh"] + arguments,
+            environment: environment)
     }
 
     /// Runs `prefs` against the root.

@@ -1,11 +1,13 @@
 import Foundation
-import PackageTestSupport
 import LayeredDefaults
+import PackageTestSupport
 import Testing
 
 /// `prefs` as a real process: exit statuses, standard output and standard error.
 @Suite struct PrefsProcessTests {
-    static let verbs = ["read", "read-type", "exists", "write", "delete", "rename", "domains", "find", "export", "import", "watch", "prune"]
+    static let verbs = [
+        "read", "read-type", "exists", "write", "delete", "rename", "domains", "find", "export", "import", "watch", "prune",
+    ]
 
     @Test func helpWorksForTheToolAndEveryVerb() throws {
         try withTemporaryRoot { root throws in
@@ -59,7 +61,9 @@ import Testing
             for arguments in commands {
                 let result = try launcher.run("prefs", arguments, input: input)
                 #expect(result.status == 3, "\(arguments)")
-                #expect(result.errorLines.count == 1 && result.errorLines[0].hasPrefix("prefs: ") && result.errorLines[0].contains("broken.sqlite3"), "\(arguments)")
+                #expect(
+                    result.errorLines.count == 1 && result.errorLines[0].hasPrefix("prefs: ")
+                        && result.errorLines[0].contains("broken.sqlite3"), "\(arguments)")
                 #expect(!result.error.contains("private-marker") && result.output.isEmpty, "\(arguments)")
                 #expect(try Data(contentsOf: file) == garbage, "\(arguments) left the file untouched")
             }
@@ -70,8 +74,10 @@ import Testing
         try withTemporaryRoot { root throws in
             let launcher = Launcher(root: root)
             try launcher.prefs("write", "app", "token", "-string", "s3cr3t-value")
-            for arguments in [["write", "app", "n", "-int", "s3cr3t-value"], ["write", "app", "token", "-array-add", "x"],
-                              ["write", "app", "d", "-date", "s3cr3t-value"], ["write", "app", "b", "-bool", "s3cr3t-value"]] {
+            for arguments in [
+                ["write", "app", "n", "-int", "s3cr3t-value"], ["write", "app", "token", "-array-add", "x"],
+                ["write", "app", "d", "-date", "s3cr3t-value"], ["write", "app", "b", "-bool", "s3cr3t-value"],
+            ] {
                 let result = try launcher.run("prefs", arguments)
                 #expect(result.status == 2 && result.errorLines.count == 1, "\(arguments)")
                 #expect(!result.error.contains("s3cr3t"), "\(arguments)")
@@ -113,7 +119,10 @@ import Testing
                 (#"exec "$PREFS" read app >&-"#, 3, ["prefs: cannot write the output (Bad file descriptor)"]),
                 (#"exec "$PREFS" read app k >&- 2>&-"#, 3, []),
                 (#"exec "$PREFS" read app absent 2>/dev/full"#, 1, []),
-                (#"exec "$PREFS" import app - <&-"#, 2, ["prefs: cannot read standard input (Bad file descriptor); nothing was changed"]),
+                (
+                    #"exec "$PREFS" import app - <&-"#, 2,
+                    ["prefs: cannot read standard input (Bad file descriptor); nothing was changed"]
+                ),
                 (#"exec "$PREFS" write app other v >&- 2>&- <&-"#, 0, []),
             ]
             for (script, status, error) in cases {
@@ -160,9 +169,12 @@ import Testing
             // NB: 96 blocks is 48 KiB in dash and 96 KiB in bash; the value, 120,000 bytes, fits in neither.
             // Not `exec`: the test runner starts its children with most signals blocked, SIGXFSZ among
             // them, which would hide the signal; the shell starts prefs with none blocked, as a user's does.
-            let refused = try launcher.shell(#"ulimit -f 96 && "$PREFS" write app big -string "$1""#, String(repeating: "x", count: 120_000))
+            let refused = try launcher.shell(
+                #"ulimit -f 96 && "$PREFS" write app big -string "$1""#, String(repeating: "x", count: 120_000))
             #expect(!refused.signaled && refused.status == 3 && refused.output.isEmpty)
-            #expect(refused.errorLines.count == 1 && refused.errorLines[0].hasPrefix("prefs: ") && refused.errorLines[0].contains("'big'"))
+            #expect(
+                refused.errorLines.count == 1 && refused.errorLines[0].hasPrefix("prefs: ")
+                    && refused.errorLines[0].contains("'big'"))
             #expect(!refused.error.contains("xxxx"))
             #expect(try launcher.prefs("read", "app").output == "{\n    kept = v;\n}\n")
         }
@@ -204,7 +216,8 @@ import Testing
             #expect(try launcher.prefs("read", "NSGlobalDomain", "AppleLocale").output == "en_GB\n")
             #expect(try launcher.prefs("domains").output == "com.a, com.b\n")
             let found = try launcher.prefs("find", "en_gb")
-            #expect(found.succeeded && found.output == "Found 1 keys in domain 'NSGlobalDomain': {\n    AppleLocale = en_GB;\n}\n")
+            #expect(
+                found.succeeded && found.output == "Found 1 keys in domain 'NSGlobalDomain': {\n    AppleLocale = en_GB;\n}\n")
         }
     }
 
@@ -213,17 +226,18 @@ import Testing
             let launcher = Launcher(root: root)
             let input = Data(#"{"size":{"integer":12},"when":{"date":0.5}}"#.utf8)
             #expect(try launcher.prefs("import", "app", "-", input: input).succeeded)
-            #expect(try launcher.prefs("export", "app", "-").output == """
-                {
-                  "size" : {
-                    "integer" : 12
-                  },
-                  "when" : {
-                    "date" : 0.5
-                  }
-                }
+            #expect(
+                try launcher.prefs("export", "app", "-").output == """
+                    {
+                      "size" : {
+                        "integer" : 12
+                      },
+                      "when" : {
+                        "date" : 0.5
+                      }
+                    }
 
-                """)
+                    """)
         }
     }
 
@@ -237,12 +251,15 @@ import Testing
 
             let domain = try launcher.prefs("read", "app")
             #expect(domain.succeeded && domain.output == "{\n    good = 1;\n}\n")
-            #expect(domain.errorLines.count == 1 && domain.errorLines[0].hasPrefix("prefs: warning: ") && domain.errorLines[0].contains("'bad'"))
+            #expect(
+                domain.errorLines.count == 1 && domain.errorLines[0].hasPrefix("prefs: warning: ")
+                    && domain.errorLines[0].contains("'bad'"))
 
             for verb in ["read", "read-type", "exists"] {
                 let key = try launcher.prefs(verb, "app", "bad")
                 #expect(key.status == 3 && key.output.isEmpty, "\(verb)")
-                #expect(key.errorLines.count == 1 && key.errorLines[0].hasPrefix("prefs: The stored value for key 'bad'"), "\(verb)")
+                #expect(
+                    key.errorLines.count == 1 && key.errorLines[0].hasPrefix("prefs: The stored value for key 'bad'"), "\(verb)")
                 #expect(!key.error.contains("private-marker"), "\(verb)")
             }
             #expect(RawSQLite.firstText("SELECT value FROM preferences WHERE key = 'bad'", at: path) == "private-marker")

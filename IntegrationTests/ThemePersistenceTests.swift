@@ -13,7 +13,8 @@ import Testing
         init(_ test: String, root: URL) {
             suite = uniqueSuite(test)
             launcher = Launcher(root: root)
-            report = FailureReport(test: test, app: "theme-demo", suite: suite, key: "theme", expectedFallback: "system", launcher: launcher)
+            report = FailureReport(
+                test: test, app: "theme-demo", suite: suite, key: "theme", expectedFallback: "system", launcher: launcher)
         }
 
         func demo(_ arguments: String...) throws -> ProcessResult {
@@ -53,8 +54,10 @@ import Testing
             let prune = try scenario.launcher.prefs("prune", "--prefix", scenario.suite)
             scenario.report.expect(prune.succeeded && prune.output == "Deleted \(scenario.suite)\n", "cleanup phase: prune")
             let files = try FileManager.default.contentsOfDirectory(atPath: root.path)
-            scenario.report.expect(!files.contains { $0.hasPrefix(scenario.suite) }, "cleanup phase: no file of the suite is left")
-            let neighbourKept = try scenario.launcher.prefs("read", neighbour, "theme").output == "light\n"
+            scenario.report.expect(
+                !files.contains { $0.hasPrefix(scenario.suite) }, "cleanup phase: no file of the suite is left")
+            let neighbourKept =
+                try scenario.launcher.prefs("read", neighbour, "theme").output == "light\n"
                 && (try scenario.launcher.prefs("read", "-g", "shared").output == "1\n")
             scenario.report.expect(neighbourKept, "cleanup phase: other domains are untouched")
             scenario.report.expectShows("system", try scenario.demo("show"), "after cleanup")
@@ -79,7 +82,8 @@ import Testing
             scenario.report.expectShows("dark", try scenario.demo("show"), "restart after write")
             scenario.report.expectShows("system", try scenario.demo("reset"), "reset")
             scenario.report.expectShows("system", try scenario.demo("show"), "restart after reset")
-            scenario.report.expect(try scenario.themeIsStored() == false, "after reset: the key is absent from the persistent domain")
+            scenario.report.expect(
+                try scenario.themeIsStored() == false, "after reset: the key is absent from the persistent domain")
         }
     }
 
@@ -101,7 +105,8 @@ import Testing
             let scenario = Scenario("anUnknownThemeIsRefusedAndChangesNothing", root: root)
             scenario.report.expectShows("light", try scenario.demo("set", "light"), "store light")
             let refused = try scenario.demo("set", theme)
-            scenario.report.expect(refused.status == 2 && refused.errorLines.count == 1 && refused.output.isEmpty, "set an unknown theme")
+            scenario.report.expect(
+                refused.status == 2 && refused.errorLines.count == 1 && refused.output.isEmpty, "set an unknown theme")
             scenario.report.expectShows("light", try scenario.demo("show"), "after the refused set")
         }
     }

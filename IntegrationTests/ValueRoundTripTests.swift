@@ -1,6 +1,6 @@
 import Foundation
-import PackageTestSupport
 import LayeredDefaults
+import PackageTestSupport
 import Testing
 
 /// Every value type written by one `prefs` process reads back, typed and exact, in others.
@@ -20,15 +20,20 @@ import Testing
         Case(name: "float", arguments: ["-float", "-0.1"], expected: .double(-0.1)),
         Case(name: "infinite float", arguments: ["-float", "inf"], expected: .double(.infinity)),
         Case(name: "boolean", arguments: ["-bool", "yes"], expected: .bool(true)),
-        Case(name: "date", arguments: ["-date", "2026-11-29T21:44:42Z"], expected: .date(Date(timeIntervalSinceReferenceDate: 817_681_482))),
+        Case(
+            name: "date", arguments: ["-date", "2026-11-29T21:44:42Z"],
+            expected: .date(Date(timeIntervalSinceReferenceDate: 817_681_482))),
         Case(name: "data", arguments: ["-data", "00ff7f"], expected: .data(Data([0, 255, 127]))),
         Case(name: "empty data", arguments: ["-data", ""], expected: .data(Data())),
-        Case(name: "array", arguments: ["-array", "a", "-int", "1", "-float", "1", "-bool", "1", "-date", "2001-01-01"],
-             expected: .array(["a", .integer(1), .double(1), .bool(true), .date(Date(timeIntervalSinceReferenceDate: 0))])),
-        Case(name: "dictionary", arguments: ["-dict", "name", "x", "size", "-int", "12", "blob", "-data", "0a"],
-             expected: .dictionary(["name": "x", "size": .integer(12), "blob": .data(Data([10]))])),
-        Case(name: "nested property-list text", arguments: ["{ list = (a, { b = <0a0b>; }); }"],
-             expected: .dictionary(["list": .array(["a", .dictionary(["b": .data(Data([10, 11]))])])])),
+        Case(
+            name: "array", arguments: ["-array", "a", "-int", "1", "-float", "1", "-bool", "1", "-date", "2001-01-01"],
+            expected: .array(["a", .integer(1), .double(1), .bool(true), .date(Date(timeIntervalSinceReferenceDate: 0))])),
+        Case(
+            name: "dictionary", arguments: ["-dict", "name", "x", "size", "-int", "12", "blob", "-data", "0a"],
+            expected: .dictionary(["name": "x", "size": .integer(12), "blob": .data(Data([10]))])),
+        Case(
+            name: "nested property-list text", arguments: ["{ list = (a, { b = <0a0b>; }); }"],
+            expected: .dictionary(["list": .array(["a", .dictionary(["b": .data(Data([10, 11]))])])])),
     ]
 
     @Test(arguments: cases)
@@ -36,14 +41,16 @@ import Testing
         try withTemporaryRoot { root throws in
             let launcher = Launcher(root: root)
             let suite = uniqueSuite("valueRoundTrip")
-            let report = FailureReport(test: "everyValueTypeRoundTripsBetweenProcesses(\(sample.name))", app: "prefs", suite: suite, key: "k",
-                                       expectedFallback: "type \(sample.expected.typeName)", launcher: launcher)
+            let report = FailureReport(
+                test: "everyValueTypeRoundTripsBetweenProcesses(\(sample.name))", app: "prefs", suite: suite, key: "k",
+                expectedFallback: "type \(sample.expected.typeName)", launcher: launcher)
 
             let write = try launcher.run("prefs", ["write", suite, "k"] + sample.arguments)
             report.expect(write.succeeded && write.output.isEmpty && write.error.isEmpty, "write")
 
             let type = try launcher.prefs("read-type", suite, "k")
-            report.expect(type.succeeded && type.output == "Type is \(sample.expected.typeName)\n", "read-type in another process")
+            report.expect(
+                type.succeeded && type.output == "Type is \(sample.expected.typeName)\n", "read-type in another process")
 
             let export = try launcher.prefs("export", suite, "-")
             let exported = try? JSONDecoder().decode([String: PreferenceValue].self, from: Data(export.output.utf8))

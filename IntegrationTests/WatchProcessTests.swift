@@ -10,7 +10,9 @@ import Testing
     /// Starts `prefs watch` with `arguments`, then writes `key` from this process (another process than
     /// the watch) again and again, `1`, `2`, ..., until the watch prints a line (it may miss the writes
     /// before its observation started), and returns that line; then interrupts it and returns its status.
-    static func firstLine(_ arguments: [String], writing key: String, in launcher: Launcher) throws -> (line: String?, status: Int32, error: String) {
+    static func firstLine(
+        _ arguments: [String], writing key: String, in launcher: Launcher
+    ) throws -> (line: String?, status: Int32, error: String) {
         let defaults = try Defaults(suiteName: "app", configuration: .init(location: .directory(launcher.root), arguments: []))
         let watch = try launcher.start("prefs", ["watch"] + arguments)
         let done = Atomic(false)

@@ -51,7 +51,7 @@ package enum ArgumentDomain {
         guard let first = trimmed.first, "({<\"".contains(first) else { return .string(trimmed) }
         do {
             return try PropertyListText.parse(trimmed)
-        } catch where error.kind == .tooDeep {
+        } catch  where error.kind == .tooDeep {
             throw error
         } catch {
             return .string(trimmed)

@@ -34,7 +34,9 @@ extension Defaults {
     }
 
     /// Merges the values of `store` into `merged`, above what it holds; see ``resolve(failed:)``.
-    private func merge(_ store: DomainStore, into merged: inout [String: PreferenceValue], failed: (any Error) throws -> Void) rethrows {
+    private func merge(
+        _ store: DomainStore, into merged: inout [String: PreferenceValue], failed: (any Error) throws -> Void
+    ) rethrows {
         do {
             let (values, undecodable) = try store.allValues()
             undecodable.forEach(report)

@@ -10,15 +10,21 @@ extension Defaults {
     ///
     /// Only existing files are opened, and nothing is created. A file that cannot be opened (corrupt,
     /// unreadable) is sent to the error handler and left out: the rest of the search list still works.
-    static func systemLayers(of suiteName: String, configuration: Configuration, excluding persistent: DomainStore)
-        -> (managed: [DomainStore], system: [DomainStore]) {
+    static func systemLayers(
+        of suiteName: String, configuration: Configuration, excluding persistent: DomainStore
+    )
+        -> (managed: [DomainStore], system: [DomainStore])
+    {
         func existing(under root: (URL) -> URL) -> [DomainStore] {
             configuration.systemDirectories.compactMap { directory in
                 // NB: absent layers are the common case and must cost next to nothing at open: one lstat,
                 // no registry, no path resolution.
                 var status = stat()
-                guard lstat(root(directory).path + "/" + suiteName + "." + Location.fileExtension, &status) == 0 else { return nil }
-                let registry = StoreRegistry(root: root(directory), busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+                guard lstat(root(directory).path + "/" + suiteName + "." + Location.fileExtension, &status) == 0 else {
+                    return nil
+                }
+                let registry = StoreRegistry(
+                    root: root(directory), busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
                 do {
                     return try registry.store(named: suiteName, create: false).flatMap { $0 === persistent ? nil : $0 }
                 } catch {

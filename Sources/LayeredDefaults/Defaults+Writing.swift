@@ -51,7 +51,8 @@ extension Defaults {
     /// - Returns: the new value.
     /// - Throws: what `transform` throws, or a storage error; nothing changes then.
     @discardableResult
-    public func update(forKey key: String, _ transform: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue? {
+    public func update(forKey key: String, _ transform: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue?
+    {
         let value = try transaction(in: persistent, key: key) { domain in
             let value = try transform(domain.value(forKey: key))
             try domain.set(value, forKey: key)

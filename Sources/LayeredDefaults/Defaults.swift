@@ -97,7 +97,8 @@ public final class Defaults: Sendable {
         self.init(suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites)
     }
 
-    init(suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainStore, suites: [DomainStore]) {
+    init(suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainStore, suites: [DomainStore])
+    {
         self.suiteName = suiteName
         self.configuration = configuration
         self.registry = registry
@@ -111,7 +112,8 @@ public final class Defaults: Sendable {
             configuration.errorHandler(failure)
         }
         let layers = Self.systemLayers(of: suiteName, configuration: configuration, excluding: persistent)
-        var state = SearchState(arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, global: global, system: layers.system)
+        var state = SearchState(
+            arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, global: global, system: layers.system)
         self.managed = layers.managed
         state.rebuildStores(persistent: persistent)
         self.hasArguments = Atomic(!state.arguments.isEmpty)
@@ -192,8 +194,10 @@ public final class Defaults: Sendable {
 
     /// The value of `key` in `store`. A row that cannot be decoded reads as missing and is reported
     /// (it is left untouched); any other failure goes to `failed`. Either way `skipped` runs first.
-    func read(_ key: String, in store: DomainStore, failed: (any Error) throws -> Void,
-                      skipped: () -> Void = {}) rethrows -> PreferenceValue? {
+    func read(
+        _ key: String, in store: DomainStore, failed: (any Error) throws -> Void,
+        skipped: () -> Void = {}
+    ) rethrows -> PreferenceValue? {
         do {
             return try store.value(forKey: key)
         } catch let error as DefaultsError where error.isUndecodableValue {

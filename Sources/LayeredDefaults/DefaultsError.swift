@@ -165,7 +165,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         // NB: SQLite says SQLITE_FULL only for ENOSPC while writing a page; the same ENOSPC while growing
         // the -shm index (SQLITE_IOERR_SHMSIZE), a quota's EDQUOT and the file-size limit's EFBIG are
         // I/O errors, told apart by the errno behind them.
-        case .ioError, .cantOpen: return space(error.systemErrno, suite: suite, key: key) ?? DefaultsError.storageFailure(error, suite: suite, key: key)
+        case .ioError, .cantOpen:
+            return space(error.systemErrno, suite: suite, key: key) ?? DefaultsError.storageFailure(error, suite: suite, key: key)
         default: return DefaultsError.storageFailure(error, suite: suite, key: key)
         }
     }
@@ -180,7 +181,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Classifies the failure of a system call (its `errno` is `code`) doing `operation` (e.g. "list") on
     /// `path`, outside any one suite: ``permissionDenied(path:)`` or ``fileSystemFailure(path:operation:code:)``.
     static func fileSystem(_ code: Int32, path: String, operation: String) -> DefaultsError {
-        code == EACCES || code == EPERM ? .permissionDenied(path: path) : .fileSystemFailure(path: path, operation: operation, code: code)
+        code == EACCES || code == EPERM
+            ? .permissionDenied(path: path) : .fileSystemFailure(path: path, operation: operation, code: code)
     }
 
     /// The error of an `errno` saying that there is no room left, or nil for any other.

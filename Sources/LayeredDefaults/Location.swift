@@ -99,7 +99,8 @@ public enum Location: Sendable, Hashable {
             if let config = Self.variable("XDG_CONFIG_HOME", in: environment), config.hasPrefix("/") {
                 return URL(fileURLWithPath: config, isDirectory: true).appendingPathComponent("layered-defaults")
             }
-            let home = Self.variable("HOME", in: environment).map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let home =
+                Self.variable("HOME", in: environment).map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? FileManager.default.homeDirectoryForCurrentUser
             return home.appendingPathComponent(".config/layered-defaults", isDirectory: true)
         }

@@ -43,9 +43,10 @@ package enum SuiteName {
     ) -> String {
         let explicit = environment["LAYERED_DEFAULTS_APP_ID"].flatMap { $0.isEmpty ? nil : $0 }
         let raw = explicit ?? bundleIdentifier ?? processName
-        let cleaned = String(raw.unicodeScalars.prefix(maximumLength).map { scalar -> Character in
-            scalar.isASCII && isAllowed(UInt8(scalar.value)) ? Character(scalar) : "_"
-        })
+        let cleaned = String(
+            raw.unicodeScalars.prefix(maximumLength).map { scalar -> Character in
+                scalar.isASCII && isAllowed(UInt8(scalar.value)) ? Character(scalar) : "_"
+            })
         return isValid(cleaned) ? cleaned : "app"
     }
 }

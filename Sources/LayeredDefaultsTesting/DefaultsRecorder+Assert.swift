@@ -2,6 +2,8 @@ import LayeredDefaults
 
 /// The assertions: run an action, then state its change as a mutation of the previous snapshot.
 extension DefaultsRecorder {
+    // NB: disfavored so that in an async context `try await recorder.assert(during: { syncCode() })` picks
+    // the async form instead of warning that nothing is awaited; in a sync context this is the only choice.
     /// Runs `action`, then checks that the persistent domain changed exactly as `expectedChange` says.
     ///
     /// `expectedChange` receives the domain as of the last assertion; change it into what the domain
@@ -28,8 +30,6 @@ extension DefaultsRecorder {
     ///   - line: the line a failure is reported at.
     ///   - column: the column a failure is reported at.
     /// - Throws: what `action` or `expectedChange` throws, or an error reading the domain.
-    // NB: disfavored so that in an async context `try await recorder.assert(during: { syncCode() })` picks
-    // the async form instead of warning that nothing is awaited; in a sync context this is the only choice.
     @_disfavoredOverload
     public func assert(
         during action: () throws -> Void,
@@ -97,7 +97,8 @@ extension DefaultsRecorder {
         _ expectedChange: (inout [String: PreferenceValue]) throws -> Void,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) throws {
-        try verify(currentValues(), expectedChange, site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        try verify(
+            currentValues(), expectedChange, site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     private func reportChangesBeforeAction(site: CallSite) throws {

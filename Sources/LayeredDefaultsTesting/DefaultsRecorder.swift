@@ -66,8 +66,9 @@ public final class DefaultsRecorder: Sendable {
         _ defaults: Defaults, domain: String? = nil, exhaustivity: Exhaustivity = .on,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) throws {
-        try self.init(defaults, domain: domain, exhaustivity: exhaustivity, reporter: .live,
-                      site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        try self.init(
+            defaults, domain: domain, exhaustivity: exhaustivity, reporter: .live,
+            site: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     init(_ defaults: Defaults, domain: String?, exhaustivity: Exhaustivity, reporter: IssueReporter, site: CallSite) throws {
@@ -85,7 +86,9 @@ public final class DefaultsRecorder: Sendable {
         guard let current = try? currentValues() else { return }
         reportUnasserted(
             current, site: creationSite,
-            headline: "The persistent domain \"\(domainName)\" has changes that were never asserted (found when the recorder was released without finish())")
+            headline:
+                "The persistent domain \"\(domainName)\" has changes that were never asserted (found when the recorder was released without finish())"
+        )
     }
 
     /// How strictly expectations are checked; change it at any point of a test.
@@ -108,7 +111,9 @@ public final class DefaultsRecorder: Sendable {
     ///   - filePath: the file path a failure is reported in.
     ///   - line: the line a failure is reported at.
     ///   - column: the column a failure is reported at.
-    public func finish(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
+    public func finish(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
         let site = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         do {
             let current = try currentValues()
@@ -131,7 +136,9 @@ public final class DefaultsRecorder: Sendable {
     ///   - line: the line the skipped changes are reported at.
     ///   - column: the column the skipped changes are reported at.
     /// - Throws: the domain cannot be read.
-    public func skipChanges(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) throws {
+    public func skipChanges(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) throws {
         let current = try currentValues()
         let (previous, exhaustivity, shown) = state.withLock { state in
             defer { state.snapshot = current }
@@ -139,8 +146,10 @@ public final class DefaultsRecorder: Sendable {
         }
         let skipped = DomainDiff(expected: previous, actual: current, shownKeys: shown)
         if case .off(true) = exhaustivity, !skipped.isEmpty {
-            reporter.note(skipped.message("Skipped changes to the persistent domain \"\(domainName)\"", legend: "- as last asserted, + actual"),
-                          CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+            reporter.note(
+                skipped.message(
+                    "Skipped changes to the persistent domain \"\(domainName)\"", legend: "- as last asserted, + actual"),
+                CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
         }
     }
 
@@ -161,7 +170,8 @@ public final class DefaultsRecorder: Sendable {
         guard !diff.isEmpty else { return }
         switch exhaustivity {
         case .on: reporter.fail(diff.message(headline, legend: "- as last asserted, + actual"), site)
-        case .off(showSkippedAssertions: true): reporter.note(diff.message("Skipped: " + headline, legend: "- as last asserted, + actual"), site)
+        case .off(showSkippedAssertions: true):
+            reporter.note(diff.message("Skipped: " + headline, legend: "- as last asserted, + actual"), site)
         case .off(showSkippedAssertions: false): break
         }
     }
@@ -201,10 +211,12 @@ public final class DefaultsRecorder: Sendable {
             let diff = DomainDiff(expected: expected, actual: current, shownKeys: shown)
             if !diff.isEmpty { reporter.fail(diff.message(headline), site) }
         case .off(let showSkippedAssertions):
-            let checked = DomainDiff(expected: expected.filter { named.contains($0.key) },
-                                     actual: current.filter { named.contains($0.key) }, shownKeys: shown)
+            let checked = DomainDiff(
+                expected: expected.filter { named.contains($0.key) },
+                actual: current.filter { named.contains($0.key) }, shownKeys: shown)
             if !checked.isEmpty {
-                reporter.fail(checked.message(headline + " (exhaustivity is off: only the keys the expectation set are checked)"), site)
+                reporter.fail(
+                    checked.message(headline + " (exhaustivity is off: only the keys the expectation set are checked)"), site)
                 return
             }
             let skipped = DomainDiff(expected: expected, actual: current, shownKeys: shown)

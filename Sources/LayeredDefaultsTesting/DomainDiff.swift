@@ -48,7 +48,8 @@ struct DomainDiff: Sendable {
     /// `~ "key": string, value changed (value not shown)`, or `~ "key": type changed from string to
     /// integer (values not shown)`: a hidden key's change, without its values.
     private func changedLine(_ key: String, _ old: PreferenceValue, _ new: PreferenceValue) -> String {
-        let change = old.typeName == new.typeName
+        let change =
+            old.typeName == new.typeName
             ? "\(new.typeName), value changed (value not shown)"
             : "type changed from \(old.typeName) to \(new.typeName) (values not shown)"
         return "~ \(key.debugDescription): \(change)"
@@ -78,7 +79,8 @@ struct DomainDiff: Sendable {
             return "[" + values.map(describe).joined(separator: ", ") + "]"
         case .dictionary(let values):
             guard !values.isEmpty else { return "[:]" }
-            return "[" + values.keys.sorted().map { "\($0.debugDescription): \(describe(values[$0]!))" }.joined(separator: ", ") + "]"
+            return "[" + values.keys.sorted().map { "\($0.debugDescription): \(describe(values[$0]!))" }.joined(separator: ", ")
+                + "]"
         }
     }
 }

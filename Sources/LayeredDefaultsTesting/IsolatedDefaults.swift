@@ -35,8 +35,9 @@ struct IsolatedDomain {
         } else {
             self.root = FileManager.default.temporaryDirectory
                 .appendingPathComponent("LayeredDefaultsTesting-root-\(UUID().uuidString)", isDirectory: true)
-            try FileManager.default.createDirectory(at: self.root, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: self.root, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             ownsRoot = true
         }
     }
@@ -45,14 +46,19 @@ struct IsolatedDomain {
     /// when this returns, so its connection is closed (unless `body` kept the store) before the files
     /// are removed.
     func run<T>(arguments: [String], _ body: (Defaults, String) throws -> T) throws -> T {
-        let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: []))
+        let defaults = try Defaults(
+            suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: []))
         return try Defaults.$scopedStandard.withValue(defaults) { try body(defaults, suiteName) }
     }
 
     /// The asynchronous form of ``run(arguments:_:)``.
-    func run<T>(arguments: [String], isolation: isolated (any Actor)?, _ body: (Defaults, String) async throws -> T) async throws -> T {
-        let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: []))
-        return try await Defaults.$scopedStandard.withValue(defaults, operation: { try await body(defaults, suiteName) }, isolation: isolation)
+    func run<T>(
+        arguments: [String], isolation: isolated (any Actor)?, _ body: (Defaults, String) async throws -> T
+    ) async throws -> T {
+        let defaults = try Defaults(
+            suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: []))
+        return try await Defaults.$scopedStandard.withValue(
+            defaults, operation: { try await body(defaults, suiteName) }, isolation: isolation)
     }
 
     /// Removes what this domain created: the whole root when it made the root, else only the domain's

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(XCTest)
-import XCTest
+    import XCTest
 #endif
 
 /// Where a test tool was called from: the call site a failure points at.
@@ -38,7 +38,7 @@ struct IssueReporter: Sendable {
                 return
             }
             #if canImport(XCTest)
-            XCTFail(message, file: site.filePath, line: site.line)
+                XCTFail(message, file: site.filePath, line: site.line)
             #endif
             // NB: off a Swift Testing test's task (a detached task, a release elsewhere) `Test.current` is nil
             // too. XCTFail drops a failure when no XCTest case runs, and Issue.record drops one when no Swift
@@ -47,7 +47,8 @@ struct IssueReporter: Sendable {
         },
         note: { message, site in
             if Test.current != nil {
-                withKnownIssue(Comment(rawValue: "Skipped assertions (exhaustivity is off)"), sourceLocation: site.sourceLocation) {
+                withKnownIssue(Comment(rawValue: "Skipped assertions (exhaustivity is off)"), sourceLocation: site.sourceLocation)
+                {
                     Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
                 }
                 return
@@ -80,6 +81,7 @@ package func reportTestFailureAtRunningTest(
     _ message: String,
     fallbackFileID: StaticString = #fileID, fallbackFilePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {
-    let site = RunningTest.current?.site ?? CallSite(fileID: fallbackFileID, filePath: fallbackFilePath, line: line, column: column)
+    let site =
+        RunningTest.current?.site ?? CallSite(fileID: fallbackFileID, filePath: fallbackFilePath, line: line, column: column)
     IssueReporter.live.fail(message, site)
 }

@@ -24,7 +24,8 @@ public func withInMemoryDefaults<T>(
     _ body: (_ defaults: Defaults, _ suiteName: String) throws -> T
 ) throws -> T {
     let suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
-    let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments, systemDirectories: []))
+    let defaults = try Defaults(
+        suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments, systemDirectories: []))
     return try Defaults.$scopedStandard.withValue(defaults) { try body(defaults, suiteName) }
 }
 
@@ -49,6 +50,8 @@ public func withInMemoryDefaults<T>(
     _ body: (_ defaults: Defaults, _ suiteName: String) async throws -> T
 ) async throws -> T {
     let suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
-    let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments, systemDirectories: []))
-    return try await Defaults.$scopedStandard.withValue(defaults, operation: { try await body(defaults, suiteName) }, isolation: isolation)
+    let defaults = try Defaults(
+        suiteName: suiteName, configuration: .init(location: .inMemory, arguments: arguments, systemDirectories: []))
+    return try await Defaults.$scopedStandard.withValue(
+        defaults, operation: { try await body(defaults, suiteName) }, isolation: isolation)
 }

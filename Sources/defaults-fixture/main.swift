@@ -65,10 +65,10 @@ import Foundation
 import LayeredDefaults
 
 #if canImport(Glibc)
-// NB: Glibc imports RLIMIT_FSIZE as an enum case of __rlimit_resource, which getrlimit takes as Int32.
-let RLIMIT_FSIZE_VALUE = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+    // NB: Glibc imports RLIMIT_FSIZE as an enum case of __rlimit_resource, which getrlimit takes as Int32.
+    let fileSizeLimitResource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
 #else
-let RLIMIT_FSIZE_VALUE = RLIMIT_FSIZE
+    let fileSizeLimitResource = RLIMIT_FSIZE
 #endif
 
 /// Writes one line to standard output at once (unbuffered: the parent reads it while we run).
@@ -105,9 +105,9 @@ while let option = arguments.first, option.hasPrefix("--"), arguments.count >= 2
         guard let bytes = rlim_t(value) else { fail("--file-size-limit needs a number of bytes", status: 1) }
         signal(SIGXFSZ, SIG_IGN)
         var limit = rlimit()
-        getrlimit(RLIMIT_FSIZE_VALUE, &limit)
+        getrlimit(fileSizeLimitResource, &limit)
         limit.rlim_cur = bytes
-        guard setrlimit(RLIMIT_FSIZE_VALUE, &limit) == 0 else {
+        guard setrlimit(fileSizeLimitResource, &limit) == 0 else {
             fail("cannot limit the file size: \(String(cString: strerror(errno)))", status: 3)
         }
     default:
@@ -124,7 +124,9 @@ let (root, suite, operation, rest) = (arguments[0], arguments[1], arguments[2], 
 /// cannot ask itself (its own locks never conflict, and closing the descriptor it would ask through drops them).
 func reportLock(suffix: String, start: Int, length: Int) -> Never {
     let descriptor = open(URL(fileURLWithPath: root).appendingPathComponent(suite + ".sqlite3" + suffix).path, O_RDONLY)
-    guard descriptor >= 0 else { fail("cannot open the \(suffix.isEmpty ? "database" : suffix) file: \(String(cString: strerror(errno)))", status: 2) }
+    guard descriptor >= 0 else {
+        fail("cannot open the \(suffix.isEmpty ? "database" : suffix) file: \(String(cString: strerror(errno)))", status: 2)
+    }
     var query = flock()
     query.l_type = Int16(F_WRLCK)
     query.l_whence = Int16(SEEK_SET)
@@ -314,28 +316,28 @@ struct AcknowledgedValues {
 /// Confines this process to the `index`-th CPU (from 0) of those it may use now.
 func pin(toCPU index: Int) {
     #if os(Linux)
-    // NB: Glibc declares sched_getaffinity and sched_setaffinity only for _GNU_SOURCE, which Swift's Glibc
-    // module is not built with; look them up by name instead (they are in every glibc since 2.3). A CPU
-    // set is an array of words; on the little-endian machines Swift runs Linux on, CPU n is bit n % 8 of byte n / 8.
-    typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
-    guard let get = dlsym(nil, "sched_getaffinity"), let set = dlsym(nil, "sched_setaffinity") else {
-        fail("--cpu: sched_setaffinity is missing", status: 3)
-    }
-    var allowed = cpu_set_t()
-    guard unsafeBitCast(get, to: Affinity.self)(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else {
-        fail("sched_getaffinity: \(String(cString: strerror(errno)))", status: 3)
-    }
-    let cpus = withUnsafeBytes(of: allowed) { bytes in
-        (0..<bytes.count * 8).filter { bytes[$0 / 8] & (1 << ($0 % 8)) != 0 }
-    }
-    guard cpus.indices.contains(index) else { fail("--cpu \(index): only \(cpus.count) CPUs are usable", status: 3) }
-    var only = cpu_set_t()
-    withUnsafeMutableBytes(of: &only) { $0[cpus[index] / 8] = 1 << (cpus[index] % 8) }
-    guard unsafeBitCast(set, to: Affinity.self)(0, MemoryLayout<cpu_set_t>.size, &only) == 0 else {
-        fail("sched_setaffinity: \(String(cString: strerror(errno)))", status: 3)
-    }
+        // NB: Glibc declares sched_getaffinity and sched_setaffinity only for _GNU_SOURCE, which Swift's Glibc
+        // module is not built with; look them up by name instead (they are in every glibc since 2.3). A CPU
+        // set is an array of words; on the little-endian machines Swift runs Linux on, CPU n is bit n % 8 of byte n / 8.
+        typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+        guard let get = dlsym(nil, "sched_getaffinity"), let set = dlsym(nil, "sched_setaffinity") else {
+            fail("--cpu: sched_setaffinity is missing", status: 3)
+        }
+        var allowed = cpu_set_t()
+        guard unsafeBitCast(get, to: Affinity.self)(0, MemoryLayout<cpu_set_t>.size, &allowed) == 0 else {
+            fail("sched_getaffinity: \(String(cString: strerror(errno)))", status: 3)
+        }
+        let cpus = withUnsafeBytes(of: allowed) { bytes in
+            (0..<bytes.count * 8).filter { bytes[$0 / 8] & (1 << ($0 % 8)) != 0 }
+        }
+        guard cpus.indices.contains(index) else { fail("--cpu \(index): only \(cpus.count) CPUs are usable", status: 3) }
+        var only = cpu_set_t()
+        withUnsafeMutableBytes(of: &only) { $0[cpus[index] / 8] = 1 << (cpus[index] % 8) }
+        guard unsafeBitCast(set, to: Affinity.self)(0, MemoryLayout<cpu_set_t>.size, &only) == 0 else {
+            fail("sched_setaffinity: \(String(cString: strerror(errno)))", status: 3)
+        }
     #else
-    // NB: elsewhere (macOS) a process cannot be confined to a CPU; the option is accepted and ignored.
-    _ = index
+        // NB: elsewhere (macOS) a process cannot be confined to a CPU; the option is accepted and ignored.
+        _ = index
     #endif
 }

@@ -33,26 +33,32 @@ struct Conductor {
             for size in benchCase.sized ? Self.sizes.map(Optional.some) : [nil] {
                 for round in 0..<rounds {
                     // NB: Foundation last and once: ours and its near peers stay neighbours in time.
-                    for kind in benchCase.peers.filter({ $0 != .foundation }) + (round == 0 ? benchCase.peers.filter { $0 == .foundation } : []) {
+                    for kind in benchCase.peers.filter({ $0 != .foundation })
+                        + (round == 0 ? benchCase.peers.filter { $0 == .foundation } : [])
+                    {
                         if options.quick, let reason = benchCase.quickSkips[kind] {
                             if !notes.contains(reason) { notes.append(reason) }
                             continue
                         }
-                        progress("  \(size.map { "\(Report.count($0)) keys, " } ?? "")\(kind.rawValue)"
-                            + (rounds > 1 ? " (round \(round + 1) of \(rounds))" : ""))
+                        progress(
+                            "  \(size.map { "\(Report.count($0)) keys, " } ?? "")\(kind.rawValue)"
+                                + (rounds > 1 ? " (round \(round + 1) of \(rounds))" : ""))
                         merge(try measureInChild(benchCase, kind, size: size, round: round), into: &rows)
                     }
                 }
             }
         }
-        let report = Report(rows: rows, options: options, started: started, foundationDirectory: foundationDirectory, notes: notes)
+        let report = Report(
+            rows: rows, options: options, started: started, foundationDirectory: foundationDirectory, notes: notes)
         print(options.json ? try report.json() : report.table())
     }
 
     /// Measures `benchCase` for `kind` at `size` in a new process, and returns its rows.
     private func measureInChild(_ benchCase: BenchCase, _ kind: PeerKind, size: Int?, round: Int) throws -> [Row] {
-        let child = try ChildProcess(["measure", benchCase.id, kind.rawValue, size.map(String.init) ?? "-",
-                                      options.quick ? "quick" : "full", "\(round)"])
+        let child = try ChildProcess([
+            "measure", benchCase.id, kind.rawValue, size.map(String.init) ?? "-",
+            options.quick ? "quick" : "full", "\(round)",
+        ])
         let output = try child.readToEnd()
         try child.finish()
         return try JSONDecoder().decode([Row].self, from: output)
@@ -62,12 +68,13 @@ struct Conductor {
     /// - Parameter arguments: `<case> <peer> <size or -> <quick|full> <round>`.
     static func measure(_ arguments: [String]) throws {
         guard arguments.count == 5, let benchCase = BenchCase.all.first(where: { $0.id == arguments[0] }),
-              let kind = PeerKind(rawValue: arguments[1]), let round = Int(arguments[4]), let sandbox = Sandbox.current
+            let kind = PeerKind(rawValue: arguments[1]), let round = Int(arguments[4]), let sandbox = Sandbox.current
         else { throw ChildProcess.Failure(description: "bad measure command line \(arguments)") }
         var options = Options()
         options.quick = arguments[3] == "quick"
-        let run = BenchRun(options: options, sandbox: sandbox, peers: [kind], sizes: Int(arguments[2]).map { [$0] } ?? sizes,
-                           round: round)
+        let run = BenchRun(
+            options: options, sandbox: sandbox, peers: [kind], sizes: Int(arguments[2]).map { [$0] } ?? sizes,
+            round: round)
         let rows = try benchCase.run(run)
         FileHandle.standardOutput.write(try JSONEncoder().encode(rows))
     }

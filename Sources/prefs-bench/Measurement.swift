@@ -74,11 +74,13 @@ struct MeasureSettings: Sendable {
     var processRepetitions: Int
 
     /// The full run: a few minutes in all.
-    static let full = MeasureSettings(repetitions: 7, minimumRepetitions: 3, repetitionNanoseconds: 20e6,
-                                      budgetNanoseconds: 2.5e9, processRepetitions: 5)
+    static let full = MeasureSettings(
+        repetitions: 7, minimumRepetitions: 3, repetitionNanoseconds: 20e6,
+        budgetNanoseconds: 2.5e9, processRepetitions: 5)
     /// The `--quick` run: under a minute in all.
-    static let quick = MeasureSettings(repetitions: 5, minimumRepetitions: 2, repetitionNanoseconds: 3e6,
-                                       budgetNanoseconds: 0.3e9, processRepetitions: 3)
+    static let quick = MeasureSettings(
+        repetitions: 5, minimumRepetitions: 2, repetitionNanoseconds: 3e6,
+        budgetNanoseconds: 0.3e9, processRepetitions: 3)
 
     /// These settings with repetitions of at least `nanoseconds` (and the budget to run them all).
     ///

@@ -81,13 +81,17 @@ struct Sandbox: Sendable {
     ///   is removed first), so the run stops before writing anything more.
     func verifyFoundationIsolation() throws -> String {
         let suite = "prefs-bench-probe-\(getpid())"
-        guard let defaults = UserDefaults(suiteName: suite) else { throw IsolationError(description: "UserDefaults(suiteName:) returned nil") }
+        guard let defaults = UserDefaults(suiteName: suite) else {
+            throw IsolationError(description: "UserDefaults(suiteName:) returned nil")
+        }
         defaults.set("probe", forKey: "probe")
         defaults.synchronize()
         if FileManager.default.fileExists(atPath: foundationFile(of: suite).path) { return configHome.path }
         var stray: [String] = []
         if let realHome = ProcessInfo.processInfo.environment[Self.realHomeVariable] {
-            for candidate in [".config/\(suite).plist", "Library/Preferences/\(suite).plist", ".config/Preferences/\(suite).plist"] {
+            for candidate in [
+                ".config/\(suite).plist", "Library/Preferences/\(suite).plist", ".config/Preferences/\(suite).plist",
+            ] {
                 let path = realHome + "/" + candidate
                 if FileManager.default.fileExists(atPath: path) {
                     stray.append(path)
@@ -95,7 +99,8 @@ struct Sandbox: Sendable {
                 }
             }
         }
-        throw IsolationError(description: "Foundation did not write its probe domain under \(configHome.path)"
-            + (stray.isEmpty ? "" : " but to \(stray.joined(separator: ", ")) (removed)") + "; stopping")
+        throw IsolationError(
+            description: "Foundation did not write its probe domain under \(configHome.path)"
+                + (stray.isEmpty ? "" : " but to \(stray.joined(separator: ", ")) (removed)") + "; stopping")
     }
 }

@@ -47,4 +47,3 @@ struct Workload: Sendable {
         return result
     }
 }
-

@@ -30,7 +30,9 @@ final class SoakBoard {
         guard descriptor >= 0 else { throw SoakBoardError(path: path, call: "open") }
         defer { close(descriptor) }  // the mapping outlives the descriptor
         var status = stat()
-        guard fstat(descriptor, &status) == 0, Int(status.st_size) >= length else { throw SoakBoardError(path: path, call: "fstat") }
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) >= length else {
+            throw SoakBoardError(path: path, call: "fstat")
+        }
         guard let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else {
             throw SoakBoardError(path: path, call: "mmap")
         }

@@ -1,6 +1,6 @@
 import Foundation
-import ToolSupport
 import LayeredDefaults
+import ToolSupport
 
 /// Child mode: runs mixed operations until the deadline, acknowledging each committed one, and checks
 /// its reads: of its own keys against what it wrote, of other children's progress keys against what
@@ -52,7 +52,8 @@ struct SoakChild {
 
         /// Another child (this one when it is alone).
         func anotherChild() -> Int {
-            options.processes == 1 ? index
+            options.processes == 1
+                ? index
                 : (index + 1 + Int.random(in: 0..<(options.processes - 1), using: &generator)) % options.processes
         }
 
@@ -76,7 +77,8 @@ struct SoakChild {
                         try writeProgress()
                         usleep(UInt32.random(in: 1000...3000, using: &generator))
                     } else {
-                        try writeNothing(Int.random(in: 0..<4, using: &generator), to: defaults, key: key, holding: model[keyIndex])
+                        try writeNothing(
+                            Int.random(in: 0..<4, using: &generator), to: defaults, key: key, holding: model[keyIndex])
                         try checkProgress(of: writer)
                     }
                     continue
@@ -103,7 +105,9 @@ struct SoakChild {
                     say("T \(keyIndex) \(other) \(seq)")
                 case 45..<55:
                     let counter = Int.random(in: 0..<SoakOptions.counters, using: &generator)
-                    let value = try defaults.update(forKey: SoakProtocol.counter(counter)) { .integer(($0?.integerValue ?? 0) + 1) }
+                    let value = try defaults.update(forKey: SoakProtocol.counter(counter)) {
+                        .integer(($0?.integerValue ?? 0) + 1)
+                    }
                     say("U \(counter) \(value?.integerValue ?? -1)")
                 case 55..<60:
                     try writeProgress()
@@ -148,4 +152,3 @@ struct SoakChild {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }
-

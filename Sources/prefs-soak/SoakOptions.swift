@@ -68,8 +68,10 @@ struct SoakOptions {
 
     /// The arguments that start child `index` with these options.
     func childArguments(_ index: Int, root: URL) -> [String] {
-        ["--child", String(index), "--root", root.path, "--seconds", String(seconds), "--keys", String(keys),
-         "--processes", String(processes), "--seed", String(seed &+ UInt64(index))] + (simulateStale ? ["--simulate-stale"] : [])
+        [
+            "--child", String(index), "--root", root.path, "--seconds", String(seconds), "--keys", String(keys),
+            "--processes", String(processes), "--seed", String(seed &+ UInt64(index)),
+        ] + (simulateStale ? ["--simulate-stale"] : [])
     }
 }
 

@@ -6,11 +6,14 @@ struct SoakParent {
     let options: SoakOptions
 
     func run() -> Int32 {
-        let root = options.root ?? FileManager.default.temporaryDirectory
+        let root =
+            options.root
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("prefs-soak-\(UUID().uuidString)", isDirectory: true)
         defer { if options.root == nil { try? FileManager.default.removeItem(at: root) } }
-        report("\(options.processes) processes for \(options.seconds) s, \(options.keys) keys each and "
-               + "\(SoakOptions.counters) shared counters, suite '\(SoakOptions.suite)' in \(root.path), seed \(options.seed)")
+        report(
+            "\(options.processes) processes for \(options.seconds) s, \(options.keys) keys each and "
+                + "\(SoakOptions.counters) shared counters, suite '\(SoakOptions.suite)' in \(root.path), seed \(options.seed)")
 
         let start = ContinuousClock.now
         let ledgers: [SoakLedger]
@@ -28,10 +31,11 @@ struct SoakParent {
 
         let operations = ledgers.reduce(0) { $0 + $1.operations }
         func total(_ field: (SoakLedger) -> Int) -> Int { ledgers.reduce(0) { $0 + field($1) } }
-        report(String(format: "%d operations in %.1f s = %.0f operations/s", operations, seconds, Double(operations) / seconds)
-               + " (writes \(total(\.writes)), removals \(total(\.removals)), transactions \(total(\.transactions)),"
-               + " updates \(total { $0.increments.reduce(0, +) }), progress writes \(total(\.progressWrites)),"
-               + " writes that change nothing \(total(\.noOpWrites)), reads \(total(\.reads)))")
+        report(
+            String(format: "%d operations in %.1f s = %.0f operations/s", operations, seconds, Double(operations) / seconds)
+                + " (writes \(total(\.writes)), removals \(total(\.removals)), transactions \(total(\.transactions)),"
+                + " updates \(total { $0.increments.reduce(0, +) }), progress writes \(total(\.progressWrites)),"
+                + " writes that change nothing \(total(\.noOpWrites)), reads \(total(\.reads)))")
 
         let verdict: Verdict
         do {
@@ -45,18 +49,22 @@ struct SoakParent {
         for error in errors.prefix(5) { report("error: \(error)") }
         for ledger in ledgers {
             for (writer, reports) in Dictionary(grouping: ledger.staleReports, by: \.child).sorted(by: { $0.key < $1.key }) {
-                report("stale: process \(ledger.child) read the progress of process \(writer) stale \(reports.count) times,"
-                       + " up to \(reports.map(\.behind).max() ?? 0) commits behind")
+                report(
+                    "stale: process \(ledger.child) read the progress of process \(writer) stale \(reports.count) times,"
+                        + " up to \(reports.map(\.behind).max() ?? 0) commits behind")
             }
         }
-        let acknowledged = total(\.writes) + total(\.removals) + total(\.transactions) + total(\.progressWrites)
+        let acknowledged =
+            total(\.writes) + total(\.removals) + total(\.transactions) + total(\.progressWrites)
             + total { $0.increments.reduce(0, +) }
-        report("verified \(verdict.keys) keys and \(SoakOptions.counters) counters against \(acknowledged) acknowledged writes:"
-               + " lost \(verdict.lost), unexpected \(verdict.unexpected), stale reads \(total(\.stale))"
-               + " (\(total { $0.staleReports.count }) of \(total(\.checks)) reads of other processes' progress),"
-               + " non-atomic updates \(total(\.nonMonotonic)), errors \(errors.count), failed processes \(unfinished)")
+        report(
+            "verified \(verdict.keys) keys and \(SoakOptions.counters) counters against \(acknowledged) acknowledged writes:"
+                + " lost \(verdict.lost), unexpected \(verdict.unexpected), stale reads \(total(\.stale))"
+                + " (\(total { $0.staleReports.count }) of \(total(\.checks)) reads of other processes' progress),"
+                + " non-atomic updates \(total(\.nonMonotonic)), errors \(errors.count), failed processes \(unfinished)")
         FileHandle.standardOutput.write(Data("lost: \(verdict.lost)\nstale: \(total(\.stale))\n".utf8))
-        let clean = verdict.lost == 0 && verdict.unexpected == 0 && total(\.stale) == 0 && total(\.nonMonotonic) == 0
+        let clean =
+            verdict.lost == 0 && verdict.unexpected == 0 && total(\.stale) == 0 && total(\.nonMonotonic) == 0
             && errors.isEmpty && unfinished == 0
         return clean ? 0 : 1
     }
@@ -69,7 +77,8 @@ struct SoakParent {
     private func verify(_ ledgers: [SoakLedger], root: URL) throws -> Verdict {
         let defaults = try Defaults(suiteName: SoakOptions.suite, configuration: .init(location: .directory(root), arguments: []))
         if options.simulateLoss, let ledger = ledgers.first(where: { $0.keys.values.contains { $0 != nil } }),
-           let key = ledger.keys.first(where: { $0.value != nil })?.key {
+            let key = ledger.keys.first(where: { $0.value != nil })?.key
+        {
             let name = SoakProtocol.key(child: ledger.child, index: key)
             report("simulating a lost write: removing '\(name)' before verifying")
             try defaults.write(nil, forKey: name)

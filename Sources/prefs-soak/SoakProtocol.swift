@@ -42,7 +42,10 @@ enum SoakProtocol {
         case 1: .integer(seq &* 2_654_435_761)
         case 2: .data(Data(repeating: UInt8(truncatingIfNeeded: seq), count: seq % 3000))
         case 3: .array([.integer(seq), .string("s\(seq)"), .double(Double(seq) / 7), .bool(seq % 2 == 0)])
-        case 4: .dictionary(["seq": .integer(seq), "child": .integer(child), "when": .date(Date(timeIntervalSinceReferenceDate: Double(seq)))])
+        case 4:
+            .dictionary([
+                "seq": .integer(seq), "child": .integer(child), "when": .date(Date(timeIntervalSinceReferenceDate: Double(seq))),
+            ])
         default: .double(Double(seq) * 0.125)
         }
     }

@@ -16,8 +16,10 @@ enum Prefs {
 
     /// The verbs, in the order `prefs --help` lists them.
     static var commands: [any Command.Type] {
-        [Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Domains.self, Find.self,
-         Export.self, Import.self, Watch.self, Prune.self]
+        [
+            Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Domains.self, Find.self,
+            Export.self, Import.self, Watch.self, Prune.self,
+        ]
     }
 
     /// Runs the command line of this process and exits with its status.
@@ -84,14 +86,17 @@ enum Prefs {
                 console.print(command.help)
                 return .success
             }
-            for option in invocation.values.keys.sorted() where !Invocation.globalValued.contains(option) && !command.valuedOptions.contains(option) {
+            for option in invocation.values.keys.sorted()
+            where !Invocation.globalValued.contains(option) && !command.valuedOptions.contains(option) {
                 throw PrefsError.usage("\(verb) does not take \(option); run 'prefs \(verb) --help'")
             }
-            for option in invocation.flags.sorted() where !Invocation.globalFlags.contains(option) && !command.flagOptions.contains(option) {
+            for option in invocation.flags.sorted()
+            where !Invocation.globalFlags.contains(option) && !command.flagOptions.contains(option) {
                 throw PrefsError.usage("\(verb) does not take \(option); run 'prefs \(verb) --help'")
             }
-            let context = try Context(root: invocation.values["--root"], layer: try Context.Layer(invocation.flags), environment: environment,
-                                      console: console, json: invocation.flags.contains("--json"))
+            let context = try Context(
+                root: invocation.values["--root"], layer: try Context.Layer(invocation.flags), environment: environment,
+                console: console, json: invocation.flags.contains("--json"))
             return execute(command, invocation, in: context)
         } catch {
             return fail(PrefsError(error), console: console)

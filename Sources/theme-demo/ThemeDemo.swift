@@ -44,7 +44,9 @@ enum ThemeDemo {
         let preferences: ThemePreferences
         do {
             // The real launch arguments: `-theme light` lands in the argument domain.
-            preferences = ThemePreferences(defaults: try Defaults(suiteName: options.suite, configuration: .init(location: location, arguments: CommandLine.arguments)))
+            preferences = ThemePreferences(
+                defaults: try Defaults(
+                    suiteName: options.suite, configuration: .init(location: location, arguments: CommandLine.arguments)))
         } catch let error as DefaultsError {
             if case .invalidSuiteName = error { fail("\(error)", status: 2) }
             fail("\(error)", status: 3)

@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import LayeredDefaultsTesting
 
 @Suite struct DefaultsRecorderTests {
@@ -81,7 +82,8 @@ import Testing
             #expect(lines.contains("~ \"cardNumber\": string, value changed (value not shown)"))
             #expect(!lines.contains { $0.hasPrefix("- \"cardNumber\"") || $0.hasPrefix("+ \"cardNumber\"") })
             #expect(!message.contains(Self.secret) && !message.contains("0000"))
-            #expect(recorder.snapshot == ["theme": "light", "cardNumber": "0000"], "the next assertion starts from what is stored")
+            #expect(
+                recorder.snapshot == ["theme": "light", "cardNumber": "0000"], "the next assertion starts from what is stored")
             recorder.finish()
         }
     }
@@ -199,7 +201,10 @@ import Testing
         try withInMemoryDefaults { defaults, _ in
             let capture = CapturingReporter()
             let recorder = try DefaultsRecorder(defaults, exhaustivity: .off, reportingTo: capture)
-            try recorder.assert(during: { defaults.set(1, forKey: "a"); defaults.set(2, forKey: "b") }) { $0["a"] = 1 }
+            try recorder.assert(during: {
+                defaults.set(1, forKey: "a")
+                defaults.set(2, forKey: "b")
+            }) { $0["a"] = 1 }
             defaults.set(3, forKey: "c")
             recorder.finish()
             #expect(capture.failures.isEmpty && capture.notes.isEmpty)
@@ -210,7 +215,10 @@ import Testing
         try withInMemoryDefaults { defaults, _ in
             let capture = CapturingReporter()
             let recorder = try DefaultsRecorder(defaults, exhaustivity: .off, reportingTo: capture)
-            try recorder.assert(during: { defaults.set(1, forKey: "a"); defaults.set(2, forKey: "b") }) { $0["a"] = 1 }
+            try recorder.assert(during: {
+                defaults.set(1, forKey: "a")
+                defaults.set(2, forKey: "b")
+            }) { $0["a"] = 1 }
             recorder.exhaustivity = .on
             try recorder.assert(during: { defaults.set(3, forKey: "c") }) { $0["c"] = 3 }
             recorder.finish()
@@ -241,7 +249,8 @@ import Testing
         try withIsolatedDefaults { defaults, suiteName in
             let recorder = try DefaultsRecorder(defaults)
             defer { recorder.finish() }
-            let other = try Defaults(suiteName: suiteName, configuration: .init(location: defaults.configuration.location, arguments: []))
+            let other = try Defaults(
+                suiteName: suiteName, configuration: .init(location: defaults.configuration.location, arguments: []))
             other.set(true, forKey: "onboarded")
             try recorder.assert { $0["onboarded"] = true }
         }

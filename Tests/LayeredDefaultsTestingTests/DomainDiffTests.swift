@@ -1,18 +1,21 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import LayeredDefaultsTesting
 
 @Suite struct DomainDiffTests {
     @Test func linesAreSortedByKeyExpectedFirst() {
-        let diff = DomainDiff(expected: ["b": 1, "a": "x", "same": true], actual: ["b": 2, "c": 3.5, "same": true],
-                              shownKeys: ["a", "b", "c"])
-        #expect(diff.lines == [
-            "- \"a\": string = \"x\"",
-            "- \"b\": integer = 1",
-            "+ \"b\": integer = 2",
-            "+ \"c\": float = 3.5",
-        ])
+        let diff = DomainDiff(
+            expected: ["b": 1, "a": "x", "same": true], actual: ["b": 2, "c": 3.5, "same": true],
+            shownKeys: ["a", "b", "c"])
+        #expect(
+            diff.lines == [
+                "- \"a\": string = \"x\"",
+                "- \"b\": integer = 1",
+                "+ \"b\": integer = 2",
+                "+ \"c\": float = 3.5",
+            ])
         #expect(diff.message("Headline").hasSuffix("(1 matching key not shown)"))
     }
 
@@ -23,12 +26,14 @@ import Testing
     }
 
     @Test func aHiddenKeyWhoseValueChangedIsOneLineSayingSo() {
-        let diff = DomainDiff(expected: ["cardNumber": "4111", "gone": 1], actual: ["cardNumber": "0000", "new": 2], shownKeys: [])
-        #expect(diff.lines == [
-            "~ \"cardNumber\": string, value changed (value not shown)",
-            "- \"gone\": integer (value not shown)",
-            "+ \"new\": integer (value not shown)",
-        ])
+        let diff = DomainDiff(
+            expected: ["cardNumber": "4111", "gone": 1], actual: ["cardNumber": "0000", "new": 2], shownKeys: [])
+        #expect(
+            diff.lines == [
+                "~ \"cardNumber\": string, value changed (value not shown)",
+                "- \"gone\": integer (value not shown)",
+                "+ \"new\": integer (value not shown)",
+            ])
         #expect(!diff.message("Headline").contains("4111") && !diff.message("Headline").contains("0000"))
     }
 

@@ -42,7 +42,8 @@ import Testing
 
     @Test func inASharedRootOnlyItsOwnDomainIsRemovedEvenWhenTheBodyThrows() throws {
         try withTemporaryRoot { shared in
-            let neighbour = try Defaults(suiteName: "neighbour", configuration: .init(location: .directory(shared), arguments: []))
+            let neighbour = try Defaults(
+                suiteName: "neighbour", configuration: .init(location: .directory(shared), arguments: []))
             neighbour.set("keep me", forKey: "note")
             try Data("notes".utf8).write(to: shared.appendingPathComponent("notes.txt"))
             var ownName = ""

@@ -21,7 +21,8 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: directory.path)
         while let path = enumerator?.nextObject() as? String {
             let url = directory.appendingPathComponent(path)
-            result[path] = (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)).map { Data("link:\($0)".utf8) }
+            result[path] =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: url.path)).map { Data("link:\($0)".utf8) }
                 ?? (try? Data(contentsOf: url)) ?? Data("directory".utf8)
         }
         return result
@@ -29,7 +30,9 @@ import Testing
 
     @Test func removesOnlyOldDomainsWithThePrefix() throws {
         try withTemporaryRoot { root in
-            let old1 = prefix + UUID().uuidString, old2 = prefix + UUID().uuidString, recent = prefix + UUID().uuidString
+            let old1 = prefix + UUID().uuidString
+            let old2 = prefix + UUID().uuidString
+            let recent = prefix + UUID().uuidString
             for suffix in [".sqlite3", ".sqlite3-wal", ".sqlite3-shm"] {
                 try file(old1 + suffix, in: root, modified: dayAgo)
             }
@@ -49,18 +52,27 @@ import Testing
             try withTemporaryRoot { outside in
                 try file("target.sqlite3", in: outside, modified: dayAgo)
                 try FileManager.default.createSymbolicLink(
-                    at: root.appendingPathComponent(prefix + "link.sqlite3"), withDestinationURL: outside.appendingPathComponent("target.sqlite3"))
+                    at: root.appendingPathComponent(prefix + "link.sqlite3"),
+                    withDestinationURL: outside.appendingPathComponent("target.sqlite3"))
                 let before = inventory(root)
-                #expect(try LeftoverDomains.find(prefix: prefix, in: root, olderThan: .zero).map(\.name) == [old1, old2, recent].sorted(),
-                        "a directory or a symbolic link is never a leftover, whatever its age")
+                #expect(
+                    try LeftoverDomains.find(prefix: prefix, in: root, olderThan: .zero).map(\.name)
+                        == [old1, old2, recent].sorted(),
+                    "a directory or a symbolic link is never a leftover, whatever its age")
 
-                #expect(try LeftoverDomains.find(prefix: prefix, in: root, olderThan: .seconds(3600)).map(\.name) == [old1, old2].sorted())
+                #expect(
+                    try LeftoverDomains.find(prefix: prefix, in: root, olderThan: .seconds(3600)).map(\.name)
+                        == [old1, old2].sorted())
                 let removed = try LeftoverDomains.remove(prefix: prefix, in: root, olderThan: .seconds(3600))
 
                 #expect(removed.map(\.name) == [old1, old2].sorted())
-                #expect(removed.first { $0.name == old1 }?.files.map(\.lastPathComponent) == [".sqlite3", ".sqlite3-shm", ".sqlite3-wal"].map { old1 + $0 })
+                #expect(
+                    removed.first { $0.name == old1 }?.files.map(\.lastPathComponent)
+                        == [".sqlite3", ".sqlite3-shm", ".sqlite3-wal"].map { old1 + $0 })
                 var expected = before
-                for name in before.keys where name.hasPrefix(old1 + ".sqlite3") && name != old1 + ".sqlite3.bak" { expected[name] = nil }
+                for name in before.keys where name.hasPrefix(old1 + ".sqlite3") && name != old1 + ".sqlite3.bak" {
+                    expected[name] = nil
+                }
                 for name in before.keys where name.hasPrefix(old2) { expected[name] = nil }
                 #expect(inventory(root) == expected)
                 #expect(expected.count == before.count - 5)
@@ -74,7 +86,8 @@ import Testing
             let name = prefix + UUID().uuidString
             try file(name + ".sqlite3", in: root)
             try file("neighbour.sqlite3", in: root)
-            #expect(try LeftoverDomains.find(prefix: prefix, in: root).isEmpty, "the default age spares a domain written just now")
+            #expect(
+                try LeftoverDomains.find(prefix: prefix, in: root).isEmpty, "the default age spares a domain written just now")
             #expect(try LeftoverDomains.remove(prefix: prefix, in: root, olderThan: .zero).map(\.name) == [name])
             #expect(entries(of: root) == ["neighbour.sqlite3"])
         }
@@ -88,7 +101,8 @@ import Testing
                 let defaults = try Defaults(suiteName: suiteName, configuration: .init(location: .directory(root), arguments: []))
                 defaults.set("dark", forKey: "theme")
             }
-            let neighbour = try Defaults(suiteName: "com.example.app", configuration: .init(location: .directory(root), arguments: []))
+            let neighbour = try Defaults(
+                suiteName: "com.example.app", configuration: .init(location: .directory(root), arguments: []))
             neighbour.set(1, forKey: "launches")
             #expect(entries(of: root).contains("\(suiteName).sqlite3"))
 

@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import LayeredDefaultsTesting
 
 /// What a test tool reported: the messages of the issues it recorded.
@@ -52,8 +53,9 @@ final class CapturingReporter: Sendable {
 extension DefaultsRecorder {
     /// A recorder that reports to `capture` instead of the running test.
     convenience init(_ defaults: Defaults, exhaustivity: Exhaustivity = .on, reportingTo capture: CapturingReporter) throws {
-        try self.init(defaults, domain: nil, exhaustivity: exhaustivity, reporter: capture.reporter,
-                      site: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
+        try self.init(
+            defaults, domain: nil, exhaustivity: exhaustivity, reporter: capture.reporter,
+            site: CallSite(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 @Suite struct ArgumentDomainTests {
@@ -62,9 +63,11 @@ import Testing
             // a comment
             { name = "A \\U00e9 b"; /* inline */ list = (x, (y, z)); data = <00ff>; 'single' = '1'; }
             """
-        #expect(try PropertyListText.parse(text) == .dictionary([
-            "name": "A é b", "list": ["x", ["y", "z"]], "data": .data(Data([0, 255])), "single": "1",
-        ]))
+        #expect(
+            try PropertyListText.parse(text)
+                == .dictionary([
+                    "name": "A é b", "list": ["x", ["y", "z"]], "data": .data(Data([0, 255])), "single": "1",
+                ]))
     }
 
     @Test(arguments: ["", "(", "{ a = b", "<0>", "a b", "\"x", "/* open", "{ = v; }", "(a,,)"])
@@ -81,18 +84,22 @@ import Testing
     }
 
     @Test func formatsAsDefaultsReadDoes() {
-        let value: PreferenceValue = ["name": "two words", "count": 3, "flag": true, "list": ["a"], "bytes": .data(Data([1, 2]))]
-        #expect(PropertyListText.format(value) == """
-            {
-                bytes = {length = 2, bytes = 0x0102};
-                count = 3;
-                flag = 1;
-                list =     (
-                    a
-                );
-                name = "two words";
-            }
-            """.replacingOccurrences(of: "list =     (", with: "list = ("))
+        let value: PreferenceValue = [
+            "name": "two words", "count": 3, "flag": true, "list": ["a"], "bytes": .data(Data([1, 2])),
+        ]
+        #expect(
+            PropertyListText.format(value)
+                == """
+                {
+                    bytes = {length = 2, bytes = 0x0102};
+                    count = 3;
+                    flag = 1;
+                    list =     (
+                        a
+                    );
+                    name = "two words";
+                }
+                """.replacingOccurrences(of: "list =     (", with: "list = ("))
     }
 
     @Test(arguments: ["simple", "two words", "quote\"inside", "back\\slash", "new\nline", "", "ünï", "tab\there"])

@@ -2,10 +2,13 @@ import CSQLite
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 @Suite struct BadInputTests {
-    @Test(arguments: ["", ".", "..", "../x", "a/b", "/abs", "a\0b", "sp ace", "ü", "a\\b", String(repeating: "x", count: 129), "~", "a:b"])
+    @Test(arguments: [
+        "", ".", "..", "../x", "a/b", "/abs", "a\0b", "sp ace", "ü", "a\\b", String(repeating: "x", count: 129), "~", "a:b",
+    ])
     func invalidSuiteNamesThrowBeforeTouchingAnything(name: String) throws {
         try withTemporaryRoot { parent in
             let root = parent.appendingPathComponent("root")
@@ -23,7 +26,9 @@ import Testing
             let real = root.resolvingSymlinksInPath().path
             let files = try FileManager.default.contentsOfDirectory(atPath: root.path)
             #expect(files.contains(name + ".sqlite3"))
-            #expect(URL(fileURLWithPath: real).appendingPathComponent(name + ".sqlite3").resolvingSymlinksInPath().deletingLastPathComponent().path == real)
+            #expect(
+                URL(fileURLWithPath: real).appendingPathComponent(name + ".sqlite3").resolvingSymlinksInPath()
+                    .deletingLastPathComponent().path == real)
         }
     }
 
@@ -75,7 +80,7 @@ import Testing
             } throws: { error in
                 switch (kind, error as? DefaultsError) {
                 case (.garbage, .corruptStore(let path, _)?), (.truncated, .corruptStore(let path, _)?),
-                     (.foreignSchema, .foreignDatabase(let path)?), (.newerVersion, .unsupportedSchemaVersion(let path, 99, 1)?):
+                    (.foreignSchema, .foreignDatabase(let path)?), (.newerVersion, .unsupportedSchemaVersion(let path, 99, 1)?):
                     return path == file.path
                 default:
                     return false
@@ -89,8 +94,12 @@ import Testing
 
     @Test func aDirectoryInPlaceOfTheFileIsRefused() throws {
         try withTemporaryRoot { root in
-            try FileManager.default.createDirectory(at: root.appendingPathComponent("dir.sqlite3"), withIntermediateDirectories: false)
-            #expect(throws: DefaultsError.corruptStore(path: root.appendingPathComponent("dir.sqlite3").path, reason: "not a regular file")) {
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent("dir.sqlite3"), withIntermediateDirectories: false)
+            #expect(
+                throws: DefaultsError.corruptStore(
+                    path: root.appendingPathComponent("dir.sqlite3").path, reason: "not a regular file")
+            ) {
                 try makeDefaults("dir", root: root)
             }
         }
@@ -102,7 +111,8 @@ import Testing
             try Data("secret".utf8).write(to: outside)
             let store = root.appendingPathComponent("store")
             try FileManager.default.createDirectory(at: store, withIntermediateDirectories: false)
-            try FileManager.default.createSymbolicLink(atPath: store.appendingPathComponent("link.sqlite3").path, withDestinationPath: outside.path)
+            try FileManager.default.createSymbolicLink(
+                atPath: store.appendingPathComponent("link.sqlite3").path, withDestinationPath: outside.path)
             #expect(throws: DefaultsError.unsafePath(path: store.appendingPathComponent("link.sqlite3").path)) {
                 try makeDefaults("link", root: store)
             }
@@ -134,7 +144,11 @@ import Testing
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
             do {
                 let defaults = try makeDefaults("bad", root: scratch)
-                try defaults.replacePersistentValues(Dictionary(uniqueKeysWithValues: (0..<2000).map { ("key-\($0)", PreferenceValue.string(String(repeating: "v", count: 100))) }))
+                try defaults.replacePersistentValues(
+                    Dictionary(
+                        uniqueKeysWithValues: (0..<2000).map {
+                            ("key-\($0)", PreferenceValue.string(String(repeating: "v", count: 100)))
+                        }))
             }
             let full = try Data(contentsOf: scratch.appendingPathComponent("bad.sqlite3"))
             try full.prefix(full.count / 2).write(to: file)
@@ -142,7 +156,10 @@ import Testing
         case .foreignSchema:
             try sqlite(file, "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('x');")
         case .newerVersion:
-            try sqlite(file, "CREATE TABLE preferences (key TEXT PRIMARY KEY, type TEXT, value); PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 99;")
+            try sqlite(
+                file,
+                "CREATE TABLE preferences (key TEXT PRIMARY KEY, type TEXT, value); PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 99;"
+            )
         case .emptyFileReadOnlyIsFine:
             break
         }

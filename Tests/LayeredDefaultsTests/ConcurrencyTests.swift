@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 @Suite struct ConcurrencyTests {
@@ -82,7 +83,9 @@ import Testing
 
     @Test func aLockHeldPastTheBusyTimeoutFailsWithATypedError() throws {
         try withTemporaryRoot { root in
-            let defaults = try Defaults(suiteName: "busy", configuration: .init(location: .directory(root), arguments: [], busyTimeout: .milliseconds(200)))
+            let defaults = try Defaults(
+                suiteName: "busy",
+                configuration: .init(location: .directory(root), arguments: [], busyTimeout: .milliseconds(200)))
             defaults.set("before", forKey: "k")
             let holder = try ChildProcess("defaults-fixture", [root.path, "busy", "hold-write-lock", "3"])
             defer {

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// Behaviour found by running Foundation's own `UserDefaults` tests.
@@ -21,9 +22,12 @@ import Testing
         try withTemporaryRoot { root in
             let defaults = try Defaults(
                 suiteName: "app",
-                configuration: .init(location: .directory(root), arguments: [], postsChangeNotifications: true, systemDirectories: []))
+                configuration: .init(
+                    location: .directory(root), arguments: [], postsChangeNotifications: true, systemDirectories: []))
             let posted = Counter()
-            let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil) { _ in
+            let token = NotificationCenter.default.addObserver(
+                forName: Defaults.didChangeNotification, object: defaults, queue: nil
+            ) { _ in
                 posted.increment()
             }
             defer { NotificationCenter.default.removeObserver(token) }
@@ -43,6 +47,7 @@ import Testing
         #expect(defaults.url(forKey: "web") == web)
         #expect(defaults.url(forKey: "file") == file)
         defaults.set(web, forKey: "stored")
-        #expect(defaults.volatileDomain(forName: Defaults.registrationDomain)["web"] as? String == defaults.string(forKey: "stored"))
+        #expect(
+            defaults.volatileDomain(forName: Defaults.registrationDomain)["web"] as? String == defaults.string(forKey: "stored"))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// The package's lock: mutual exclusion, and release when the body throws.

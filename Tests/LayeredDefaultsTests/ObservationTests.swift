@@ -1,11 +1,14 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 @Suite struct ObservationTests {
     /// Collects the first `count` elements of a stream, or fails after `timeout`.
-    func first<S: AsyncSequence & Sendable>(_ count: Int, of sequence: S, timeout: Duration = .seconds(5)) async throws -> [S.Element]
+    func first<S: AsyncSequence & Sendable>(
+        _ count: Int, of sequence: S, timeout: Duration = .seconds(5)
+    ) async throws -> [S.Element]
     where S.Element: Sendable {
         try await withThrowingTaskGroup(of: [S.Element]?.self) { group in
             group.addTask {
@@ -121,7 +124,7 @@ import Testing
         #expect(try await changes.first(1) == [14])
         try defaults.write("garbage", forKey: "size")  // reads as the default
         #expect(try await changes.first(2) == [14, 12])
-        try defaults.write(nil, forKey: "size")        // still the default: no emission
+        try defaults.write(nil, forKey: "size")  // still the default: no emission
         try defaults.set(16, for: size)
         #expect(try await changes.first(3) == [14, 12, 16])
     }
@@ -186,11 +189,12 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let gate = DispatchSemaphore(value: 0)
         let evaluations = Counter()
-        let observation = defaults.observe(reading: { _ in
-            evaluations.increment()
-            if evaluations.value == 2 { gate.wait() }  // the first evaluation after registering blocks
-            return evaluations.value
-        }, emit: { _ in })
+        let observation = defaults.observe(
+            reading: { _ in
+                evaluations.increment()
+                if evaluations.value == 2 { gate.wait() }  // the first evaluation after registering blocks
+                return evaluations.value
+            }, emit: { _ in })
         let safetyNet = Counter()
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
             safetyNet.increment()

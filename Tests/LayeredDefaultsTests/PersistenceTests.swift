@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 @Suite struct PersistenceTests {
@@ -42,17 +43,27 @@ import Testing
     }
 
     @Test func rootComesFromTheEnvironmentInOrder() {
-        #expect(Location.default.root(environment: ["LAYERED_DEFAULTS_HOME": "/a", "XDG_CONFIG_HOME": "/b", "HOME": "/c"])?.path == "/a")
+        #expect(
+            Location.default.root(environment: ["LAYERED_DEFAULTS_HOME": "/a", "XDG_CONFIG_HOME": "/b", "HOME": "/c"])?.path
+                == "/a")
         #expect(Location.default.root(environment: ["XDG_CONFIG_HOME": "/b", "HOME": "/c"])?.path == "/b/layered-defaults")
-        #expect(Location.default.root(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/c"])?.path == "/c/.config/layered-defaults")
+        #expect(
+            Location.default.root(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/c"])?.path
+                == "/c/.config/layered-defaults")
         #expect(Location.default.root(environment: ["HOME": "/c"])?.path == "/c/.config/layered-defaults")
         #expect(Location.inMemory.root() == nil)
     }
 
     @Test func theStandardSuiteNameIsExplicitElseTheBundleElseTheProcess() {
-        #expect(SuiteName.applicationIdentifier(environment: ["LAYERED_DEFAULTS_APP_ID": "com.example.app"], bundleIdentifier: "b", processName: "p") == "com.example.app")
-        #expect(SuiteName.applicationIdentifier(environment: [:], bundleIdentifier: "com.bundle", processName: "p") == "com.bundle")
-        #expect(SuiteName.applicationIdentifier(environment: ["LAYERED_DEFAULTS_APP_ID": ""], bundleIdentifier: nil, processName: "my tool") == "my_tool")
+        #expect(
+            SuiteName.applicationIdentifier(
+                environment: ["LAYERED_DEFAULTS_APP_ID": "com.example.app"], bundleIdentifier: "b", processName: "p")
+                == "com.example.app")
+        #expect(
+            SuiteName.applicationIdentifier(environment: [:], bundleIdentifier: "com.bundle", processName: "p") == "com.bundle")
+        #expect(
+            SuiteName.applicationIdentifier(
+                environment: ["LAYERED_DEFAULTS_APP_ID": ""], bundleIdentifier: nil, processName: "my tool") == "my_tool")
         #expect(SuiteName.applicationIdentifier(environment: [:], bundleIdentifier: nil, processName: "..") == "app")
     }
 
@@ -62,7 +73,9 @@ import Testing
             let defaults = try Defaults(suiteName: "mem", configuration: .init(location: .inMemory, arguments: []))
             defaults.set("v", forKey: "k")
             #expect(defaults.string(forKey: "k") == "v")
-            #expect(try Defaults(suiteName: "mem", configuration: .init(location: .inMemory, arguments: [])).string(forKey: "k") == nil, "each in-memory store is private")
+            #expect(
+                try Defaults(suiteName: "mem", configuration: .init(location: .inMemory, arguments: [])).string(forKey: "k")
+                    == nil, "each in-memory store is private")
             #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == before)
         }
     }
@@ -70,7 +83,8 @@ import Testing
     @Test func schemaIsReadableAndVersioned() throws {
         try withTemporaryRoot { root in
             try makeDefaults("schema", root: root).write(.integer(5), forKey: "n")
-            let connection = try Connection(path: root.appendingPathComponent("schema.sqlite3").path, busyTimeoutMilliseconds: 1000)
+            let connection = try Connection(
+                path: root.appendingPathComponent("schema.sqlite3").path, busyTimeoutMilliseconds: 1000)
             #expect(try connection.integer("PRAGMA user_version") == Schema.version)
             #expect(try connection.integer("PRAGMA application_id") == Schema.applicationID)
             #expect(try connection.text("PRAGMA journal_mode") == "wal")

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 @Suite struct PreferenceValueTests {
@@ -20,7 +21,10 @@ import Testing
 
     @Test func nanRoundTripsThroughJSON() throws {
         let decoded = try JSONDecoder().decode(PreferenceValue.self, from: JSONEncoder().encode(PreferenceValue.double(.nan)))
-        guard case .double(let number) = decoded else { Issue.record("not a double"); return }
+        guard case .double(let number) = decoded else {
+            Issue.record("not a double")
+            return
+        }
         #expect(number.isNaN)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// The search list: arguments, this domain, added suites (newest first), global, registration.
@@ -112,9 +113,11 @@ import Testing
     }
 
     @Test func changeNotificationIsPostedForEveryChange() async throws {
-        let defaults = try Defaults(suiteName: "test.suite", configuration: .init(location: .inMemory, arguments: [], postsChangeNotifications: true))
+        let defaults = try Defaults(
+            suiteName: "test.suite", configuration: .init(location: .inMemory, arguments: [], postsChangeNotifications: true))
         let counter = Counter()
-        let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil) { _ in
+        let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil)
+        { _ in
             counter.increment()
         }
         defer { NotificationCenter.default.removeObserver(token) }
@@ -128,7 +131,8 @@ import Testing
     @Test func changeNotificationIsOffByDefault() throws {
         let defaults = try makeInMemoryDefaults()
         let counter = Counter()
-        let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil) { _ in
+        let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil)
+        { _ in
             counter.increment()
         }
         defer { NotificationCenter.default.removeObserver(token) }
@@ -143,7 +147,6 @@ final class Counter: Sendable {
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
 }
-
 
 @Suite struct ConfiguredSuitesTests {
     /// `Configuration.suites` are searched after the persistent domain, in order, after suites added with
@@ -166,7 +169,8 @@ final class Counter: Sendable {
             #expect(try defaults.value(forKey: "k") == "from added")
             try defaults.write("mine", forKey: "k")
             #expect(try defaults.value(forKey: "k") == "mine")
-            #expect(try makeDefaults("first", root: root).persistentValue(forKey: "k") == "from first", "suites are never written")
+            #expect(
+                try makeDefaults("first", root: root).persistentValue(forKey: "k") == "from first", "suites are never written")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LayeredDefaults
 
 /// The connection's statement cache: a statement reused starts clean.

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// The registry of open stores: one open never waits for another domain's.
@@ -14,7 +15,8 @@ struct StoreRegistryTests {
     /// stall could be seen, never whether this test passes.
     @Test func aWaitingOpenDoesNotStallAnotherDomain() throws {
         try withTemporaryRoot { root in
-            let registry = StoreRegistry(configuration: .init(location: .directory(root), arguments: [], busyTimeout: .seconds(10)))
+            let registry = StoreRegistry(
+                configuration: .init(location: .directory(root), arguments: [], busyTimeout: .seconds(10)))
             let slowPath = try #require(registry.filePath(of: "slow"))
             #expect(FileManager.default.createFile(atPath: slowPath, contents: nil, attributes: [.posixPermissions: 0o600]))
             let holder = try Connection(path: slowPath, busyTimeoutMilliseconds: 0)

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// The system-wide layers under the configuration's system directories (a temporary stand-in for
@@ -14,11 +15,15 @@ import Testing
     }
 
     /// A store of `suite` in `root/user`, searching the system directories `directories` under `root`.
-    private func open(_ suite: String = "app", root: URL, directories: [String], arguments: [String] = [],
-                      errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError) throws -> Defaults {
-        try Defaults(suiteName: suite, configuration: .init(
-            location: .directory(root.appendingPathComponent("user")), arguments: arguments,
-            systemDirectories: directories.map { root.appendingPathComponent($0) }, errorHandler: errorHandler))
+    private func open(
+        _ suite: String = "app", root: URL, directories: [String], arguments: [String] = [],
+        errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
+    ) throws -> Defaults {
+        try Defaults(
+            suiteName: suite,
+            configuration: .init(
+                location: .directory(root.appendingPathComponent("user")), arguments: arguments,
+                systemDirectories: directories.map { root.appendingPathComponent($0) }, errorHandler: errorHandler))
     }
 
     @Test func managedOverridesArgumentsAndPersistent() throws {
@@ -65,7 +70,8 @@ import Testing
 
     @Test func systemBelowGlobalAboveRegistration() throws {
         try withTemporaryRoot { root in
-            try install(["shared": "system", "fallback": "system"], in: Location.systemRoot(in: root.appendingPathComponent("xdg")))
+            try install(
+                ["shared": "system", "fallback": "system"], in: Location.systemRoot(in: root.appendingPathComponent("xdg")))
             try makeDefaults(Defaults.globalDomain, root: root.appendingPathComponent("user")).write("global", forKey: "shared")
             let defaults = try open(root: root, directories: ["xdg"])
             defaults.register(["shared": "registered", "fallback": "registered", "only": "registered"])
@@ -92,10 +98,11 @@ import Testing
             #expect(try defaults.value(forKey: "system") == "first")
             #expect(try defaults.value(forKey: "second.system") == "system")
             #expect(defaults.objectIsForced(forKey: "second"))
-            #expect(try defaults.resolvedValues() == [
-                "key": "first", "first": "managed", "second": "managed",
-                "system": "first", "first.system": "system", "second.system": "system",
-            ])
+            #expect(
+                try defaults.resolvedValues() == [
+                    "key": "first", "first": "managed", "second": "managed",
+                    "system": "first", "first.system": "system", "second.system": "system",
+                ])
         }
     }
 
@@ -110,7 +117,10 @@ import Testing
             #expect(!defaults.objectIsForced(forKey: "k"))
             #expect(defaults.managed.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("missing").path))
-            #expect(try FileManager.default.subpathsOfDirectory(atPath: existing.path) == ["layered-defaults", "layered-defaults/managed"])
+            #expect(
+                try FileManager.default.subpathsOfDirectory(atPath: existing.path) == [
+                    "layered-defaults", "layered-defaults/managed",
+                ])
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// A store in `root` for `suite`, with no launch arguments.
@@ -8,7 +9,9 @@ func makeDefaults(
     _ suite: String = "test.suite", root: URL, arguments: [String] = [],
     errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
 ) throws -> Defaults {
-    try Defaults(suiteName: suite, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: [], errorHandler: errorHandler))
+    try Defaults(
+        suiteName: suite,
+        configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: [], errorHandler: errorHandler))
 }
 
 /// A store in memory, with no launch arguments.
@@ -16,7 +19,9 @@ func makeInMemoryDefaults(
     _ suite: String = "test.suite", arguments: [String] = [],
     errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
 ) throws -> Defaults {
-    try Defaults(suiteName: suite, configuration: .init(location: .inMemory, arguments: arguments, systemDirectories: [], errorHandler: errorHandler))
+    try Defaults(
+        suiteName: suite,
+        configuration: .init(location: .inMemory, arguments: arguments, systemDirectories: [], errorHandler: errorHandler))
 }
 
 /// Runs the fixture against `suite` in `root`.

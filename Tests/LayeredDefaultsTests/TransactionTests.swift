@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// The edges of a transaction: a body that swallows a failure, calls from inside a body, and the
@@ -17,7 +18,7 @@ import Testing
             let big = PreferenceValue.data(Data(repeating: 7, count: 64 * 1024))
             #expect(throws: DefaultsError.diskFull(suite: "swallow", key: nil)) {
                 try defaults.transaction { domain in
-                    try? domain.set(big, forKey: "big")     // fails: the disk is "full"; the body ignores it
+                    try? domain.set(big, forKey: "big")  // fails: the disk is "full"; the body ignores it
                     try domain.set("after", forKey: "small")  // must not go through on its own
                 }
             }
@@ -43,7 +44,8 @@ import Testing
     @Test func isOnlyCommitKnowsWhetherOurCommitWrote() throws {
         try withTemporaryRoot { root in
             let store = try makeDefaults("commits", root: root).persistent
-            let connection = try Connection(path: root.appendingPathComponent("commits.sqlite3").path, busyTimeoutMilliseconds: 5000)
+            let connection = try Connection(
+                path: root.appendingPathComponent("commits.sqlite3").path, busyTimeoutMilliseconds: 5000)
             defer { connection.close() }
             let signal = ChangeSignal.open(connection: connection)
             /// Commits `sql` and tells whether SQLite reported that the commit wrote to the log.
@@ -64,8 +66,9 @@ import Testing
             #expect(try !commit(""), "an empty transaction writes nothing")
             #expect(signal.fingerprint == idle, "and leaves the header as it was")
             #expect(try commit(write))
-            #expect(!signal.isOnlyCommit(wroteLog: false, between: idle, and: signal.fingerprint),
-                    "a commit that wrote nothing, then another's: the one commit since is not ours")
+            #expect(
+                !signal.isOnlyCommit(wroteLog: false, between: idle, and: signal.fingerprint),
+                "a commit that wrote nothing, then another's: the one commit since is not ours")
             #expect(store.fingerprint == signal.fingerprint, "the store sees the same header")
         }
     }

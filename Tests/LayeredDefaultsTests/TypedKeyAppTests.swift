@@ -1,14 +1,22 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// Typed keys as an app declares and uses them: optional keys, natural declarations, typed update,
 /// the subscript's write, `Codable` values as JSON text.
 @Suite struct TypedKeyAppTests {
     enum SortOrder: String, PreferenceRepresentable { case byModified, byTitle }
-    struct EditorFont: CodablePreference, Equatable { var family: String; var size: Int }
-    struct EditorFontV2: CodablePreference, Equatable { var family: String; var size: Int; var weight: Int }
+    struct EditorFont: CodablePreference, Equatable {
+        var family: String
+        var size: Int
+    }
+    struct EditorFontV2: CodablePreference, Equatable {
+        var family: String
+        var size: Int
+        var weight: Int
+    }
 
     @Test func declarationsReadNaturallyForEveryKindOfDefault() throws {
         let defaults = try makeInMemoryDefaults()
@@ -98,7 +106,9 @@ import Testing
         #expect(defaults[v2] == v2.defaultValue)
         #expect(defaults[v2] == v2.defaultValue)
         #expect(try defaults.storedValue(for: v2) == nil)
-        #expect(errors.all == [.mismatchedValue(suite: "test.suite", key: "editorFont", type: "EditorFontV2")], "once per key and instance")
+        #expect(
+            errors.all == [.mismatchedValue(suite: "test.suite", key: "editorFont", type: "EditorFontV2")],
+            "once per key and instance")
         #expect(try defaults.persistentValue(forKey: "editorFont") == stored, "the stored text is untouched")
         #expect(!errors.all[0].description.contains("Menlo"), "no value in the message")
 

@@ -1,11 +1,15 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 @Suite struct TypedKeyTests {
     enum Mode: String, PreferenceRepresentable { case compact, regular }
-    struct Window: CodablePreference, Equatable { var width: Int; var height: Int }
+    struct Window: CodablePreference, Equatable {
+        var width: Int
+        var height: Int
+    }
 
     @Test func everySupportedTypeRoundTrips() throws {
         let defaults = try makeInMemoryDefaults()

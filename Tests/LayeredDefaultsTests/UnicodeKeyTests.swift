@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// Keys that are the same text in two Unicode forms ("é" as one scalar, or "e" and a combining accent)
@@ -86,8 +87,9 @@ import Testing
             }
             let fresh = try makeDefaults("app", root: root)
             #expect(fresh.string(forKey: Self.nfc) == "value")
-            #expect(try fresh.migrate(.named("rename to " + Self.nfc)) { _ in Issue.record("ran twice") } == false,
-                    "a migration's name is one name in either form")
+            #expect(
+                try fresh.migrate(.named("rename to " + Self.nfc)) { _ in Issue.record("ran twice") } == false,
+                "a migration's name is one name in either form")
             #expect(try rows(of: root, "app") == [Row(key: Self.nfc, value: "value")])
         }
     }
@@ -165,7 +167,8 @@ import Testing
 
     /// The rows of `suite`'s file in key order, read through a new plain connection.
     func rows(of root: URL, _ suite: String) throws -> [Row] {
-        let connection = try Connection(path: root.appendingPathComponent("\(suite).sqlite3").path, busyTimeoutMilliseconds: 10_000)
+        let connection = try Connection(
+            path: root.appendingPathComponent("\(suite).sqlite3").path, busyTimeoutMilliseconds: 10_000)
         defer { connection.close() }
         let statement = try connection.statement("SELECT key, value FROM preferences ORDER BY key")
         defer { statement.reset() }
@@ -178,7 +181,8 @@ import Testing
     /// another program may have written them.
     func insertRaw(_ rows: [(key: String, value: String)], into root: URL, _ suite: String) throws {
         _ = try makeDefaults(suite, root: root)
-        let connection = try Connection(path: root.appendingPathComponent("\(suite).sqlite3").path, busyTimeoutMilliseconds: 10_000)
+        let connection = try Connection(
+            path: root.appendingPathComponent("\(suite).sqlite3").path, busyTimeoutMilliseconds: 10_000)
         defer { connection.close() }
         for row in rows {
             let statement = try connection.statement("INSERT INTO preferences (key, type, value) VALUES (?, 'string', ?)")

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// Importing a Foundation `UserDefaults` domain: property lists written by Foundation's own
@@ -18,8 +19,10 @@ import Testing
         ]
         var expected: [String: PreferenceValue] = [
             "true": true, "false": false, "zero": 0, "one": 1, "min": .integer(.min), "max": .integer(.max), "int8": 1,
-            "double": .double(1.0), "half": 0.5, "pi": .double(.pi), "inf": .double(-.infinity), "tiny": .double(.leastNonzeroMagnitude),
-            "date": .date(Date(timeIntervalSinceReferenceDate: 786_000_000)), "data": .data(Data([0, 1, 255])), "empty": .data(Data()),
+            "double": .double(1.0), "half": 0.5, "pi": .double(.pi), "inf": .double(-.infinity),
+            "tiny": .double(.leastNonzeroMagnitude),
+            "date": .date(Date(timeIntervalSinceReferenceDate: 786_000_000)), "data": .data(Data([0, 1, 255])),
+            "empty": .data(Data()),
             "string": "héllo 🎉\n", "array": [1, "1", .double(1.0), true, []],
             "dictionary": ["nested": ["deep": .data(Data([9]))], "none": [:]],
         ]
@@ -33,7 +36,9 @@ import Testing
     }
 
     /// Writes `plist` with Foundation's `PropertyListSerialization` to `name` in `root`.
-    static func write(_ plist: Any, format: PropertyListSerialization.PropertyListFormat, to name: String, in root: URL) throws -> URL {
+    static func write(
+        _ plist: Any, format: PropertyListSerialization.PropertyListFormat, to name: String, in root: URL
+    ) throws -> URL {
         let file = root.appendingPathComponent(name)
         try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0).write(to: file)
         return file
@@ -92,7 +97,10 @@ import Testing
                 ("garbage.plist", Data([0xFF, 0x00, 0x13]), "not an XML or binary property list"),
                 ("json.plist", Data(#"{"a":{"integer":1}}"#.utf8), "not an XML or binary property list"),
                 ("text.plist", Data("{ a = 1; }".utf8), "an old-style (text) property list, whose values are all strings"),
-                ("array.plist", try PropertyListSerialization.data(fromPropertyList: [1, 2], format: .xml, options: 0), "its top level is not a dictionary"),
+                (
+                    "array.plist", try PropertyListSerialization.data(fromPropertyList: [1, 2], format: .xml, options: 0),
+                    "its top level is not a dictionary"
+                ),
             ]
             for (name, data, reason) in cases {
                 let file = root.appendingPathComponent(name)
@@ -123,27 +131,39 @@ import Testing
     }
 
     #if os(Linux)
-    @Test func corelibsFileOfASuite() {
-        #expect(Defaults.userDefaultsFile(suiteName: "com.example.app", environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/h"]).path
-                == "/x/config/com.example.app.plist")
-        #expect(Defaults.userDefaultsFile(suiteName: "com.example.app", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]).path
-                == "/h/.config/com.example.app.plist")
-        #expect(Defaults.userDefaultsFile(suiteName: "com.example.app", environment: ["HOME": "/h"]).path == "/h/.config/com.example.app.plist")
-    }
-
-    /// The file corelibs' own `UserDefaults` writes, found by suite name, in a child process whose
-    /// `XDG_CONFIG_HOME` is a temporary directory.
-    @Test func importsWhatCorelibsUserDefaultsWrote() throws {
-        try withTemporaryRoot { root in
-            let written = try run("defaults-fixture", [root.path, "com.example.legacy", "user-defaults"],
-                                  environment: ["XDG_CONFIG_HOME": root.path, "HOME": root.path])
-            #expect(written.succeeded)
-            let defaults = try makeDefaults("legacy", root: root)
-            let file = Defaults.userDefaultsFile(suiteName: "com.example.legacy", environment: ["XDG_CONFIG_HOME": root.path])
-            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("com.example.legacy.plist").path))
-            #expect(try defaults.importUserDefaults(from: file) == .imported(keys: ["count", "flag", "ratio", "when"]))
-            #expect(try defaults.persistentValues() == ["count": 3, "flag": true, "ratio": 0.25, "when": .date(Date(timeIntervalSinceReferenceDate: 100))])
+        @Test func corelibsFileOfASuite() {
+            #expect(
+                Defaults.userDefaultsFile(
+                    suiteName: "com.example.app", environment: ["XDG_CONFIG_HOME": "/x/config", "HOME": "/h"]
+                ).path
+                    == "/x/config/com.example.app.plist")
+            #expect(
+                Defaults.userDefaultsFile(
+                    suiteName: "com.example.app", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]
+                ).path
+                    == "/h/.config/com.example.app.plist")
+            #expect(
+                Defaults.userDefaultsFile(suiteName: "com.example.app", environment: ["HOME": "/h"]).path
+                    == "/h/.config/com.example.app.plist")
         }
-    }
+
+        /// The file corelibs' own `UserDefaults` writes, found by suite name, in a child process whose
+        /// `XDG_CONFIG_HOME` is a temporary directory.
+        @Test func importsWhatCorelibsUserDefaultsWrote() throws {
+            try withTemporaryRoot { root in
+                let written = try run(
+                    "defaults-fixture", [root.path, "com.example.legacy", "user-defaults"],
+                    environment: ["XDG_CONFIG_HOME": root.path, "HOME": root.path])
+                #expect(written.succeeded)
+                let defaults = try makeDefaults("legacy", root: root)
+                let file = Defaults.userDefaultsFile(suiteName: "com.example.legacy", environment: ["XDG_CONFIG_HOME": root.path])
+                #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("com.example.legacy.plist").path))
+                #expect(try defaults.importUserDefaults(from: file) == .imported(keys: ["count", "flag", "ratio", "when"]))
+                #expect(
+                    try defaults.persistentValues() == [
+                        "count": 3, "flag": true, "ratio": 0.25, "when": .date(Date(timeIntervalSinceReferenceDate: 100)),
+                    ])
+            }
+        }
     #endif
 }

@@ -10,10 +10,15 @@ import Testing
 enum SortOrder: String, PreferenceRepresentable { case byModified, byTitle }
 
 /// The editor's font, stored as JSON text.
-struct EditorFont: CodablePreference, Equatable { var family: String; var size: Int }
+struct EditorFont: CodablePreference, Equatable {
+    var family: String
+    var size: Int
+}
 
 extension Defaults.Key<SortOrder> { static let sort = Defaults.Key<SortOrder>("sort", default: .byModified) }
-extension Defaults.Key<EditorFont> { static let editorFont = Defaults.Key<EditorFont>("editorFont", default: .init(family: "Menlo", size: 13)) }
+extension Defaults.Key<EditorFont> {
+    static let editorFont = Defaults.Key<EditorFont>("editorFont", default: .init(family: "Menlo", size: 13))
+}
 /// Nil until the user chooses: "never set" is not "off".
 extension Defaults.Key<Bool?> { static let showsPreview = Defaults.Key<Bool?>("showsPreview") }
 extension Defaults.Key<[String]> { static let recentNotes = Defaults.Key<[String]>("recentNotes", default: []) }
@@ -51,7 +56,8 @@ func eventually(timeout: Duration = .seconds(5), _ done: @MainActor () -> Bool) 
 
 @Suite struct NotesAppExampleTests {
     func makeDefaults(_ root: URL, errors: ReportedErrors = ReportedErrors()) throws -> Defaults {
-        try Defaults(suiteName: "com.example.notes", configuration: .init(location: .directory(root), errorHandler: errors.record))
+        try Defaults(
+            suiteName: "com.example.notes", configuration: .init(location: .directory(root), errorHandler: errors.record))
     }
 
     @Test @MainActor func theModelReadsTheCurrentValues() throws {

@@ -5,6 +5,7 @@ import LayeredDefaults
 public struct ChildTimeout: Error, CustomStringConvertible {
     /// The child: its executable and arguments.
     public let what: String
+    /// Says what was waited for, and that the child was killed.
     public var description: String { "timed out waiting for \(what); the child was killed" }
 }
 
@@ -24,8 +25,10 @@ public final class ChildProcess {
 
     /// Starts `executable` with `arguments`; `environment` replaces this process's when given. Its
     /// standard input is `input` when given, else the tests' own.
-    public init(executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                input: FileHandle? = nil) throws {
+    public init(
+        executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+        input: FileHandle? = nil
+    ) throws {
         process.executableURL = executable
         process.arguments = arguments
         if let environment { process.environment = environment }
@@ -38,8 +41,10 @@ public final class ChildProcess {
     }
 
     /// Starts `product` (a built executable of this package, see ``BuiltProducts``) with `arguments`.
-    public convenience init(_ product: String, _ arguments: [String], environment: [String: String]? = nil,
-                            input: FileHandle? = nil) throws {
+    public convenience init(
+        _ product: String, _ arguments: [String], environment: [String: String]? = nil,
+        input: FileHandle? = nil
+    ) throws {
         try self.init(executable: BuiltProducts.url(of: product), arguments, environment: environment, input: input)
     }
 
@@ -93,8 +98,9 @@ public final class ChildProcess {
     public func finish(before deadline: ContinuousClock.Instant) throws -> ProcessResult {
         let status = try wait(before: deadline)
         defer { pending.removeAll() }
-        return ProcessResult(status: status, signaled: process.terminationReason == .uncaughtSignal,
-                             output: String(decoding: pending, as: UTF8.self), error: errorText)
+        return ProcessResult(
+            status: status, signaled: process.terminationReason == .uncaughtSignal,
+            output: String(decoding: pending, as: UTF8.self), error: errorText)
     }
 
     /// Reads whatever standard output has, waiting (poll, no sleep) until `deadline`.

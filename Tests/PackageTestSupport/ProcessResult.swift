@@ -21,8 +21,10 @@ public struct ProcessResult: Sendable {
 /// and returns what it wrote and how it ended; `environment` replaces this process's when given.
 /// - Throws: ``ChildTimeout`` (after killing the child) when it has not exited after `timeout`.
 @discardableResult
-public func run(executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                input: Data = Data(), timeout: Duration = .seconds(120)) throws -> ProcessResult {
+public func run(
+    executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+    input: Data = Data(), timeout: Duration = .seconds(120)
+) throws -> ProcessResult {
     let stdin = Pipe()
     let child = try ChildProcess(executable: executable, arguments, environment: environment, input: stdin.fileHandleForReading)
     // NB: written on a thread of its own: a child that writes before it reads must not find us blocked on a full pipe.
@@ -37,7 +39,9 @@ public func run(executable: URL, _ arguments: [String], environment: [String: St
 /// Runs `product` (a built executable of this package) with `arguments` to its end, as
 /// ``run(executable:_:environment:input:timeout:)``.
 @discardableResult
-public func run(_ product: String, _ arguments: [String], environment: [String: String]? = nil,
-                input: Data = Data(), timeout: Duration = .seconds(120)) throws -> ProcessResult {
+public func run(
+    _ product: String, _ arguments: [String], environment: [String: String]? = nil,
+    input: Data = Data(), timeout: Duration = .seconds(120)
+) throws -> ProcessResult {
     try run(executable: BuiltProducts.url(of: product), arguments, environment: environment, input: input, timeout: timeout)
 }

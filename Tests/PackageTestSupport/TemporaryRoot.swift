@@ -10,7 +10,8 @@ public func withTemporaryRoot<T>(_ body: (URL) throws -> T) throws -> T {
 }
 
 /// The `async` form of ``withTemporaryRoot(_:)``.
-public func withTemporaryRoot<T>(isolation: isolated (any Actor)? = #isolation, _ body: (URL) async throws -> T) async throws -> T {
+public func withTemporaryRoot<T>(isolation: isolated (any Actor)? = #isolation, _ body: (URL) async throws -> T) async throws -> T
+{
     let root = try makeTemporaryRoot()
     defer { removeTemporaryRoot(root) }
     return try await body(root)

@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import prefs
 
 @Suite struct DomainCommandTests {
@@ -62,20 +63,23 @@ import Testing
             root.prefs("write", "-g", "unrelated", "-int", "1")
             let byValue = root.prefs("find", "MENLO")
             #expect(byValue.status == .success)
-            #expect(byValue.output == """
-                Found 1 keys in domain 'com.example.editor': {
-                    fontName = Menlo;
-                }
-                Found 1 keys in domain 'other': {
-                    recent = (
-                        x,
-                        menlo.txt
-                    );
-                }
+            #expect(
+                byValue.output == """
+                    Found 1 keys in domain 'com.example.editor': {
+                        fontName = Menlo;
+                    }
+                    Found 1 keys in domain 'other': {
+                        recent = (
+                            x,
+                            menlo.txt
+                        );
+                    }
 
-                """)
+                    """)
             #expect(root.prefs("find", "editor").output.hasPrefix("Found 2 keys in domain 'com.example.editor'"))
-            #expect(root.prefs("find", "fontname", "--json").output == #"{"com.example.editor":{"fontName":{"string":"Menlo"}}}"# + "\n")
+            #expect(
+                root.prefs("find", "fontname", "--json").output == #"{"com.example.editor":{"fontName":{"string":"Menlo"}}}"#
+                    + "\n")
             let none = root.prefs("find", "absent")
             #expect(none.status == .notFound && none.output.isEmpty && none.errorLines.count == 1)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import prefs
 
 @Suite struct ExportImportTests {
@@ -12,7 +13,8 @@ import Testing
 
     @Test func exportThenImportIsLossless() throws {
         try withTestRoot { root throws in
-            try Defaults(suiteName: "source", configuration: .init(location: .directory(root.url), arguments: [])).replacePersistentValues(Self.everyType)
+            try Defaults(suiteName: "source", configuration: .init(location: .directory(root.url), arguments: []))
+                .replacePersistentValues(Self.everyType)
             let export = root.prefs("export", "source", "-")
             #expect(export.status == .success)
             #expect(try JSONDecoder().decode([String: PreferenceValue].self, from: Data(export.output.utf8)) == Self.everyType)
@@ -28,33 +30,33 @@ import Testing
     }
 
     #if os(Linux)
-    /// The export file is private from its creation: the directory's events (inotify) show it created
-    /// beside the destination and renamed into place, never a file of that name written in place; its
-    /// mode (0600) is the one it was created with, less the umask, and the one it ends with.
-    @Test func theExportFileIsCreatedPrivate() throws {
-        try withTestRoot { root throws in
-            root.prefs("write", "app", "k", "v")
-            let directory = root.url.appendingPathComponent("exports")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-            let events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-            defer { close(events) }
-            #expect(inotify_add_watch(events, directory.path, UInt32(IN_CREATE | IN_ATTRIB | IN_MOVED_TO)) >= 0)
+        /// The export file is private from its creation: the directory's events (inotify) show it created
+        /// beside the destination and renamed into place, never a file of that name written in place; its
+        /// mode (0600) is the one it was created with, less the umask, and the one it ends with.
+        @Test func theExportFileIsCreatedPrivate() throws {
+            try withTestRoot { root throws in
+                root.prefs("write", "app", "k", "v")
+                let directory = root.url.appendingPathComponent("exports")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+                let events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+                defer { close(events) }
+                #expect(inotify_add_watch(events, directory.path, UInt32(IN_CREATE | IN_ATTRIB | IN_MOVED_TO)) >= 0)
 
-            let file = directory.appendingPathComponent("app.json")
-            #expect(root.prefs("export", "app", file.path).status == .success)
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            var masks: [UInt32] = []
-            var offset = 0
-            let count = read(events, &buffer, buffer.count)
-            while offset + 16 <= count {  // struct inotify_event: wd, mask, cookie, len, then len bytes of name
-                masks.append(buffer[offset + 4 ..< offset + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
-                offset += 16 + Int(buffer[offset + 12 ..< offset + 16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+                let file = directory.appendingPathComponent("app.json")
+                #expect(root.prefs("export", "app", file.path).status == .success)
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                var masks: [UInt32] = []
+                var offset = 0
+                let count = read(events, &buffer, buffer.count)
+                while offset + 16 <= count {  // struct inotify_event: wd, mask, cookie, len, then len bytes of name
+                    masks.append(buffer[offset + 4..<offset + 8].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+                    offset += 16 + Int(buffer[offset + 12..<offset + 16].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+                }
+                #expect(masks.contains(UInt32(IN_CREATE)) && masks.contains(UInt32(IN_MOVED_TO)))
+                #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["app.json"])
             }
-            #expect(masks.contains(UInt32(IN_CREATE)) && masks.contains(UInt32(IN_MOVED_TO)))
-            #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["app.json"])
         }
-    }
     #endif
 
     @Test func exportOfAnEmptyDomainIsAnEmptyObjectAndOfAMissingOneNotFound() throws {
@@ -82,7 +84,8 @@ import Testing
             let input = try JSONEncoder().encode(["fine": "v", "k": deep])
             let result = root.prefs("import", "app", "-", input: input)
             #expect(result.status == .usage)
-            #expect(result.errorLines == ["prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description])
+            #expect(
+                result.errorLines == ["prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description])
             #expect(root.entries.isEmpty)
         }
     }
@@ -104,9 +107,11 @@ import Testing
 
     /// An input file that cannot be read, or is empty, is a usage error saying why (the system's reason,
     /// not a code of Foundation's), and changes nothing.
-    @Test(arguments: [("absent.json", "cannot read '%@' (No such file or directory); nothing was changed"),
-                      ("directory", "cannot read '%@' (Is a directory); nothing was changed"),
-                      ("empty.json", "'%@' is empty, not a prefs export (an empty domain exports as {}); nothing was changed")])
+    @Test(arguments: [
+        ("absent.json", "cannot read '%@' (No such file or directory); nothing was changed"),
+        ("directory", "cannot read '%@' (Is a directory); nothing was changed"),
+        ("empty.json", "'%@' is empty, not a prefs export (an empty domain exports as {}); nothing was changed"),
+    ])
     func anUnreadableInputFileSaysWhy(name: String, message: String) throws {
         try withTestRoot { root throws in
             root.prefs("write", "app", "k", "v")
@@ -141,7 +146,8 @@ import Testing
 
     /// The member names of an object are read as written, in order, escapes decoded, whatever the values hold.
     @Test func memberNamesAreReadAsWritten() {
-        let json = #"\#u{FEFF}{ "a" : {"string":"x,\"}{"}, "b\"c":{"array":[{"dictionary":{"n":{"bool":true}}}]},"\u00e9":{"integer":1} }"#
+        let json =
+            #"\#u{FEFF}{ "a" : {"string":"x,\"}{"}, "b\"c":{"array":[{"dictionary":{"n":{"bool":true}}}]},"\u00e9":{"integer":1} }"#
         #expect(JSONMemberNames.topLevel(of: Data(json.utf8)) == ["a", "b\"c", "\u{E9}"])
         #expect(JSONMemberNames.topLevel(of: Data("{}".utf8)) == [])
         #expect(JSONMemberNames.topLevel(of: Data("[]".utf8)) == nil)

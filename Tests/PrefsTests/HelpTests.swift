@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import prefs
 
 @Suite struct HelpTests {
@@ -29,7 +30,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [[], ["frob"], ["help", "frob"], ["read"], ["read", "a", "b", "c"], ["domains", "extra"], ["--root", "", "domains"]])
+    @Test(arguments: [
+        [], ["frob"], ["help", "frob"], ["read"], ["read", "a", "b", "c"], ["domains", "extra"], ["--root", "", "domains"],
+    ])
     func usageErrorsPrintOneLine(arguments: [String]) throws {
         try withTestRoot { root throws in
             let result = root.prefs(arguments)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import prefs
 
 @Suite struct InvocationTests {
@@ -27,10 +28,12 @@ import Testing
 
     @Test func inAValueTheArgumentAfterATypeFlagIsAlwaysAnOperand() throws {
         let arguments = ["write", "d", "-int", "-string", "-h", "-array", "-bool", "--json", "--json"]
-        let write = try Invocation(parsing: arguments, valued: valued, flags: flags, firstValueOperand: { $0 == "write" ? 2 : nil })
+        let write = try Invocation(
+            parsing: arguments, valued: valued, flags: flags, firstValueOperand: { $0 == "write" ? 2 : nil })
         #expect(write.positionals == ["write", "d", "-int", "-string", "-h", "-array", "-bool", "--json"])
         #expect(write.flags == ["--json"], "the key -int is no type flag, and after a value options are options again")
-        let read = try Invocation(parsing: ["read", "-string", "-h"], valued: valued, flags: flags, firstValueOperand: { $0 == "write" ? 2 : nil })
+        let read = try Invocation(
+            parsing: ["read", "-string", "-h"], valued: valued, flags: flags, firstValueOperand: { $0 == "write" ? 2 : nil })
         #expect(read.positionals == ["read", "-string"] && read.flags == ["--help"])
     }
 

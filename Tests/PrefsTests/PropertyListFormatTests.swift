@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import prefs
 
 /// `export` and `import` in Foundation's property-list formats, told apart by extension, `--format`
@@ -10,7 +11,8 @@ import Testing
     static let xmlSafe: [String: PreferenceValue] = [
         "string": "héllo \"world\"\n", "integer": .integer(.min), "one": 1, "double": .double(-0.1), "whole": .double(1),
         "inf": .double(.infinity), "bool": true, "no": false, "date": .date(Date(timeIntervalSinceReferenceDate: 786_000_000)),
-        "data": .data(Data([0, 255])), "array": [1, "1", 1.5, false, []], "dictionary": ["nested": ["deep": .data(Data([9]))], "empty": [:]],
+        "data": .data(Data([0, 255])), "array": [1, "1", 1.5, false, []],
+        "dictionary": ["nested": ["deep": .data(Data([9]))], "empty": [:]],
     ]
 
     /// True when every value of `values` is bit for bit the one of `expected`.
@@ -21,14 +23,18 @@ import Testing
     @Test(arguments: [PropertyListSerialization.PropertyListFormat.xml, .binary])
     func importsWhatFoundationWrote(format: PropertyListSerialization.PropertyListFormat) throws {
         try withTestRoot { root throws in
-            let plist: [String: Any] = ["flag": true, "count": 1, "ratio": 1.0, "when": Date(timeIntervalSinceReferenceDate: 5),
-                                        "blob": Data([1]), "list": [false, 0] as [Any], "map": ["k": "v"]]
+            let plist: [String: Any] = [
+                "flag": true, "count": 1, "ratio": 1.0, "when": Date(timeIntervalSinceReferenceDate: 5),
+                "blob": Data([1]), "list": [false, 0] as [Any], "map": ["k": "v"],
+            ]
             let document = try PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)
             // NB: the name says JSON; the content decides.
             let file = root.url.appendingPathComponent("misnamed.json")
             try document.write(to: file)
-            let expected: [String: PreferenceValue] = ["flag": true, "count": 1, "ratio": .double(1), "when": .date(Date(timeIntervalSinceReferenceDate: 5)),
-                                                       "blob": .data(Data([1])), "list": [false, 0], "map": ["k": "v"]]
+            let expected: [String: PreferenceValue] = [
+                "flag": true, "count": 1, "ratio": .double(1), "when": .date(Date(timeIntervalSinceReferenceDate: 5)),
+                "blob": .data(Data([1])), "list": [false, 0], "map": ["k": "v"],
+            ]
             #expect(root.prefs("import", "app", file.path).status == .success)
             #expect(Self.identical(try root.stored("app"), expected))
             #expect(root.prefs("import", "piped", "-", input: document).status == .success)
@@ -38,7 +44,8 @@ import Testing
 
     @Test func aPlistFileIsXMLThatFoundationReadsWithItsTypes() throws {
         try withTestRoot { root throws in
-            try Defaults(suiteName: "app", configuration: .init(location: .directory(root.url), arguments: [])).replacePersistentValues(Self.xmlSafe)
+            try Defaults(suiteName: "app", configuration: .init(location: .directory(root.url), arguments: []))
+                .replacePersistentValues(Self.xmlSafe)
             let file = root.url.appendingPathComponent("app.plist")
             #expect(root.prefs("export", "app", file.path).status == .success)
             let document = try Data(contentsOf: file)
@@ -58,7 +65,8 @@ import Testing
             var values = ExportImportTests.everyType
             values["negativeZero"] = .double(-0.0)
             values["nan"] = .double(.nan)
-            try Defaults(suiteName: "app", configuration: .init(location: .directory(root.url), arguments: [])).replacePersistentValues(values)
+            try Defaults(suiteName: "app", configuration: .init(location: .directory(root.url), arguments: []))
+                .replacePersistentValues(values)
             let file = root.url.appendingPathComponent("app.data")
             #expect(root.prefs("export", "app", file.path, "--format", "binary").status == .success)
             #expect(try Data(contentsOf: file).starts(with: Data("bplist00".utf8)))
@@ -70,12 +78,16 @@ import Testing
 
     @Test func xmlThatWouldLoseAValueWritesNothingAndNamesTheKeys() throws {
         try withTestRoot { root throws in
-            let values: [String: PreferenceValue] = ["fraction": .date(Date(timeIntervalSinceReferenceDate: 0.25)), "zero": .double(-0.0), "fine": 1]
-            try Defaults(suiteName: "app", configuration: .init(location: .directory(root.url), arguments: [])).replacePersistentValues(values)
+            let values: [String: PreferenceValue] = [
+                "fraction": .date(Date(timeIntervalSinceReferenceDate: 0.25)), "zero": .double(-0.0), "fine": 1,
+            ]
+            try Defaults(suiteName: "app", configuration: .init(location: .directory(root.url), arguments: []))
+                .replacePersistentValues(values)
             let file = root.url.appendingPathComponent("app.plist")
             let result = root.prefs("export", "app", file.path)
             #expect(result.status == .usage)
-            #expect(result.errorLines.count == 1 && result.error.contains("'fraction', 'zero'") && !result.error.contains("'fine'"))
+            #expect(
+                result.errorLines.count == 1 && result.error.contains("'fraction', 'zero'") && !result.error.contains("'fine'"))
             #expect(!root.entries.contains { $0.contains("plist") }, "no file, not even a temporary one")
         }
     }
@@ -96,10 +108,12 @@ import Testing
     @Test func aPlistWithAValueWithoutATypeChangesNothing() throws {
         try withTestRoot { root throws in
             root.prefs("write", "app", "kept", "-string", "secret-value")
-            let document = try PropertyListSerialization.data(fromPropertyList: ["big": UInt64.max, "fine": 1] as [String: Any], format: .binary, options: 0)
+            let document = try PropertyListSerialization.data(
+                fromPropertyList: ["big": UInt64.max, "fine": 1] as [String: Any], format: .binary, options: 0)
             let result = root.prefs("import", "app", "-", input: document)
             #expect(result.status == .usage)
-            #expect(result.errorLines.count == 1 && result.error.contains("'big'") && !result.error.contains("18446744073709551615"))
+            #expect(
+                result.errorLines.count == 1 && result.error.contains("'big'") && !result.error.contains("18446744073709551615"))
             #expect(try root.stored("app") == ["kept": "secret-value"])
         }
     }

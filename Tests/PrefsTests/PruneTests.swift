@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import prefs
 
 @Suite struct PruneTests {
@@ -16,15 +17,20 @@ import Testing
         try withTestRoot { root throws in
             for name in ["test.a", "test.b", "keep", "NSGlobalDomain"] { try makeDomain(name, in: root) }
             try Data().write(to: root.url.appendingPathComponent("test.notes.txt"))
-            try FileManager.default.createDirectory(at: root.url.appendingPathComponent("test.dir.sqlite3"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.url.appendingPathComponent("test.dir.sqlite3"), withIntermediateDirectories: true)
             let result = root.prefs("prune", "--prefix", "test.")
             #expect(result.status == .success)
             #expect(result.output == "Deleted test.a\nDeleted test.b\n")
-            #expect(result.errorLines == ["prefs: skipped test.dir: '\(root.url.appendingPathComponent("test.dir.sqlite3").path)' is not a regular file"])
-            #expect(root.entries == [
-                "NSGlobalDomain.sqlite3", "NSGlobalDomain.sqlite3-shm", "NSGlobalDomain.sqlite3-wal",
-                "keep.sqlite3", "keep.sqlite3-shm", "keep.sqlite3-wal", "test.dir.sqlite3", "test.notes.txt",
-            ])
+            #expect(
+                result.errorLines == [
+                    "prefs: skipped test.dir: '\(root.url.appendingPathComponent("test.dir.sqlite3").path)' is not a regular file"
+                ])
+            #expect(
+                root.entries == [
+                    "NSGlobalDomain.sqlite3", "NSGlobalDomain.sqlite3-shm", "NSGlobalDomain.sqlite3-wal",
+                    "keep.sqlite3", "keep.sqlite3-shm", "keep.sqlite3-wal", "test.dir.sqlite3", "test.notes.txt",
+                ])
         }
     }
 
@@ -62,8 +68,12 @@ import Testing
             try makeDomain("test.recent", in: root)
             try makeDomain("test.walRecent", in: root)
             let twoDaysAgo = Date(timeIntervalSinceNow: -2 * 86_400)
-            for name in ["test.old.sqlite3", "test.old.sqlite3-wal", "test.old.sqlite3-shm", "test.walRecent.sqlite3", "test.walRecent.sqlite3-shm"] {
-                try FileManager.default.setAttributes([.modificationDate: twoDaysAgo], ofItemAtPath: root.url.appendingPathComponent(name).path)
+            for name in [
+                "test.old.sqlite3", "test.old.sqlite3-wal", "test.old.sqlite3-shm", "test.walRecent.sqlite3",
+                "test.walRecent.sqlite3-shm",
+            ] {
+                try FileManager.default.setAttributes(
+                    [.modificationDate: twoDaysAgo], ofItemAtPath: root.url.appendingPathComponent(name).path)
             }
             let result = root.prefs("prune", "--prefix", "test.", "--older-than", "1d")
             #expect(result.output == "Deleted test.old\n")

@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import prefs
 
 @Suite struct ReadWriteTests {
@@ -19,7 +20,10 @@ import Testing
         (["-float", "0.25"], .double(0.25), "0.25"),
         (["-bool", "YES"], .bool(true), "1"),
         (["-boolean", "false"], .bool(false), "0"),
-        (["-date", "2026-11-29T21:44:42Z"], .date(Date(timeIntervalSinceReferenceDate: 817_681_482)), "2026-11-29 21:44:42 +0000"),
+        (
+            ["-date", "2026-11-29T21:44:42Z"], .date(Date(timeIntervalSinceReferenceDate: 817_681_482)),
+            "2026-11-29 21:44:42 +0000"
+        ),
         (["-data", "0a0b0c"], .data(Data([10, 11, 12])), "{length = 3, bytes = 0x0a0b0c}"),
         (["-array", "a", "-int", "2"], .array(["a", 2]), "(\n    a,\n    2\n)"),
         (["-array"], .array([]), "(\n)"),
@@ -112,13 +116,17 @@ import Testing
     /// An argument in a value's place that starts with `--` and is no option may be a private value: the
     /// error names its position, never its text, and says how to write it.
     @Test(arguments: [
-        (["--secret-text"], 4), (["--secret-text=x"], 4), (["-array", "a", "--secret-text"], 6), (["-dict", "--secret-text", "v"], 5),
+        (["--secret-text"], 4), (["--secret-text=x"], 4), (["-array", "a", "--secret-text"], 6),
+        (["-dict", "--secret-text", "v"], 5),
     ])
     func anArgumentInAValuesPlaceIsNeverQuoted(arguments: [String], position: Int) throws {
         try withTestRoot { root throws in
             let result = root.prefs(["write", "app", "k"] + arguments)
             #expect(result.status == .usage)
-            #expect(result.errorLines == ["prefs: argument \(position) is not an option; put -string before a value that starts with '-' (-- before a -dict key that does); nothing was changed"])
+            #expect(
+                result.errorLines == [
+                    "prefs: argument \(position) is not an option; put -string before a value that starts with '-' (-- before a -dict key that does); nothing was changed"
+                ])
             #expect(root.entries.isEmpty)
         }
     }
@@ -149,8 +157,10 @@ import Testing
         try withTestRoot { root throws in
             let limit = PreferenceValue.maximumNestingDepth
             let refusal = "prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description
-            for text in [nested(limit + 1, around: "private-marker"), nested(255, around: "private-marker"), nested(256, around: ""),
-                         nested(256, around: "private-marker"), nested(300, around: "private-marker")] {
+            for text in [
+                nested(limit + 1, around: "private-marker"), nested(255, around: "private-marker"), nested(256, around: ""),
+                nested(256, around: "private-marker"), nested(300, around: "private-marker"),
+            ] {
                 let result = root.prefs("write", "app", "k", text)
                 #expect(result.status == .usage && result.errorLines == [refusal])
                 #expect(!result.error.contains("private-marker"))

@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import prefs
 
 @Suite struct RepairTests {

@@ -2,6 +2,7 @@ import Foundation
 import LayeredDefaults
 import PackageTestSupport
 import Testing
+
 @testable import prefs
 
 /// `prefs --system` and `--managed` write the system-wide layers under `$XDG_CONFIG_DIRS` (a temporary
@@ -24,8 +25,10 @@ import Testing
     @Test func systemWriteIsBelowTheUsersDomain() throws {
         try withTestRoot { root in
             try root.prefs("--system", "write", "app", "k", "system").requireSuccess()
-            let defaults = try Defaults(suiteName: "app", configuration: .init(
-                location: .directory(root.url), arguments: [], systemDirectories: [root.systemDirectory]))
+            let defaults = try Defaults(
+                suiteName: "app",
+                configuration: .init(
+                    location: .directory(root.url), arguments: [], systemDirectories: [root.systemDirectory]))
             #expect(try defaults.value(forKey: "k") == "system")
             try root.prefs("write", "app", "k", "mine").requireSuccess()
             #expect(try defaults.value(forKey: "k") == "mine")
@@ -44,12 +47,17 @@ import Testing
     /// The real executable, with `XDG_CONFIG_DIRS` in its environment: the first directory is the target.
     @Test func processReadsTheEnvironment() throws {
         try withTemporaryRoot { root in
-            let first = root.appendingPathComponent("first"), second = root.appendingPathComponent("second")
-            let environment = ["LAYERED_DEFAULTS_HOME": root.appendingPathComponent("user").path,
-                               "XDG_CONFIG_DIRS": "\(first.path):\(second.path)"]
+            let first = root.appendingPathComponent("first")
+            let second = root.appendingPathComponent("second")
+            let environment = [
+                "LAYERED_DEFAULTS_HOME": root.appendingPathComponent("user").path,
+                "XDG_CONFIG_DIRS": "\(first.path):\(second.path)",
+            ]
             let managed = try run("prefs", ["--managed", "write", "app", "k", "managed"], environment: environment)
             #expect(managed.status == 0)
-            #expect(FileManager.default.fileExists(atPath: Location.managedRoot(in: first).appendingPathComponent("app.sqlite3").path))
+            #expect(
+                FileManager.default.fileExists(atPath: Location.managedRoot(in: first).appendingPathComponent("app.sqlite3").path)
+            )
             #expect(!FileManager.default.fileExists(atPath: second.path), "absent layers create nothing")
             let refused = try run("prefs", ["write", "app", "k", "mine"], environment: environment)
             #expect(refused.status == ExitStatus.usage.rawValue)

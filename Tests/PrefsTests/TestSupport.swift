@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import PackageTestSupport
+
 @testable import prefs
 
 /// A console whose output and error streams are kept in memory, with a fixed input.
@@ -16,9 +17,10 @@ final class CapturingConsole: Sendable {
     var errorLines: [String] { error.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
 
     var console: Console {
-        Console(writeOutput: { text in self.streams.withLock { $0.output += text } },
-                writeError: { text in self.streams.withLock { $0.error += text } },
-                readInput: { [input] in input })
+        Console(
+            writeOutput: { text in self.streams.withLock { $0.output += text } },
+            writeError: { text in self.streams.withLock { $0.error += text } },
+            readInput: { [input] in input })
     }
 }
 
@@ -44,7 +46,9 @@ struct TestRoot {
     @discardableResult
     func prefs(_ arguments: [String], input: Data = Data()) -> RunResult {
         let capture = CapturingConsole(input: input)
-        let status = Prefs.run(arguments, environment: ["LAYERED_DEFAULTS_HOME": url.path, "XDG_CONFIG_DIRS": systemDirectory.path], console: capture.console)
+        let status = Prefs.run(
+            arguments, environment: ["LAYERED_DEFAULTS_HOME": url.path, "XDG_CONFIG_DIRS": systemDirectory.path],
+            console: capture.console)
         return RunResult(status: status, output: capture.output, error: capture.error, errorLines: capture.errorLines)
     }
 

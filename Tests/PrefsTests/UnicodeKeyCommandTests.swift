@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import prefs
 
 /// Every command treats a key written in NFC ("é" as one scalar) and in NFD ("e" and a combining
@@ -14,9 +15,14 @@ import Testing
             #expect(root.prefs("write", "app", Self.nfd, "second-value").status == .success)
             #expect(root.prefs("read", "app", Self.nfc).output == "second-value\n")
             let export = root.prefs("export", "app", "-")
-            #expect(try JSONDecoder().decode([String: PreferenceValue].self, from: Data(export.output.utf8)) == [Self.nfc: "second-value"])
+            #expect(
+                try JSONDecoder().decode([String: PreferenceValue].self, from: Data(export.output.utf8)) == [
+                    Self.nfc: "second-value"
+                ])
             #expect(export.output.unicodeScalars.contains("\u{E9}"), "exported in NFC")
-            #expect(root.prefs("find", "second-value", "--json").output == #"{"app":{"caf\#u{E9}":{"string":"second-value"}}}"# + "\n")
+            #expect(
+                root.prefs("find", "second-value", "--json").output == #"{"app":{"caf\#u{E9}":{"string":"second-value"}}}"# + "\n"
+            )
             #expect(root.prefs("find", "first-value").status == .notFound)
             #expect(root.prefs("delete", "app", Self.nfc).status == .success)
             #expect(root.prefs("read", "app", Self.nfd).status == .notFound)

@@ -1,13 +1,15 @@
 import Foundation
 import LayeredDefaults
 import Testing
+
 @testable import prefs
 
 @Suite struct ValueParserTests {
     static let valid: [(String, ValueParser.ScalarType, PreferenceValue)] = [
         (" keep  spaces ", .string, .string(" keep  spaces ")),
         ("-42", .int, .integer(-42)), ("+7", .int, .integer(7)), ("9223372036854775807", .int, .integer(.max)),
-        ("0.5", .float, .double(0.5)), ("-1e-3", .float, .double(-0.001)), ("inf", .float, .double(.infinity)), ("-Infinity", .float, .double(-.infinity)), ("12", .float, .double(12)),
+        ("0.5", .float, .double(0.5)), ("-1e-3", .float, .double(-0.001)), ("inf", .float, .double(.infinity)),
+        ("-Infinity", .float, .double(-.infinity)), ("12", .float, .double(12)),
         ("YES", .bool, .bool(true)), ("true", .bool, .bool(true)), ("1", .bool, .bool(true)),
         ("no", .bool, .bool(false)), ("FALSE", .bool, .bool(false)), ("0", .bool, .bool(false)),
         ("2026-11-29T21:44:42Z", .date, .date(Date(timeIntervalSinceReferenceDate: 817_681_482))),
@@ -24,13 +26,17 @@ import Testing
 
     @Test func parsesFractionalSeconds() throws {
         let value = try ValueParser.parse("2026-11-29T21:44:42.250Z", as: .date)
-        guard case .date(let date) = value else { Issue.record("not a date"); return }
+        guard case .date(let date) = value else {
+            Issue.record("not a date")
+            return
+        }
         #expect(abs(date.timeIntervalSinceReferenceDate - 817_681_482.25) < 0.001)
     }
 
     static let invalid: [(String, ValueParser.ScalarType)] = [
         ("abc", .int), ("", .int), ("1.5", .int), ("9223372036854775808", .int), ("12abc", .int),
-        ("", .float), ("one", .float), ("1e999", .float), ("-1e999", .float), ("0x1p99999", .float), ("maybe", .bool), ("", .bool),
+        ("", .float), ("one", .float), ("1e999", .float), ("-1e999", .float), ("0x1p99999", .float), ("maybe", .bool),
+        ("", .bool),
         ("yesterday", .date), ("2026-13-45", .date), ("2026-11-29T21:44:42", .date), ("2026-11-29 trailing", .date),
         ("abc", .data), ("0a0", .data),
     ]
@@ -41,8 +47,13 @@ import Testing
             let value = try ValueParser.parse(text, as: type)
             Issue.record("accepted as \(value.typeName)")
         } catch {
-            guard case .usage(let message) = error else { Issue.record("not a usage error"); return }
-            #expect(message == "-\(type.rawValue) needs \(type.expectation); nothing was changed", "the message never quotes the text")
+            guard case .usage(let message) = error else {
+                Issue.record("not a usage error")
+                return
+            }
+            #expect(
+                message == "-\(type.rawValue) needs \(type.expectation); nothing was changed", "the message never quotes the text"
+            )
         }
     }
 
@@ -66,8 +77,9 @@ import Testing
 
     @Test func arrayElementsAreStringsOrTyped() throws {
         #expect(try ValueParser.elements([]) == [])
-        #expect(try ValueParser.elements(["a", "-int", "2", "-bool", "no", "-string", "-x", "-"])
-            == [.string("a"), .integer(2), .bool(false), .string("-x"), .string("-")])
+        #expect(
+            try ValueParser.elements(["a", "-int", "2", "-bool", "no", "-string", "-x", "-"])
+                == [.string("a"), .integer(2), .bool(false), .string("-x"), .string("-")])
         #expect(throws: PrefsError.self) { try ValueParser.elements(["-nope", "1"]) }
         #expect(throws: PrefsError.self) { try ValueParser.elements(["-int"]) }
         #expect(throws: PrefsError.self) { try ValueParser.elements(["-int", "x"]) }

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// Every way into a domain meets a bad file with a typed error naming it, and leaves it (and any file a
@@ -10,7 +11,7 @@ import Testing
 struct BadFileTests {
     enum EntryPoint: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case open, addSuite, persistentValues, persistentDomain, setPersistentDomain, removePersistentDomain,
-             replacePersistentValues, persistentDomainNames
+            replacePersistentValues, persistentDomainNames
         var testDescription: String { rawValue }
     }
 
@@ -19,7 +20,9 @@ struct BadFileTests {
         try withTemporaryRoot { parent in
             let root = parent.appendingPathComponent("store")
             let reported = ReportedErrors()
-            let other = try Defaults(suiteName: "other", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
+            let other = try Defaults(
+                suiteName: "other", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record)
+            )
             other.set("mine", forKey: "k")
             let outside = try kind.make(suite: "bad", in: root)
             let file = databaseFile("bad", in: root)
@@ -48,8 +51,9 @@ struct BadFileTests {
                 #expect(errors.count == 1, "\(errors)")
                 #expect(kind.isExpected(errors.first, file: file), "\(errors)")
             }
-            #expect(FileSnapshot.take(root)?.ignoringIndexContent.children.filter { $0.key.hasPrefix("bad.") } == before,
-                    "the bad file and its neighbours are as they were")
+            #expect(
+                FileSnapshot.take(root)?.ignoringIndexContent.children.filter { $0.key.hasPrefix("bad.") } == before,
+                "the bad file and its neighbours are as they were")
             #expect(outside.flatMap(FileSnapshot.take) == outsideBefore, "the link's target is untouched")
             #expect(other.string(forKey: "k") == "mine", "the other domain is undisturbed")
             #expect(other.suiteNames.isEmpty)
@@ -63,7 +67,8 @@ struct BadFileTests {
     @Test(arguments: ["", "-wal"])
     func aFileMountedOnTheStoreIsRefused(suffix: String) throws {
         try withTemporaryRoot { parent in
-            let first = parent.appendingPathComponent("first"), second = parent.appendingPathComponent("second")
+            let first = parent.appendingPathComponent("first")
+            let second = parent.appendingPathComponent("second")
             #expect(try runFixture(first, "app", ["write", "k", #"{"string":"v"}"#]).status == 0)
             #expect(try runFixture(second, "app", ["write", "k", #"{"string":"w"}"#]).status == 0)
             // NB: onto the second domain's file goes the first's; onto its log (absent once closed), an empty file.
@@ -78,8 +83,12 @@ struct BadFileTests {
                 shift 2
                 exec "$@"
                 """
-            let child = try runInOwnMountNamespace(script, [source.path, target, BuiltProducts.url(of: "defaults-fixture").path,
-                                                            second.path, "app", "write", "k2", #"{"string":"x"}"#])
+            let child = try runInOwnMountNamespace(
+                script,
+                [
+                    source.path, target, BuiltProducts.url(of: "defaults-fixture").path,
+                    second.path, "app", "write", "k2", #"{"string":"x"}"#,
+                ])
             #expect(child.status == 2)
             #expect(child.error == "defaults-fixture: \(DefaultsError.mountPoint(path: target))\n")
             #expect(try freshValues(of: databaseFile("app", in: first)) == ["k": "v"])

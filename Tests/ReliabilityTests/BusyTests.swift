@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// Another process holds the write lock past the busy timeout: every write API fails with
@@ -12,7 +13,10 @@ struct BusyTests {
     @Test func aHeldLockDisturbsNothingElse() throws {
         try withTemporaryRoot { root in
             let reported = ReportedErrors()
-            let defaults = try Defaults(suiteName: "busy", configuration: .init(location: .directory(root), arguments: [], busyTimeout: .milliseconds(100), errorHandler: reported.record))
+            let defaults = try Defaults(
+                suiteName: "busy",
+                configuration: .init(
+                    location: .directory(root), arguments: [], busyTimeout: .milliseconds(100), errorHandler: reported.record))
             try defaults.write("before", forKey: "k")
             try defaults.write(1, forKey: "count")
             let before = try defaults.persistentValues()
@@ -23,7 +27,9 @@ struct BusyTests {
 
             #expect(throws: DefaultsError.busy(suite: "busy", key: "k")) { try defaults.write("after", forKey: "k") }
             #expect(throws: DefaultsError.busy(suite: "busy", key: "count")) { try defaults.update(forKey: "count") { _ in 2 } }
-            #expect(throws: DefaultsError.busy(suite: "busy", key: nil)) { try defaults.transaction { try $0.set("t", forKey: "t") } }
+            #expect(throws: DefaultsError.busy(suite: "busy", key: nil)) {
+                try defaults.transaction { try $0.set("t", forKey: "t") }
+            }
             #expect(throws: DefaultsError.busy(suite: "busy", key: nil)) { try defaults.replacePersistentValues(["x": 1]) }
             defaults.set("after", forKey: "k")
             defaults.removeObject(forKey: "count")
@@ -37,8 +43,9 @@ struct BusyTests {
             holder.send(SIGKILL)
             try holder.wait(before: deadline)
             try defaults.write("after", forKey: "k")
-            #expect(try freshValues(of: databaseFile("busy", in: root)) == ["k": "after", "count": 1],
-                    "the holder's uncommitted write is gone, ours is in")
+            #expect(
+                try freshValues(of: databaseFile("busy", in: root)) == ["k": "after", "count": 1],
+                "the holder's uncommitted write is gone, ours is in")
             #expect(try integrityCheck(of: databaseFile("busy", in: root)) == "ok")
         }
     }

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// A full disk: the write fails with ``DefaultsError/diskFull(suite:key:)``, nothing else changes, and
@@ -15,7 +16,8 @@ struct DiskFullTests {
     @Test func aFullDatabaseFailsTheWriteAndKeepsEverything() throws {
         try withTemporaryRoot { root in
             let reported = ReportedErrors()
-            let defaults = try Defaults(suiteName: "full", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
+            let defaults = try Defaults(
+                suiteName: "full", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             let twin = try Defaults(suiteName: "full", configuration: .init(location: .directory(root), arguments: []))
             for index in 0..<50 { try defaults.write(.string("value \(index)"), forKey: "k\(index)") }
             let before = try defaults.persistentValues()
@@ -67,7 +69,8 @@ struct DiskFullTests {
             #expect(try runFixture(root, "quota", ["write-many", "k", "50"]).status == 0)
             let file = databaseFile("quota", in: root)
             let before = try freshValues(of: file)
-            let refused = try runFixture(root, "quota", ["write-data", "big", "200000"], options: ["--file-size-limit", "65536"])
+            let refused = try runFixture(
+                root, "quota", ["write-data", "big", "200000"], options: ["--file-size-limit", "65536"])
             #expect(refused.status == 2)
             #expect(refused.error == "defaults-fixture: \(DefaultsError.fileTooLarge(suite: "quota", key: "big"))\n")
             #expect(try freshValues(of: file) == before)
@@ -82,7 +85,8 @@ struct DiskFullTests {
     /// the next process, with room, creates it.
     @Test func aNewDomainTheFileSystemRefusesFailsTyped() throws {
         try withTemporaryRoot { root in
-            let refused = try runFixture(root, "fresh", ["write", "k", #"{"string":"v"}"#], options: ["--file-size-limit", "16384"])
+            let refused = try runFixture(
+                root, "fresh", ["write", "k", #"{"string":"v"}"#], options: ["--file-size-limit", "16384"])
             #expect(refused.status == 2)
             #expect(refused.error == "defaults-fixture: \(DefaultsError.fileTooLarge(suite: "fresh", key: nil))\n")
             #expect(try runFixture(root, "fresh", ["write", "k", #"{"string":"v"}"#]).status == 0)
@@ -104,8 +108,12 @@ struct DiskFullTests {
                 shift
                 exec "$@"
                 """
-            let child = try runInOwnMountNamespace(script, [parent.path, BuiltProducts.url(of: "defaults-fixture").path,
-                                                            parent.appendingPathComponent("store").path, "fresh", "write", "k", #"{"string":"v"}"#])
+            let child = try runInOwnMountNamespace(
+                script,
+                [
+                    parent.path, BuiltProducts.url(of: "defaults-fixture").path,
+                    parent.appendingPathComponent("store").path, "fresh", "write", "k", #"{"string":"v"}"#,
+                ])
             #expect(child.status == 2)
             #expect(child.error == "defaults-fixture: \(DefaultsError.diskFull(suite: "fresh", key: nil))\n")
         }
@@ -122,8 +130,10 @@ struct DiskFullTests {
             (SQLiteError(code: write, message: "disk I/O error", systemErrno: EDQUOT), .diskFull(suite: "s", key: "k")),
             (SQLiteError(code: write, message: "disk I/O error", systemErrno: EFBIG), .fileTooLarge(suite: "s", key: "k")),
             (SQLiteError(code: .full, message: "database or disk is full"), .diskFull(suite: "s", key: "k")),
-            (SQLiteError(code: write, message: "disk I/O error", systemErrno: EIO),
-             .storageFailure(SQLiteError(code: write, message: "disk I/O error", systemErrno: EIO), suite: "s", key: "k")),
+            (
+                SQLiteError(code: write, message: "disk I/O error", systemErrno: EIO),
+                .storageFailure(SQLiteError(code: write, message: "disk I/O error", systemErrno: EIO), suite: "s", key: "k")
+            ),
         ]
         for (error, expected) in cases {
             #expect(DefaultsError.storage(error, suite: "s", key: "k") as? DefaultsError == expected, "\(error)")

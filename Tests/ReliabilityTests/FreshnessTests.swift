@@ -18,8 +18,9 @@ struct FreshnessTests {
         try withTemporaryRoot { root in
             let deadline = ContinuousClock.now + .seconds(40)
             let writer = try ChildProcess.fixture(root, "chased", ["count-up", "k", "100"], options: ["--cpu", "0"])
-            let reader = try ChildProcess.fixture(root, "chased", ["chase", "k", kind], options: ["--cpu", "0"],
-                                                  input: writer.outputForAnotherChild)
+            let reader = try ChildProcess.fixture(
+                root, "chased", ["chase", "k", kind], options: ["--cpu", "0"],
+                input: writer.outputForAnotherChild)
             let lines = try reader.remainingLines(before: deadline)
             #expect(try reader.wait(before: deadline) == 0, "\(reader.errorText)")
             #expect(try writer.wait(before: deadline) == 0, "\(writer.errorText)")

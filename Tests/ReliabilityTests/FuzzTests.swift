@@ -1,7 +1,8 @@
 import Foundation
 import PackageTestSupport
-import ToolSupport
 import Testing
+import ToolSupport
+
 @testable import LayeredDefaults
 
 /// Seeded, bounded fuzzing of everything that takes text from outside: launch arguments, property-list
@@ -12,10 +13,13 @@ struct FuzzTests {
 
     /// Text built mostly from the characters that matter to the parsers, plus the odd stranger.
     static func text(using generator: inout SplitMix64, maximumLength: Int = 40) -> String {
-        let pieces = ["(", ")", "{", "}", "<", ">", "\"", "'", "\\", "=", ";", ",", "/", "*", "//", "/*", "*/", " ", "\n", "\t",
-                      "-", "--", "a", "Z", "0", "7", "f", "x", "\\U", "\\u", "\\0", "\\377", "\\UD800", "\\UFFFF", "é", "🙂",
-                      "\u{0}", "\u{FEFF}", "\u{2028}", "\u{301}", "YES", "$", ":", "."]
-        return (0..<Int.random(in: 0...maximumLength, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        let pieces = [
+            "(", ")", "{", "}", "<", ">", "\"", "'", "\\", "=", ";", ",", "/", "*", "//", "/*", "*/", " ", "\n", "\t",
+            "-", "--", "a", "Z", "0", "7", "f", "x", "\\U", "\\u", "\\0", "\\377", "\\UD800", "\\UFFFF", "é", "🙂",
+            "\u{0}", "\u{FEFF}", "\u{2028}", "\u{301}", "YES", "$", ":", ".",
+        ]
+        return (0..<Int.random(in: 0...maximumLength, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+            .joined()
     }
 
     @Test func propertyListTextNeverCrashes() {
@@ -29,7 +33,9 @@ struct FuzzTests {
                 _ = try PropertyListText.parse(text)
                 parsed += 1
             } catch {
-                #expect((0...text.unicodeScalars.count).contains(error.offset), "seed \(seed): offset \(error.offset) outside \(text.debugDescription)")
+                #expect(
+                    (0...text.unicodeScalars.count).contains(error.offset),
+                    "seed \(seed): offset \(error.offset) outside \(text.debugDescription)")
             }
         }
         #expect(parsed > 0, "the generator produced some valid text (seed \(seed))")
@@ -40,7 +46,9 @@ struct FuzzTests {
             let text = String(repeating: opener, count: 100_000)
             #expect(throws: PropertyListText.ParseError.self) { try PropertyListText.parse(text) }
         }
-        #expect(ArgumentDomain.parse(["app", "-deep", String(repeating: "(", count: 100_000)])["deep"] == .string(String(repeating: "(", count: 100_000)))
+        #expect(
+            ArgumentDomain.parse(["app", "-deep", String(repeating: "(", count: 100_000)])["deep"]
+                == .string(String(repeating: "(", count: 100_000)))
     }
 
     /// Formatting a tree of strings and parsing it back gives the same tree.
@@ -53,7 +61,9 @@ struct FuzzTests {
             case 1: return .array((0..<Int.random(in: 0...3, using: &generator)).map { _ in tree(depth - 1) })
             default:
                 var values: [String: PreferenceValue] = [:]
-                for _ in 0..<Int.random(in: 0...3, using: &generator) { values[RandomValues.string(using: &generator)] = tree(depth - 1) }
+                for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                    values[RandomValues.string(using: &generator)] = tree(depth - 1)
+                }
                 return .dictionary(values)
             }
         }
@@ -68,9 +78,12 @@ struct FuzzTests {
         var generator = SplitMix64.random()
         let seed = generator.seed
         for _ in 0..<Self.cases {
-            let arguments = ["app"] + (0..<Int.random(in: 0...8, using: &generator)).map { _ in
-                Bool.random(using: &generator) ? "-" + Self.text(using: &generator, maximumLength: 6) : Self.text(using: &generator)
-            }
+            let arguments =
+                ["app"]
+                + (0..<Int.random(in: 0...8, using: &generator)).map { _ in
+                    Bool.random(using: &generator)
+                        ? "-" + Self.text(using: &generator, maximumLength: 6) : Self.text(using: &generator)
+                }
             let domain = ArgumentDomain.parse(arguments)
             for key in domain.keys {
                 #expect(arguments.contains("-" + key), "seed \(seed): \(key.debugDescription) is no flag of \(arguments)")
@@ -88,25 +101,33 @@ struct FuzzTests {
             let root = parent.appendingPathComponent("store")
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: false)
             let realRoot = root.resolvingSymlinksInPath().path
-            let pieces = ["a", "Z", "9", ".", "..", "-", "_", "/", "\\", "~", "%2e", "%2f", "\0", " ", "\n", "é", "．", "／", "..．",
-                          "NSGlobalDomain", "sqlite3", "*", "?", "$HOME", "\u{202E}", "\u{0}", ":", "|"]
+            let pieces = [
+                "a", "Z", "9", ".", "..", "-", "_", "/", "\\", "~", "%2e", "%2f", "\0", " ", "\n", "é", "．", "／", "..．",
+                "NSGlobalDomain", "sqlite3", "*", "?", "$HOME", "\u{202E}", "\u{0}", ":", "|",
+            ]
             let reported = ReportedErrors()
-            let defaults = try Defaults(suiteName: "fuzz", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
+            let defaults = try Defaults(
+                suiteName: "fuzz", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             var opened = 0
             for index in 0..<Self.cases {
-                var name = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+                var name = (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+                    .joined()
                 if index % 97 == 0 { name = String(repeating: "a", count: Int.random(in: 120...140, using: &generator)) }
                 guard SuiteName.isValid(name) else {
                     #expect(throws: DefaultsError.invalidSuiteName(name)) { try SuiteName.validate(name) }
                     continue
                 }
                 let path = URL(fileURLWithPath: StoreRegistry.path(of: name, in: root))
-                #expect(path.deletingLastPathComponent().resolvingSymlinksInPath().path == realRoot, "seed \(seed): \(name.debugDescription)")
+                #expect(
+                    path.deletingLastPathComponent().resolvingSymlinksInPath().path == realRoot,
+                    "seed \(seed): \(name.debugDescription)")
                 #expect(path.lastPathComponent == name + ".sqlite3", "seed \(seed): \(name.debugDescription)")
                 if opened < 300, index % 7 == 0 {
                     opened += 1
                     switch opened % 3 {
-                    case 0: try Defaults(suiteName: name, configuration: .init(location: .directory(root), arguments: [])).write("v", forKey: "k")
+                    case 0:
+                        try Defaults(suiteName: name, configuration: .init(location: .directory(root), arguments: [])).write(
+                            "v", forKey: "k")
                     case 1: defaults.setPersistentDomain(["k": "v"], forName: name)
                     default: defaults.addSuite(named: name)
                     }
@@ -115,13 +136,17 @@ struct FuzzTests {
             }
             // Names that are not valid reach no file at all, whichever entry point they take.
             for name in ["..", "../escape", "/tmp/escape", "a/../../escape", "", "x\0y"] {
-                #expect(throws: DefaultsError.invalidSuiteName(name)) { try Defaults(suiteName: name, configuration: .init(location: .directory(root), arguments: [])) }
+                #expect(throws: DefaultsError.invalidSuiteName(name)) {
+                    try Defaults(suiteName: name, configuration: .init(location: .directory(root), arguments: []))
+                }
                 defaults.setPersistentDomain(["k": "v"], forName: name)
                 defaults.addSuite(named: name)
                 defaults.removePersistentDomain(forName: name)
                 #expect(throws: DefaultsError.invalidSuiteName(name)) { try defaults.persistentValues(forName: name) }
             }
-            #expect(reported.all.allSatisfy { if case .invalidSuiteName = $0 { true } else { false } }, "seed \(seed): \(reported.all.prefix(3))")
+            #expect(
+                reported.all.allSatisfy { if case .invalidSuiteName = $0 { true } else { false } },
+                "seed \(seed): \(reported.all.prefix(3))")
             #expect(opened > 50, "seed \(seed): the sample opened something")
 
             let everything = try FileManager.default.subpathsOfDirectory(atPath: parent.path)

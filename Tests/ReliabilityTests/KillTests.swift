@@ -1,7 +1,8 @@
 import Foundation
 import PackageTestSupport
-import ToolSupport
 import Testing
+import ToolSupport
+
 @testable import LayeredDefaults
 
 /// A writer killed with SIGKILL at a random moment loses nothing it acknowledged and leaves a healthy file.
@@ -88,13 +89,17 @@ struct KillTests {
                 child.send(SIGKILL)
                 for line in try child.remainingLines(before: deadline) { handle(line) }
                 try child.wait(before: deadline)
-                #expect(child.process.terminationReason == .uncaughtSignal, "round \(round) (seed \(seed)): the child exited by itself: \(child.errorText)")
+                #expect(
+                    child.process.terminationReason == .uncaughtSignal,
+                    "round \(round) (seed \(seed)): the child exited by itself: \(child.errorText)")
                 acknowledgedInAll += acknowledged
 
                 let values = try observedValues(of: file)
                 let withInFlight = inFlight.map { model.applyingInFlight($0) }
-                #expect(values == model.values || values == withInFlight,
-                        "round \(round) (seed \(seed)): \(values.count) keys, \(model.values.count) acknowledged; in flight: \(inFlight?.joined(separator: " ") ?? "none")")
+                #expect(
+                    values == model.values || values == withInFlight,
+                    "round \(round) (seed \(seed)): \(values.count) keys, \(model.values.count) acknowledged; in flight: \(inFlight?.joined(separator: " ") ?? "none")"
+                )
                 if values != model.values, let withInFlight, values == withInFlight { model.values = withInFlight }
                 if isCreated(file) { #expect(try integrityCheck(of: file) == "ok", "round \(round) (seed \(seed))") }
             }

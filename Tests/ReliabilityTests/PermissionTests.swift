@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// The root directory is 0700 and every file in it (database, `-wal`, `-shm`) 0600, whoever creates
@@ -35,10 +36,13 @@ struct PermissionTests {
             let holder = try ChildProcess.fixture(root, "perm", ["hold-write-lock", "30"], options: ["--umask", "000"])
             let deadline = ContinuousClock.now + .seconds(20)
             #expect(try holder.nextLine(before: deadline) == "locked")
-            try expectPrivate(root, including: ["perm.sqlite3", "perm.sqlite3-wal", "perm.sqlite3-shm"], "while another process writes")
+            try expectPrivate(
+                root, including: ["perm.sqlite3", "perm.sqlite3-wal", "perm.sqlite3-shm"], "while another process writes")
             var directory = root.deletingLastPathComponent()
             while directory.path != parent.path {
-                #expect((mode(of: directory.path) ?? 0) & 0o022 == 0, "\(directory.path) is writable by others: \(String(mode(of: directory.path) ?? 0, radix: 8))")
+                #expect(
+                    (mode(of: directory.path) ?? 0) & 0o022 == 0,
+                    "\(directory.path) is writable by others: \(String(mode(of: directory.path) ?? 0, radix: 8))")
                 directory.deleteLastPathComponent()
             }
             holder.send(SIGKILL)
@@ -54,8 +58,11 @@ struct PermissionTests {
             do {
                 let defaults = try Defaults(suiteName: "perm", configuration: .init(location: .directory(root), arguments: []))
                 try defaults.write("ours", forKey: "k")
-                #expect(try runFixture(root, "perm", ["write", "theirs", #"{"string":"x"}"#], options: ["--umask", "000"]).status == 0)
-                try expectPrivate(root, including: ["perm.sqlite3", "perm.sqlite3-wal", "perm.sqlite3-shm"], "while both have it open")
+                #expect(
+                    try runFixture(root, "perm", ["write", "theirs", #"{"string":"x"}"#], options: ["--umask", "000"]).status == 0
+                )
+                try expectPrivate(
+                    root, including: ["perm.sqlite3", "perm.sqlite3-wal", "perm.sqlite3-shm"], "while both have it open")
                 #expect(defaults.string(forKey: "theirs") == "x")
             }
             let holder = try ChildProcess.fixture(root, "perm", ["hold-write-lock", "30"], options: ["--umask", "000"])
@@ -71,7 +78,8 @@ struct PermissionTests {
     @Test func anExistingRootKeepsItsMode() throws {
         try withTemporaryRoot { root in
             chmod(root.path, 0o750)
-            _ = try Defaults(suiteName: "perm", configuration: .init(location: .directory(root), arguments: [])).write("v", forKey: "k")
+            _ = try Defaults(suiteName: "perm", configuration: .init(location: .directory(root), arguments: [])).write(
+                "v", forKey: "k")
             #expect(mode(of: root.path) == 0o750)
             #expect(mode(of: databaseFile("perm", in: root).path) == 0o600)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// No error message, description or log line contains a stored or rejected value: each error path is
@@ -21,37 +22,40 @@ struct PrivacyTests {
     @Test func errorsOfThisProcessNeverContainTheValue() throws {
         try withTemporaryRoot { root in
             let reported = ReportedErrors()
-            let defaults = try Defaults(suiteName: "private", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
+            let defaults = try Defaults(
+                suiteName: "private",
+                configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             var thrown: [any Error] = []
             func attempt(_ body: () throws -> Void) {
                 do { try body() } catch { thrown.append(error) }
             }
 
-            defaults.set(Secret(), forKey: "custom")                                        // notPropertyList
+            defaults.set(Secret(), forKey: "custom")  // notPropertyList
             defaults.set([Self.secret: URL(fileURLWithPath: "/" + Self.secret)], forKey: "url")
-            defaults.set(UInt64(Self.secretNumber)!, forKey: "number")                      // valueOutOfRange
-            attempt { try defaults.write(.string(Self.secret), forKey: "") }               // invalidKey
+            defaults.set(UInt64(Self.secretNumber)!, forKey: "number")  // valueOutOfRange
+            attempt { try defaults.write(.string(Self.secret), forKey: "") }  // invalidKey
 
-            try defaults.persistent.withConnectionForTesting { connection in               // diskFull
+            try defaults.persistent.withConnectionForTesting { connection in  // diskFull
                 let pages = try connection.integer("PRAGMA page_count")
                 _ = try connection.integer("PRAGMA max_page_count = \(pages)")
             }
             attempt { try defaults.write(.string(String(repeating: Self.secret, count: 20_000)), forKey: "big") }
             try defaults.persistent.withConnectionForTesting { _ = try $0.integer("PRAGMA max_page_count = 1073741823") }
 
-            try defaults.persistent.withConnectionForTesting { connection in               // undecodableValue
+            try defaults.persistent.withConnectionForTesting { connection in  // undecodableValue
                 try connection.execute("INSERT INTO preferences VALUES ('mangled', 'array', '[\(Self.secret)')")
             }
             let reader = try Defaults(suiteName: "private", configuration: defaults.configuration)
             #expect(try reader.persistentValue(forKey: "mangled") == nil)
             _ = reader.dictionaryRepresentation()
 
-            attempt { _ = try PropertyListText.parse("(\"\(Self.secret)") }              // ParseError
+            attempt { _ = try PropertyListText.parse("(\"\(Self.secret)") }  // ParseError
             attempt { _ = try PropertyListText.parse("{ \(Self.secret) = ( }") }
             attempt { _ = try JSONDecoder().decode(PreferenceValue.self, from: Data(#"{"data":"\#(Self.secret)"}"#.utf8)) }
             attempt { _ = try JSONDecoder().decode(PreferenceValue.self, from: Data(#"{"integer":"\#(Self.secret)"}"#.utf8)) }
 
-            let all = reported.all.map(\.description) + thrown.map { "\($0)" } + thrown.map { String(reflecting: $0) }
+            let all =
+                reported.all.map(\.description) + thrown.map { "\($0)" } + thrown.map { String(reflecting: $0) }
                 + thrown.map(\.localizedDescription)
             #expect(reported.all.count >= 5, "\(reported.all)")
             #expect(thrown.count >= 6, "\(thrown)")

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// Several processes writing one suite at the same time: nothing acknowledged is lost.

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// A read-only root directory or database file: reads work, writes fail with
@@ -18,7 +19,8 @@ struct ReadOnlyTests {
         Unprivileged.handOver(root)
         let store = root.appendingPathComponent("store")
         #expect(try runFixture(store, "ro", ["write", "k", #"{"string":"kept"}"#], options: options).status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.path).sorted() == ["NSGlobalDomain.sqlite3", "ro.sqlite3"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: store.path).sorted() == ["NSGlobalDomain.sqlite3", "ro.sqlite3"])
         return store
     }
 
@@ -40,8 +42,9 @@ struct ReadOnlyTests {
             try expectReadsWorkAndWritesFail(store)
             #expect(FileSnapshot.take(store) == before, "nothing created, changed or removed")
             chmod(store.path, 0o700)
-            #expect(try runFixture(store, "ro", ["write", "k", #"{"string":"changed"}"#], options: options).status == 0,
-                    "writable again once the permission returns")
+            #expect(
+                try runFixture(store, "ro", ["write", "k", #"{"string":"changed"}"#], options: options).status == 0,
+                "writable again once the permission returns")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// Values that are not property lists, dictionaries with non-string keys, empty keys and values nested
@@ -22,7 +23,9 @@ struct RejectedInputTests {
     @Test func everyWritePathRefusesWhatIsNotAPropertyList() throws {
         try withTemporaryRoot { root in
             let reported = ReportedErrors()
-            let defaults = try Defaults(suiteName: "strict", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
+            let defaults = try Defaults(
+                suiteName: "strict",
+                configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             try defaults.write("kept", forKey: "k")
             defaults.register(defaults: ["registered": 1])
             defaults.setVolatileDomain(["volatile": 1], forName: "custom")
@@ -58,7 +61,8 @@ struct RejectedInputTests {
     @Test func emptyKeysAreRefusedByEveryWritePath() throws {
         try withTemporaryRoot { root in
             let reported = ReportedErrors()
-            let defaults = try Defaults(suiteName: "keys", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
+            let defaults = try Defaults(
+                suiteName: "keys", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             try defaults.write("kept", forKey: "k")
             let expected = DefaultsError.invalidKey(suite: "keys")
             #expect(throws: expected) { try defaults.write("v", forKey: "") }
@@ -91,7 +95,8 @@ struct RejectedInputTests {
         }
         try withTemporaryRoot { root in
             let reported = ReportedErrors()
-            let defaults = try Defaults(suiteName: "deep", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
+            let defaults = try Defaults(
+                suiteName: "deep", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record))
             try defaults.write("kept", forKey: "k")
             let limit = PreferenceValue.maximumNestingDepth
             let expected = DefaultsError.nestingTooDeep(suite: "deep", key: "k", limit: limit)

@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// `Defaults.repair(suiteName:location:)`: the explicit recovery moves a bad file aside (never copies
@@ -16,7 +17,9 @@ struct RepairTests {
             try kind.make(suite: "bad", in: root)
             let file = databaseFile("bad", in: root)
             let before = try #require(FileSnapshot.take(file))
-            #expect(throws: (any Error).self) { try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: [])) }
+            #expect(throws: (any Error).self) {
+                try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: []))
+            }
 
             let aside = try #require(try Defaults.repair(suiteName: "bad", location: .directory(root)))
             #expect(aside.deletingLastPathComponent().standardizedFileURL.path == root.standardizedFileURL.path, "next to it")
@@ -50,20 +53,25 @@ struct RepairTests {
             do {
                 let defaults = try Defaults(suiteName: "healthy", configuration: .init(location: .directory(root), arguments: []))
                 try defaults.write("kept", forKey: "k")
-                #expect(try Defaults.repair(suiteName: "healthy", location: .directory(root)) == nil, "while open in this process")
+                #expect(
+                    try Defaults.repair(suiteName: "healthy", location: .directory(root)) == nil, "while open in this process")
             }
             #expect(try Defaults.repair(suiteName: "healthy", location: .directory(root)) == nil)
             #expect(try freshValues(of: databaseFile("healthy", in: root)) == ["k": "kept"])
             #expect(try Defaults.repair(suiteName: "missing", location: .directory(root)) == nil)
             #expect(!FileManager.default.fileExists(atPath: databaseFile("missing", in: root).path), "nothing created")
             #expect(try Defaults.repair(suiteName: "any", location: .inMemory) == nil)
-            #expect(throws: DefaultsError.invalidSuiteName("../x")) { try Defaults.repair(suiteName: "../x", location: .directory(root)) }
+            #expect(throws: DefaultsError.invalidSuiteName("../x")) {
+                try Defaults.repair(suiteName: "../x", location: .directory(root))
+            }
             #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).allSatisfy { !$0.contains("corrupt") })
         }
     }
 
-    @Test(arguments: [BadFile.symlinkOutside, .walSymlinkOutside, .shmSymlinkOutside, .hardLinkOutside, .walHardLinkOutside,
-                      .shmHardLinkOutside, .journalFIFO, .walFIFO])
+    @Test(arguments: [
+        BadFile.symlinkOutside, .walSymlinkOutside, .shmSymlinkOutside, .hardLinkOutside, .walHardLinkOutside,
+        .shmHardLinkOutside, .journalFIFO, .walFIFO,
+    ])
     func repairRefusesLinksAndSpecialFiles(kind: BadFile) throws {
         try withTemporaryRoot { parent in
             let root = parent.appendingPathComponent("store")
@@ -84,7 +92,9 @@ struct RepairTests {
             try BadFile.garbage.make(suite: "bad", in: root)
             let before = FileSnapshot.take(root)
             for _ in 0..<3 {
-                #expect(throws: (any Error).self) { try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: [])) }
+                #expect(throws: (any Error).self) {
+                    try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: []))
+                }
             }
             #expect(FileSnapshot.take(root) == before)
         }

@@ -1,7 +1,8 @@
 import Foundation
 import PackageTestSupport
-import ToolSupport
 import Testing
+import ToolSupport
+
 @testable import LayeredDefaults
 
 /// What is written is what is read back, through the in-memory view and through a new connection.
@@ -15,7 +16,9 @@ struct RoundTripTests {
             try defaults.write("other", forKey: "a\0c")
             try defaults.write("", forKey: "empty")
             try defaults.write(.array(["x\0y", ""]), forKey: "array")
-            let expected: [String: PreferenceValue] = ["a\0b": "value\0after NUL", "a\0c": "other", "empty": "", "array": .array(["x\0y", ""])]
+            let expected: [String: PreferenceValue] = [
+                "a\0b": "value\0after NUL", "a\0c": "other", "empty": "", "array": .array(["x\0y", ""]),
+            ]
             #expect(try freshValues(of: databaseFile("nul", in: root)) == expected)
             let reader = try Defaults(suiteName: "nul", configuration: .init(location: .directory(root), arguments: []))
             #expect(reader.string(forKey: "a\0b") == "value\0after NUL")

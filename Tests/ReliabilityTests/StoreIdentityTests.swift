@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import Testing
+
 @testable import LayeredDefaults
 
 /// One file, one connection per process, however the root is spelled or wherever it moved.
@@ -21,10 +22,12 @@ struct StoreIdentityTests {
             try FileManager.default.createDirectory(at: real, withIntermediateDirectories: false)
             try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
             let nested = link.appendingPathComponent("nested/store")
-            try Defaults(suiteName: "linked", configuration: .init(location: .directory(nested), arguments: [])).write("v", forKey: "k")
+            try Defaults(suiteName: "linked", configuration: .init(location: .directory(nested), arguments: [])).write(
+                "v", forKey: "k")
             #expect(try Defaults.repair(suiteName: "linked", location: .directory(nested)) == nil)
             #expect(try freshValues(of: databaseFile("linked", in: real.appendingPathComponent("nested/store"))) == ["k": "v"])
-            #expect(try FileManager.default.contentsOfDirectory(atPath: real.appendingPathComponent("nested/store").path).sorted()
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: real.appendingPathComponent("nested/store").path).sorted()
                     == ["NSGlobalDomain.sqlite3", "linked.sqlite3"])
         }
     }
@@ -96,7 +99,8 @@ struct StoreIdentityTests {
             #expect(try isSharedLockHeld("held", in: root))
             let path = try #require(first.persistent.path)
             do {
-                let second = try DomainStore.open(name: "held", path: path, status: #require(try Location.status(ofEntry: path)), busyTimeoutMilliseconds: 1000)
+                let second = try DomainStore.open(
+                    name: "held", path: path, status: #require(try Location.status(ofEntry: path)), busyTimeoutMilliseconds: 1000)
                 #expect(try second.value(forKey: "k") == "one")
                 #expect(try isSharedLockHeld("held", in: root), "while both are open")
             }

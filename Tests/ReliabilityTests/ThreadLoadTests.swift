@@ -1,7 +1,8 @@
 import Foundation
 import PackageTestSupport
-import ToolSupport
 import Testing
+import ToolSupport
+
 @testable import LayeredDefaults
 
 /// Many threads on two instances of one suite: every write is where the writes say it is.
@@ -24,7 +25,9 @@ struct ThreadLoadTests {
     /// time, and the point is eight blocked-in-SQLite callers at once.
     @Test func eightThreadsOnTwoInstancesLoseNothing() throws {
         try withTemporaryRoot { root in
-            let instances = try (0..<2).map { _ in try Defaults(suiteName: "threads", configuration: .init(location: .directory(root), arguments: [])) }
+            let instances = try (0..<2).map { _ in
+                try Defaults(suiteName: "threads", configuration: .init(location: .directory(root), arguments: []))
+            }
             let seed = UInt64.random(in: 0...UInt64.max)
             let outcomes = Lock<[Int: Outcome]>([:])
             let group = DispatchGroup()
@@ -43,7 +46,7 @@ struct ThreadLoadTests {
             for outcome in all.values {
                 #expect(outcome.errors.isEmpty, "seed \(seed): \(outcome.errors.prefix(3))")
                 #expect(outcome.staleReads.isEmpty, "seed \(seed): stale reads of \(outcome.staleReads.prefix(3))")
-                for case let (key, value?) in outcome.model { expected[key] = value }
+                for case (let key, let value?) in outcome.model { expected[key] = value }
                 increments += outcome.increments
             }
             expected["shared-counter"] = .integer(increments)
@@ -77,7 +80,8 @@ struct ThreadLoadTests {
                     let expected = outcome.model[key] ?? nil
                     if try defaults.persistentValue(forKey: key) != expected { outcome.staleReads.append(key) }
                 case 75..<85:
-                    _ = try defaults.value(forKey: "t\(Int.random(in: 0..<8, using: &generator))-k\(Int.random(in: 0..<40, using: &generator))")
+                    _ = try defaults.value(
+                        forKey: "t\(Int.random(in: 0..<8, using: &generator))-k\(Int.random(in: 0..<40, using: &generator))")
                 case 85..<95:
                     try defaults.update(forKey: "shared-counter") { .integer(($0?.integerValue ?? 0) + 1) }
                     outcome.increments += 1

@@ -1,7 +1,7 @@
 import Foundation
 import LayeredDefaults
-import Testing
 import LayeredDefaultsTesting
+import Testing
 import ThemePreferences
 import ThemePreferencesTesting
 

@@ -48,7 +48,8 @@ import ThemePreferences
         try withTemporaryRoot { root in
             let stored = try Defaults(suiteName: "app", configuration: .init(location: .directory(root), arguments: []))
             try ThemePreferences(defaults: stored).save(.dark)
-            let launched = try Defaults(suiteName: "app", configuration: .init(location: .directory(root), arguments: ["app", "-theme", "light"]))
+            let launched = try Defaults(
+                suiteName: "app", configuration: .init(location: .directory(root), arguments: ["app", "-theme", "light"]))
             #expect(ThemePreferences(defaults: launched).theme == .light)
             #expect(try ThemePreferences(defaults: launched).storedTheme == .dark)
             #expect(ThemePreferences(defaults: stored).theme == .dark)

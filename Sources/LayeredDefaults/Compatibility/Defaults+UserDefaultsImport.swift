@@ -33,7 +33,9 @@ extension Defaults {
     ///   or ``DefaultsError/fileSystemFailure(path:operation:code:)`` for the file, or a storage error. Then
     ///   nothing was imported or recorded, and the next call tries again.
     @discardableResult
-    public func importUserDefaults(from file: URL, excluding excluded: Set<String> = [], as name: MigrationName? = nil) throws -> UserDefaultsImport {
+    public func importUserDefaults(
+        from file: URL, excluding excluded: Set<String> = [], as name: MigrationName? = nil
+    ) throws -> UserDefaultsImport {
         let name = name ?? .named("import-user-defaults:" + file.lastPathComponent)
         // NB: checked before the file is read, so a file that went bad after the import costs nothing.
         guard try !appliedMigrations().contains(name) else { return .alreadyImported }
@@ -48,26 +50,30 @@ extension Defaults {
     }
 
     #if os(Linux)
-    /// Imports, once, the `UserDefaults(suiteName: suiteName)` domain of swift-corelibs-foundation on this
-    /// machine (``userDefaultsFile(suiteName:environment:)``): see ``importUserDefaults(from:excluding:as:)``.
-    @discardableResult
-    public func importUserDefaults(suiteName: String, excluding excluded: Set<String> = []) throws -> UserDefaultsImport {
-        try importUserDefaults(from: Self.userDefaultsFile(suiteName: suiteName), excluding: excluded)
-    }
-
-    /// Where swift-corelibs-foundation keeps the `UserDefaults` domain `suiteName`:
-    /// `$XDG_CONFIG_HOME/<suiteName>.plist` when `XDG_CONFIG_HOME` is an absolute path, else
-    /// `~/.config/<suiteName>.plist` (an XML property list).
-    public static func userDefaultsFile(suiteName: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let directory: URL
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            directory = URL(fileURLWithPath: config, isDirectory: true)
-        } else {
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) } ?? FileManager.default.homeDirectoryForCurrentUser
-            directory = home.appendingPathComponent(".config", isDirectory: true)
+        /// Imports, once, the `UserDefaults(suiteName: suiteName)` domain of swift-corelibs-foundation on this
+        /// machine (``userDefaultsFile(suiteName:environment:)``): see ``importUserDefaults(from:excluding:as:)``.
+        @discardableResult
+        public func importUserDefaults(suiteName: String, excluding excluded: Set<String> = []) throws -> UserDefaultsImport {
+            try importUserDefaults(from: Self.userDefaultsFile(suiteName: suiteName), excluding: excluded)
         }
-        return directory.appendingPathComponent(suiteName + ".plist")
-    }
+
+        /// Where swift-corelibs-foundation keeps the `UserDefaults` domain `suiteName`:
+        /// `$XDG_CONFIG_HOME/<suiteName>.plist` when `XDG_CONFIG_HOME` is an absolute path, else
+        /// `~/.config/<suiteName>.plist` (an XML property list).
+        public static func userDefaultsFile(
+            suiteName: String, environment: [String: String] = ProcessInfo.processInfo.environment
+        ) -> URL {
+            let directory: URL
+            if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+                directory = URL(fileURLWithPath: config, isDirectory: true)
+            } else {
+                let home =
+                    environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+                    ?? FileManager.default.homeDirectoryForCurrentUser
+                directory = home.appendingPathComponent(".config", isDirectory: true)
+            }
+            return directory.appendingPathComponent(suiteName + ".plist")
+        }
     #endif
 
     /// The bytes of `file`, or nil when it does not exist. Opened read-only: never changed.
@@ -82,7 +88,9 @@ extension Defaults {
         do {
             return try handle.readToEnd() ?? Data()
         } catch {
-            throw DefaultsError.fileSystemFailure(path: file.path, operation: "read", code: ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EIO)
+            throw DefaultsError.fileSystemFailure(
+                path: file.path, operation: "read",
+                code: ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EIO)
         }
     }
 }

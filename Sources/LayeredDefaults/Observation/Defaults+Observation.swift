@@ -53,8 +53,12 @@ extension Defaults {
     /// ```
     /// - Parameter initial: also call `handler` with the current value, first (default: only changes).
     /// - Returns: the token that keeps the observation alive.
-    public func observe(_ key: String, initial: Bool = false, handler: @escaping @Sendable (PreferenceValue?) -> Void) -> DefaultsObservation {
-        observe(initial: initial, reading: { $0.lookup(key) }, emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
+    public func observe(
+        _ key: String, initial: Bool = false, handler: @escaping @Sendable (PreferenceValue?) -> Void
+    ) -> DefaultsObservation {
+        observe(
+            initial: initial, reading: { $0.lookup(key) },
+            emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
     }
 
     /// Calls `handler` with the value of a typed key (its default when nothing usable is stored) after
@@ -68,14 +72,18 @@ extension Defaults {
     public func observe<Value: Equatable>(
         _ key: Key<Value>, initial: Bool = false, handler: @escaping @Sendable (Value) -> Void
     ) -> DefaultsObservation {
-        observe(initial: initial, reading: { $0[key] }, emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
+        observe(
+            initial: initial, reading: { $0[key] },
+            emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
     }
 
     /// Calls `handler` with every resolved value (see ``resolvedValues()``) after each change that alters
     /// them (see ``observe(_:initial:handler:)``).
     /// - Returns: the token that keeps the observation alive.
     public func observeAll(handler: @escaping @Sendable ([String: PreferenceValue]) -> Void) -> DefaultsObservation {
-        observe(initial: false, reading: { $0.resolve(failed: $0.report) }, emit: { values in ObservationCenter.shared.deliveryQueue.async { handler(values) } })
+        observe(
+            initial: false, reading: { $0.resolve(failed: $0.report) },
+            emit: { values in ObservationCenter.shared.deliveryQueue.async { handler(values) } })
     }
 
     /// The resolved value of `key` now (unless `initial` is false), then after each change that alters

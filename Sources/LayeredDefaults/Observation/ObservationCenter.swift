@@ -59,7 +59,7 @@ final class ObservationCenter: Sendable {
     /// thread and returns at once.
     func changed() {
         guard count.load(ordering: .relaxed) > 0,
-              !evaluationPending.exchange(true, ordering: .acquiringAndReleasing)
+            !evaluationPending.exchange(true, ordering: .acquiringAndReleasing)
         else { return }
         wakeup.signal()
     }

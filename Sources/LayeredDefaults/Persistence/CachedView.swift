@@ -64,9 +64,11 @@ struct CachedView {
     /// Applies a commit of ours: `changes` in order (nil: removed), after removing every key when
     /// `removedAll`, when `isOnlyCommit` (ours was the one commit since `before`, the generation and
     /// fingerprint the view had when the transaction began); else revalidates against `current`.
-    mutating func patch(_ changes: [(key: String, value: PreferenceValue?)], removedAll: Bool,
-                        since before: (generation: Int, fingerprint: ChangeSignal.Fingerprint),
-                        isOnlyCommit: Bool, current: ChangeSignal.Fingerprint) {
+    mutating func patch(
+        _ changes: [(key: String, value: PreferenceValue?)], removedAll: Bool,
+        since before: (generation: Int, fingerprint: ChangeSignal.Fingerprint),
+        isOnlyCommit: Bool, current: ChangeSignal.Fingerprint
+    ) {
         guard generation == before.generation, isOnlyCommit else { return revalidate(current) }
         if removedAll {
             entries.removeAll()

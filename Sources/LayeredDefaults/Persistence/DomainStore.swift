@@ -27,8 +27,10 @@ final class DomainStore: Sendable {
     private let view: Lock<CachedView>
     private let signal: ChangeSignal
 
-    private init(name: String, path: String?, identity: FileIdentity? = nil, connection: Connection, signal: ChangeSignal,
-                 complete: Bool, unavailable: DefaultsError?) {
+    private init(
+        name: String, path: String?, identity: FileIdentity? = nil, connection: Connection, signal: ChangeSignal,
+        complete: Bool, unavailable: DefaultsError?
+    ) {
         self.name = name
         self.path = path
         self.identity = identity
@@ -54,7 +56,8 @@ final class DomainStore: Sendable {
     ///   database, ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
     ///   or a storage error. The file is never modified when it is not ours.
     static func open(name: String, path: String, status: stat, busyTimeoutMilliseconds: Int32) throws -> DomainStore {
-        let candidate = try FileAdmission.open(path, status: status, suite: name, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let candidate = try FileAdmission.open(
+            path, status: status, suite: name, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let connection = candidate.connection
         do {
             switch try Schema.prepare(connection, path: path, inMemory: false, verify: candidate.mayBeTruncated) {
@@ -63,14 +66,16 @@ final class DomainStore: Sendable {
                 return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
             case .ready:
                 if candidate.isSnapshot {
-                    return DomainStore(name: name, path: path, identity: FileIdentity(status), connection: connection, signal: .never,
-                                       complete: false, unavailable: .readOnly(suite: name, key: nil))
+                    return DomainStore(
+                        name: name, path: path, identity: FileIdentity(status), connection: connection, signal: .never,
+                        complete: false, unavailable: .readOnly(suite: name, key: nil))
                 }
                 connection.setCheckpointOnClose(true)
                 _ = try connection.text("PRAGMA synchronous = NORMAL")
                 let signal = ChangeSignal.open(connection: connection)
-                return DomainStore(name: name, path: path, identity: FileIdentity(status), connection: connection, signal: signal,
-                                   complete: false, unavailable: nil)
+                return DomainStore(
+                    name: name, path: path, identity: FileIdentity(status), connection: connection, signal: signal,
+                    complete: false, unavailable: nil)
             }
         } catch {
             FileAdmission.close(refused: connection, path: path)
@@ -83,7 +88,8 @@ final class DomainStore: Sendable {
         // NB: opening and preparing an empty in-memory database cannot fail short of memory exhaustion.
         let connection = try! Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
         _ = try! Schema.prepare(connection, path: ":memory:", inMemory: true)
-        return DomainStore(name: name, path: nil, connection: connection, signal: .never, complete: true, unavailable: unavailable)
+        return DomainStore(
+            name: name, path: nil, connection: connection, signal: .never, complete: true, unavailable: unavailable)
     }
 
     // MARK: Reading
@@ -160,7 +166,8 @@ final class DomainStore: Sendable {
     ///   - key: the key the transaction is about, if one, for error messages.
     ///   - forced: the stores whose keys the body may not set (the managed domain of this one).
     @discardableResult
-    func transaction<T>(key: String? = nil, forced: [DomainStore] = [], _ body: (inout DomainTransaction) throws -> T) throws -> T {
+    func transaction<T>(key: String? = nil, forced: [DomainStore] = [], _ body: (inout DomainTransaction) throws -> T) throws -> T
+    {
         if let unavailable {
             if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
             throw unavailable
@@ -201,7 +208,9 @@ final class DomainStore: Sendable {
             // one commit since `before`. A commit that wrote nothing never patches: the view is then only
             // revalidated, as for a read.
             let isOnlyCommit = signal.isOnlyCommit(wroteLog: wroteLog, between: before.fingerprint, and: current)
-            view.withLock { $0.patch(changes, removedAll: removedAll, since: before, isOnlyCommit: isOnlyCommit, current: current) }
+            view.withLock {
+                $0.patch(changes, removedAll: removedAll, since: before, isOnlyCommit: isOnlyCommit, current: current)
+            }
             return result
         }
     }
@@ -242,9 +251,9 @@ final class DomainStore: Sendable {
 
     private static var currentThread: UInt {
         #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
+            UInt(bitPattern: pthread_self())
         #else
-        UInt(pthread_self())
+            UInt(pthread_self())
         #endif
     }
 }

@@ -124,9 +124,9 @@ enum FileAdmission {
     /// cannot tell, and the file passes). Elsewhere a file cannot be mounted on another.
     private static func isMountRoot(_ path: String) -> Bool {
         #if os(Linux)
-        csqlite_is_mount_root(path) == 1
+            csqlite_is_mount_root(path) == 1
         #else
-        false
+            false
         #endif
     }
 
@@ -193,15 +193,17 @@ enum FileAdmission {
     private static func judge(_ look: HeaderLook, logSize: Int, path: String) throws {
         let header = look.header
         if header.isEmpty {
-            guard logSize == 0 else { throw DefaultsError.corruptStore(path: path, reason: "empty, beside a non-empty write-ahead log") }
+            guard logSize == 0 else {
+                throw DefaultsError.corruptStore(path: path, reason: "empty, beside a non-empty write-ahead log")
+            }
             return
         }
         func big32(_ offset: Int) -> UInt32 { header[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) } }
         let rawPageSize = Int(header.count >= 18 ? UInt16(header[16]) << 8 | UInt16(header[17]) : 0)
         let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
         guard header.count == 100, header.starts(with: Array("SQLite format 3\0".utf8)),
-              (512...65536).contains(pageSize), pageSize & (pageSize - 1) == 0,
-              (1...2).contains(header[18]), (1...2).contains(header[19]), header[21...23] == [64, 32, 32]
+            (512...65536).contains(pageSize), pageSize & (pageSize - 1) == 0,
+            (1...2).contains(header[18]), (1...2).contains(header[19]), header[21...23] == [64, 32, 32]
         else { throw DefaultsError.corruptStore(path: path, reason: "not a database") }
         switch Int(big32(68)) {
         case Schema.applicationID:

@@ -111,7 +111,8 @@ final class PreferencesTable {
             return
         }
         let statement = try connection.statement(
-            "INSERT INTO preferences (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value")
+            "INSERT INTO preferences (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value"
+        )
         statement.bind(storedKey, at: 1)
         try StoredValue.bind(value, to: statement, at: 2)
         try statement.run()

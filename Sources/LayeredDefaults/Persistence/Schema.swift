@@ -55,7 +55,9 @@ enum Schema {
             if connection.isReadOnly { return .emptyReadOnly }
             let deadline = ContinuousClock.now + .milliseconds(Int(connection.busyTimeoutMilliseconds))
             if !inMemory { try switchToWAL(connection, until: deadline) }
-            guard try beginCreating(connection, path: path, until: deadline) else { return try checked(connection, path: path, verify: verify) }
+            guard try beginCreating(connection, path: path, until: deadline) else {
+                return try checked(connection, path: path, verify: verify)
+            }
             do {
                 // NB: check again under the write lock: another process may have created it meanwhile.
                 if try !isOurs(connection, path: path) { try connection.execute(create) }
@@ -94,7 +96,10 @@ enum Schema {
     private static func switchToWAL(_ connection: Connection, until deadline: ContinuousClock.Instant) throws {
         while true {
             do {
-                if try connection.withBusyTimeout(milliseconds: 25, { try connection.text("PRAGMA journal_mode = WAL") }) == "wal" { return }
+                if try connection.withBusyTimeout(milliseconds: 25, { try connection.text("PRAGMA journal_mode = WAL") }) == "wal"
+                {
+                    return
+                }
             } catch let error as SQLiteError where error.code.primary == .busy {
                 guard ContinuousClock.now < deadline else { throw error }
                 continue
@@ -112,7 +117,9 @@ enum Schema {
     /// can keep a waiter out past the busy timeout (SQLite's busy handler is not fair). The schema it waits
     /// to create is most likely there already, so wait in short steps and look between them, within the
     /// connection's busy timeout.
-    private static func beginCreating(_ connection: Connection, path: String, until deadline: ContinuousClock.Instant) throws -> Bool {
+    private static func beginCreating(
+        _ connection: Connection, path: String, until deadline: ContinuousClock.Instant
+    ) throws -> Bool {
         while true {
             do {
                 try connection.withBusyTimeout(milliseconds: 25) { try connection.execute("BEGIN IMMEDIATE") }
@@ -129,7 +136,8 @@ enum Schema {
         // NB: one statement, hence one read transaction: asked one by one, the id could be read before
         // another process commits a new file's schema and the table count after, which looks foreign.
         let statement = try connection.statement(
-            "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)")
+            "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM sqlite_schema)"
+        )
         defer { statement.reset() }
         guard try statement.step() else { return false }
         let (applicationID, found, objects) = (statement.int(at: 0), statement.int(at: 1), statement.int(at: 2))

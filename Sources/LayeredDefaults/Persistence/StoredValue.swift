@@ -71,7 +71,7 @@ enum StoredValue {
             return .data(statement.data(at: column))
         case let tag where (tag == "array" || tag == "dictionary") && storage == SQLITE_TEXT:
             guard let value = try? JSONDecoder().decode(PreferenceValue.self, from: Data(statement.text(at: column).utf8)),
-                  self.tag(of: value).description == tag
+                self.tag(of: value).description == tag
             else { return nil }
             return value
         default:

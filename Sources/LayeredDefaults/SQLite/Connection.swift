@@ -23,7 +23,9 @@ final class Connection {
     /// - Throws: ``SQLiteError`` when SQLite cannot open the file; the handle is closed even then.
     init(path: String, busyTimeoutMilliseconds: Int32, immutable: Bool = false) throws {
         var handle: OpaquePointer?
-        let flags = (immutable ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let flags =
+            (immutable ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX
+            | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(immutable ? Self.immutableURI(path) : path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let error = SQLiteError(connection: handle, code: code)
@@ -82,7 +84,7 @@ final class Connection {
     /// this process holds on the file, SQLite's included.
     func walIndexHeader() -> UnsafeRawPointer? {
         guard let file = mainFile, let methods = file.pointee.pMethods, methods.pointee.iVersion >= 2,
-              let map = methods.pointee.xShmMap
+            let map = methods.pointee.xShmMap
         else { return nil }
         var region: UnsafeMutableRawPointer?
         // NB: 32 KiB is SQLite's WAL-index page size (WALINDEX_PGSZ); the region must be asked with it.
@@ -99,7 +101,7 @@ final class Connection {
     /// every POSIX lock this process holds on the file.
     func fileStart(count: Int) -> (bytes: [UInt8], size: Int)? {
         guard let file = mainFile, let methods = file.pointee.pMethods,
-              let fileSize = methods.pointee.xFileSize, let read = methods.pointee.xRead
+            let fileSize = methods.pointee.xFileSize, let read = methods.pointee.xRead
         else { return nil }
         var size: sqlite3_int64 = 0
         guard fileSize(file, &size) == SQLITE_OK else { return nil }
@@ -168,7 +170,6 @@ final class Connection {
         return try statement.step() ? statement.text(at: 0) : nil
     }
 }
-
 
 /// The counter behind ``Connection/walCommitCount``, owned by its connection and used under its lock.
 private final class WALCommitCounter {

@@ -70,7 +70,8 @@ struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         // for a COMMIT whose write fails (it says 0, or the errno of an older failure), while the failed
         // system call was the last to set `errno`. Only I/O and open failures have one.
         let failedCallErrno = errno
-        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        let message =
+            connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
         let primary = code & 0xFF
         let systemErrno = primary == SQLITE_IOERR || primary == SQLITE_CANTOPEN ? failedCallErrno : 0

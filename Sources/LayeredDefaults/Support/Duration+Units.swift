@@ -1,7 +1,7 @@
-package extension Duration {
+extension Duration {
     /// This duration in whole milliseconds, as `poll` and SQLite's busy timeout take it: clamped to
     /// `0...Int32.max`, never trapping.
-    var wholeMilliseconds: Int32 {
+    package var wholeMilliseconds: Int32 {
         let (seconds, attoseconds) = components
         guard seconds < Int64(Int32.max / 1000) else { return .max }
         guard seconds >= 0 else { return 0 }
@@ -9,7 +9,7 @@ package extension Duration {
     }
 
     /// This duration in seconds, fractions included, as `TimeInterval` and rates take it.
-    var totalSeconds: Double {
+    package var totalSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

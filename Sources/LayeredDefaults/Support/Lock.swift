@@ -1,7 +1,7 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #else
-import Glibc
+    import Glibc
 #endif
 
 // NB: `Synchronization.Mutex` locks with a bare futex on Linux, which ThreadSanitizer does not see: every
@@ -20,9 +20,9 @@ import Glibc
 /// ```
 package final class Lock<State>: @unchecked Sendable {
     #if canImport(Darwin)
-    private typealias Primitive = os_unfair_lock
+        private typealias Primitive = os_unfair_lock
     #else
-    private typealias Primitive = pthread_mutex_t
+        private typealias Primitive = pthread_mutex_t
     #endif
 
     // NB: both live on the heap, at addresses that never move (a lock must not move once used), and the
@@ -36,11 +36,11 @@ package final class Lock<State>: @unchecked Sendable {
     package init(_ initialState: sending State) {
         primitive = .allocate(capacity: 1)
         #if canImport(Darwin)
-        primitive.initialize(to: os_unfair_lock())
+            primitive.initialize(to: os_unfair_lock())
         #else
-        primitive.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(primitive, nil)
-        precondition(status == 0, "pthread_mutex_init failed: \(status)")
+            primitive.initialize(to: pthread_mutex_t())
+            let status = pthread_mutex_init(primitive, nil)
+            precondition(status == 0, "pthread_mutex_init failed: \(status)")
         #endif
         state = .allocate(capacity: 1)
         state.initialize(to: initialState)
@@ -48,7 +48,7 @@ package final class Lock<State>: @unchecked Sendable {
 
     deinit {
         #if !canImport(Darwin)
-        pthread_mutex_destroy(primitive)
+            pthread_mutex_destroy(primitive)
         #endif
         primitive.deinitialize(count: 1)
         primitive.deallocate()
@@ -60,13 +60,15 @@ package final class Lock<State>: @unchecked Sendable {
     ///
     /// Not reentrant: calling `withLock` on the same lock from inside `body` deadlocks.
     /// - Throws: what `body` throws; the lock is released either way.
-    package func withLock<Result: ~Copyable, E: Error>(_ body: (inout sending State) throws(E) -> sending Result) throws(E) -> sending Result {
+    package func withLock<Result: ~Copyable, E: Error>(
+        _ body: (inout sending State) throws(E) -> sending Result
+    ) throws(E) -> sending Result {
         #if canImport(Darwin)
-        os_unfair_lock_lock(primitive)
-        defer { os_unfair_lock_unlock(primitive) }
+            os_unfair_lock_lock(primitive)
+            defer { os_unfair_lock_unlock(primitive) }
         #else
-        pthread_mutex_lock(primitive)
-        defer { pthread_mutex_unlock(primitive) }
+            pthread_mutex_lock(primitive)
+            defer { pthread_mutex_unlock(primitive) }
         #endif
         return try body(&state.pointee)
     }

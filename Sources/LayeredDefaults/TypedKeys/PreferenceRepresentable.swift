@@ -20,6 +20,7 @@ extension String: PreferenceRepresentable {
         guard case .string(let value) = preferenceValue else { return nil }
         self = value
     }
+    /// The value as it is stored.
     public func preferenceValue() -> PreferenceValue { .string(self) }
 }
 
@@ -28,10 +29,13 @@ extension Int: PreferenceRepresentable {
     public init?(preferenceValue: PreferenceValue) {
         switch preferenceValue {
         case .integer(let value): self = value
-        case .string(let text): guard let value = Int(text) else { return nil }; self = value
+        case .string(let text):
+            guard let value = Int(text) else { return nil }
+            self = value
         default: return nil
         }
     }
+    /// The value as it is stored.
     public func preferenceValue() -> PreferenceValue { .integer(self) }
 }
 
@@ -41,10 +45,13 @@ extension Double: PreferenceRepresentable {
         switch preferenceValue {
         case .double(let value): self = value
         case .integer(let value): self = Double(value)
-        case .string(let text): guard let value = Double(text) else { return nil }; self = value
+        case .string(let text):
+            guard let value = Double(text) else { return nil }
+            self = value
         default: return nil
         }
     }
+    /// The value as it is stored.
     public func preferenceValue() -> PreferenceValue { .double(self) }
 }
 
@@ -58,6 +65,7 @@ extension Bool: PreferenceRepresentable {
         default: return nil
         }
     }
+    /// The value as it is stored.
     public func preferenceValue() -> PreferenceValue { .bool(self) }
 }
 
@@ -67,6 +75,7 @@ extension Date: PreferenceRepresentable {
         guard case .date(let value) = preferenceValue else { return nil }
         self = value
     }
+    /// The value as it is stored.
     public func preferenceValue() -> PreferenceValue { .date(self) }
 }
 
@@ -76,6 +85,7 @@ extension Data: PreferenceRepresentable {
         guard case .data(let value) = preferenceValue else { return nil }
         self = value
     }
+    /// The value as it is stored.
     public func preferenceValue() -> PreferenceValue { .data(self) }
 }
 
@@ -101,6 +111,7 @@ extension Array: PreferenceRepresentable where Element: PreferenceRepresentable 
         }
         self = elements
     }
+    /// The value as it is stored.
     public func preferenceValue() throws -> PreferenceValue { .array(try map { try $0.preferenceValue() }) }
 }
 
@@ -115,6 +126,7 @@ extension Dictionary: PreferenceRepresentable where Key == String, Value: Prefer
         }
         self = result
     }
+    /// The value as it is stored.
     public func preferenceValue() throws -> PreferenceValue { .dictionary(try mapValues { try $0.preferenceValue() }) }
 }
 

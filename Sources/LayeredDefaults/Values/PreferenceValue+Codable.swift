@@ -20,9 +20,11 @@ extension PreferenceValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Tag.self)
         guard container.allKeys.count == 1, let tag = container.allKeys.first else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "Expected an object with exactly one of: string, integer, double, bool, date, data, array, dictionary"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "Expected an object with exactly one of: string, integer, double, bool, date, data, array, dictionary"))
         }
         switch tag {
         case .string: self = .string(try container.decode(String.self, forKey: tag))

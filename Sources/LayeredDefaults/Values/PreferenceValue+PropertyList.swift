@@ -29,7 +29,9 @@ extension PreferenceValue {
     ///   naming every key whose value has no exact ``PreferenceValue`` (an integer above `Int64.max`,
     ///   nesting deeper than ``maximumNestingDepth``, a binary-only object such as a UID), or that is
     ///   empty.
-    package static func dictionary(propertyList data: Data, path: String, excluding excluded: Set<String> = []) throws -> [String: PreferenceValue] {
+    package static func dictionary(
+        propertyList data: Data, path: String, excluding excluded: Set<String> = []
+    ) throws -> [String: PreferenceValue] {
         var format = PropertyListSerialization.PropertyListFormat.openStep
         let object: Any
         do {
@@ -39,7 +41,8 @@ extension PreferenceValue {
             throw DefaultsError.notPropertyListFile(path: path, reason: "not an XML or binary property list")
         }
         guard format == .xml || format == .binary else {
-            throw DefaultsError.notPropertyListFile(path: path, reason: "an old-style (text) property list, whose values are all strings")
+            throw DefaultsError.notPropertyListFile(
+                path: path, reason: "an old-style (text) property list, whose values are all strings")
         }
         guard let top = object as? [String: Any] else {
             throw DefaultsError.notPropertyListFile(path: path, reason: "its top level is not a dictionary")

@@ -79,7 +79,11 @@ package enum PropertyListText {
             case "\t": result += "\\t"
             case "\r": result += "\\r"
             default:
-                if scalar.value < 0x20 { result += String(format: "\\U%04x", scalar.value) } else { result.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 {
+                    result += String(format: "\\U%04x", scalar.value)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
             }
         }
         return result + "\""
@@ -268,8 +272,8 @@ private struct Parser {
     }
 }
 
-private extension Unicode.Scalar {
-    var hexDigitValue: Int? {
+extension Unicode.Scalar {
+    fileprivate var hexDigitValue: Int? {
         switch self {
         case "0"..."9": Int(value - 48)
         case "a"..."f": Int(value - 87)

@@ -18,24 +18,35 @@ struct BenchCase: Sendable {
 
     /// Every case, in report order.
     static let all: [BenchCase] = [
-        BenchCase(id: "hot-read", item: 1, title: "hot read of a stored string and a stored int",
-                  peers: ReadCases.readers, sized: true, run: ReadCases.hotRead),
-        BenchCase(id: "fallthrough", item: 2, title: "read falling through to the registration domain; read of a missing key",
-                  peers: ReadCases.readers, sized: true, run: ReadCases.fallThrough),
-        BenchCase(id: "read-after-write", item: 3, title: "read right after a write",
-                  peers: WriteCases.writers, sized: true, run: ReadCases.readAfterWrite),
-        BenchCase(id: "write", item: 4, title: "durable single write, of a new and of an existing key",
-                  peers: WriteCases.writers, sized: true, run: WriteCases.durableWrite),
-        BenchCase(id: "batch", item: 5, title: "batch of 10,000 writes", peers: WriteCases.writers,
-                  quickSkips: [.foundation: "Foundation's batch (setPersistentDomain, quadratic on Linux) takes 20-30 s: not run with --quick"],
-                  run: WriteCases.batch),
-        BenchCase(id: "cold-start", item: 6, title: "cold start: a new process's first read of a 10,000-key domain",
-                  peers: ProcessCases.stores, run: ProcessCases.coldStart),
-        BenchCase(id: "memory", item: 7, title: "peak resident memory with a domain of 100,000 keys",
-                  peers: ProcessCases.stores, run: ProcessCases.memory),
-        BenchCase(id: "two-writers", item: 8, title: "two processes writing one suite at once",
-                  peers: ProcessCases.stores, run: ProcessCases.twoWriters),
-        BenchCase(id: "freshness", item: 9, title: "cross-process freshness", peers: ProcessCases.stores, run: ProcessCases.freshness),
+        BenchCase(
+            id: "hot-read", item: 1, title: "hot read of a stored string and a stored int",
+            peers: ReadCases.readers, sized: true, run: ReadCases.hotRead),
+        BenchCase(
+            id: "fallthrough", item: 2, title: "read falling through to the registration domain; read of a missing key",
+            peers: ReadCases.readers, sized: true, run: ReadCases.fallThrough),
+        BenchCase(
+            id: "read-after-write", item: 3, title: "read right after a write",
+            peers: WriteCases.writers, sized: true, run: ReadCases.readAfterWrite),
+        BenchCase(
+            id: "write", item: 4, title: "durable single write, of a new and of an existing key",
+            peers: WriteCases.writers, sized: true, run: WriteCases.durableWrite),
+        BenchCase(
+            id: "batch", item: 5, title: "batch of 10,000 writes", peers: WriteCases.writers,
+            quickSkips: [
+                .foundation: "Foundation's batch (setPersistentDomain, quadratic on Linux) takes 20-30 s: not run with --quick"
+            ],
+            run: WriteCases.batch),
+        BenchCase(
+            id: "cold-start", item: 6, title: "cold start: a new process's first read of a 10,000-key domain",
+            peers: ProcessCases.stores, run: ProcessCases.coldStart),
+        BenchCase(
+            id: "memory", item: 7, title: "peak resident memory with a domain of 100,000 keys",
+            peers: ProcessCases.stores, run: ProcessCases.memory),
+        BenchCase(
+            id: "two-writers", item: 8, title: "two processes writing one suite at once",
+            peers: ProcessCases.stores, run: ProcessCases.twoWriters),
+        BenchCase(
+            id: "freshness", item: 9, title: "cross-process freshness", peers: ProcessCases.stores, run: ProcessCases.freshness),
     ]
 
     /// The cases `filter` selects: the one whose identifier it is, else those containing it; all without one.

@@ -44,6 +44,7 @@ final class BenchRun {
 
     /// The name of a suite for `kind` and `parts`, unique in the run.
     func suite(_ kind: PeerKind, _ parts: Any...) -> String {
-        (["bench", kind == .floor ? "floor" : kind.rawValue.lowercased(), "r\(round)"] + parts.map { "\($0)" }).joined(separator: ".")
+        (["bench", kind == .floor ? "floor" : kind.rawValue.lowercased(), "r\(round)"] + parts.map { "\($0)" }).joined(
+            separator: ".")
     }
 }

@@ -19,7 +19,8 @@ enum ChangeCheck {
         init(databasePath: String) throws {
             descriptor = open(databasePath + "-shm", O_RDONLY | O_CLOEXEC)
             length = Int(sysconf(Int32(_SC_PAGESIZE)))
-            guard descriptor >= 0, let mapped = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED else {
+            guard descriptor >= 0, let mapped = mmap(nil, length, PROT_READ, MAP_SHARED, descriptor, 0), mapped != MAP_FAILED
+            else {
                 throw PeerError.failed(.ours, "cannot map \(databasePath)-shm")
             }
             address = UnsafeRawPointer(mapped)
@@ -32,9 +33,11 @@ enum ChangeCheck {
         /// The words every commit rewrites: iChange, mxFrame, the frame checksum, the salts.
         @inline(__always)
         func words() -> (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) {
-            (csqlite_load_acquire_u32(address + 8), csqlite_load_acquire_u32(address + 16),
-             csqlite_load_acquire_u32(address + 24), csqlite_load_acquire_u32(address + 28),
-             csqlite_load_acquire_u32(address + 32), csqlite_load_acquire_u32(address + 36))
+            (
+                csqlite_load_acquire_u32(address + 8), csqlite_load_acquire_u32(address + 16),
+                csqlite_load_acquire_u32(address + 24), csqlite_load_acquire_u32(address + 28),
+                csqlite_load_acquire_u32(address + 32), csqlite_load_acquire_u32(address + 36)
+            )
         }
     }
 

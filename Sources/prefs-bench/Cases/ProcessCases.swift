@@ -12,7 +12,8 @@ enum ProcessCases {
         let workload = Workload(size: 10_000)
         let (key, expected) = workload.strings[workload.strings.count / 3]
         var inside = Row(caseID: "cold-start", item: 6, label: "cold start, open + first read", keys: 10_000, unit: .nanoseconds)
-        var launch = Row(caseID: "cold-start", item: 6, label: "cold start, launch to first value", keys: 10_000, unit: .nanoseconds)
+        var launch = Row(
+            caseID: "cold-start", item: 6, label: "cold start, launch to first value", keys: 10_000, unit: .nanoseconds)
         for kind in run.peers(stores) {
             let suite = run.suite(kind, "cold-start")
             _ = try run.open(kind, suite: suite, workload: workload)
@@ -62,7 +63,8 @@ enum ProcessCases {
     /// Writes per second together, and keys missing afterwards (counted by a third, new process).
     static func twoWriters(_ run: BenchRun) throws -> [Row] {
         let count = run.options.quick ? 200 : 1000
-        var speed = Row(caseID: "two-writers", item: 8, label: "two writers, writes/s together", keys: nil, unit: .operationsPerSecond)
+        var speed = Row(
+            caseID: "two-writers", item: 8, label: "two writers, writes/s together", keys: nil, unit: .operationsPerSecond)
         var lost = Row(caseID: "two-writers", item: 8, label: "two writers, keys lost of \(2 * count)", keys: nil, unit: .count)
         for kind in run.peers(stores) {
             var speeds: [Double] = []
@@ -71,7 +73,9 @@ enum ProcessCases {
                 let suite = run.suite(kind, "two-writers", repetition)
                 _ = try run.open(kind, suite: suite, workload: Workload(size: 2))
                 let writers = try ["a", "b"].map { try ChildProcess(["writer", kind.rawValue, suite, $0, "\(count)"]) }
-                for writer in writers where try writer.readLine() != "ready" { throw PeerError.failed(kind, "a writer did not start") }
+                for writer in writers where try writer.readLine() != "ready" {
+                    throw PeerError.failed(kind, "a writer did not start")
+                }
                 let start = monotonicNanoseconds()
                 for writer in writers { writer.send("go") }
                 let answers = try writers.map { try $0.readLine() }
@@ -80,7 +84,9 @@ enum ProcessCases {
                 let failures = answers.compactMap { Int($0.split(separator: " ").last ?? "") }.reduce(0, +)
                 if failures > 0 { run.progress("  \(kind.rawValue): \(failures) writes failed (reported above)") }
                 let counter = try ChildProcess(["count", kind.rawValue, suite, "\(count)", "a", "b"])
-                guard let found = Int(try counter.readLine()) else { throw PeerError.failed(kind, "the count child did not answer") }
+                guard let found = Int(try counter.readLine()) else {
+                    throw PeerError.failed(kind, "the count child did not answer")
+                }
                 try counter.finish()
                 speeds.append(Double(2 * count) / elapsed * 1e9)
                 losses.append(Double(2 * count - found))
@@ -99,8 +105,9 @@ enum ProcessCases {
         let key = "pref.fresh"
         var stale = Row(caseID: "freshness", item: 9, label: "freshness, stale reads of \(rounds)", keys: 100, unit: .count)
         var round = Row(caseID: "freshness", item: 9, label: "freshness, write + signal + read", keys: 100, unit: .nanoseconds)
-        var check = Row(caseID: "freshness", item: 9, label: "change check (ours: WAL-index header; SQLite: data_version)",
-                        keys: nil, unit: .nanoseconds)
+        var check = Row(
+            caseID: "freshness", item: 9, label: "change check (ours: WAL-index header; SQLite: data_version)",
+            keys: nil, unit: .nanoseconds)
         for kind in run.peers(stores) {
             let suite = run.suite(kind, "freshness")
             let writer = try run.open(kind, suite: suite, workload: Workload(size: 100))

@@ -72,7 +72,9 @@ enum ReadCases {
                     let start = monotonicNanoseconds()
                     let read = peer.string(forKey: key)
                     let elapsed = monotonicNanoseconds() - start
-                    guard read == value else { throw PeerError.failed(kind, "read \(read ?? "nil") right after writing \(value)") }
+                    guard read == value else {
+                        throw PeerError.failed(kind, "read \(read ?? "nil") right after writing \(value)")
+                    }
                     return elapsed
                 }
             }

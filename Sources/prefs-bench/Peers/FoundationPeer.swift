@@ -14,7 +14,9 @@ final class FoundationPeer: Peer {
 
     /// Opens the domain `suite`.
     init(suite: String) throws {
-        guard let defaults = UserDefaults(suiteName: suite) else { throw PeerError.failed(.foundation, "UserDefaults(suiteName:) returned nil") }
+        guard let defaults = UserDefaults(suiteName: suite) else {
+            throw PeerError.failed(.foundation, "UserDefaults(suiteName:) returned nil")
+        }
         self.defaults = defaults
         self.suite = suite
     }

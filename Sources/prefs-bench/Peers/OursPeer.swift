@@ -21,10 +21,12 @@ final class OursPeer: Peer {
         let errors = errors
         defaults = try Defaults(
             suiteName: suite,
-            configuration: .init(location: .directory(directory), arguments: [], errorHandler: { error in
-                errors.count.add(1, ordering: .relaxed)
-                errors.last.withLock { $0 = "\(error)" }
-            }))
+            configuration: .init(
+                location: .directory(directory), arguments: [],
+                errorHandler: { error in
+                    errors.count.add(1, ordering: .relaxed)
+                    errors.last.withLock { $0 = "\(error)" }
+                }))
     }
 
     /// Replaces the domain with the pairs of `workload`, in one transaction.

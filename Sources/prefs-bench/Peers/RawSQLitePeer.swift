@@ -20,7 +20,8 @@ final class RawSQLitePeer: Peer {
     /// Opens (creating when missing) the database at `path`.
     /// - Throws: ``PeerError/failed(_:_:)`` with SQLite's message.
     init(path: String) throws {
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK
+        else {
             throw failure("open")
         }
         sqlite3_busy_timeout(handle, 5000)

@@ -100,7 +100,7 @@ enum ChildMode {
     /// The peak resident set size of this process so far (`VmHWM` of `/proc/self/status`), in KiB.
     static func peakResidentKiB() -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
         else { return 0 }
         return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") ?? 0
     }

@@ -17,19 +17,25 @@ import Foundation
 /// Foundation is refused unless `HOME` is the sandbox's (see ``Sandbox``).
 enum ProfileMode {
     /// The operations, by name.
-    static let operations = ["hot-read", "missing", "registered", "read-after-write", "write-existing", "write-new", "batch", "open"]
+    static let operations = [
+        "hot-read", "missing", "registered", "read-after-write", "write-existing", "write-new", "batch", "open",
+    ]
 
     /// Runs `<operation> <peer> <keys> <count>`.
     /// - Throws: for a bad command line or a failed operation.
     static func run(_ arguments: [String]) throws {
         guard arguments.count == 4, operations.contains(arguments[0]), let kind = PeerKind(rawValue: arguments[1]),
-              let keys = Int(arguments[2]), let count = Int(arguments[3]), let sandbox = Sandbox.current
+            let keys = Int(arguments[2]), let count = Int(arguments[3]), let sandbox = Sandbox.current
         else {
-            throw ChildProcess.Failure(description: "usage: PREFS_BENCH_SANDBOX=<dir> prefs-bench --child profile "
-                + "<\(operations.joined(separator: "|"))> <\(PeerKind.allCases.map(\.rawValue).joined(separator: "|"))> <keys> <count>")
+            throw ChildProcess.Failure(
+                description: "usage: PREFS_BENCH_SANDBOX=<dir> prefs-bench --child profile "
+                    + "<\(operations.joined(separator: "|"))> <\(PeerKind.allCases.map(\.rawValue).joined(separator: "|"))> <keys> <count>"
+            )
         }
         if kind == .foundation, ProcessInfo.processInfo.environment["HOME"] != sandbox.home.path {
-            throw ChildProcess.Failure(description: "profiling Foundation needs HOME=\(sandbox.home.path) and XDG_CONFIG_HOME=\(sandbox.configHome.path)")
+            throw ChildProcess.Failure(
+                description: "profiling Foundation needs HOME=\(sandbox.home.path) and XDG_CONFIG_HOME=\(sandbox.configHome.path)"
+            )
         }
         for directory in [sandbox.configHome, sandbox.oursDirectory, sandbox.sqliteDirectory] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -40,9 +46,13 @@ enum ProfileMode {
         if operation == "open" { return try profileOpen(kind, suite: suite, in: sandbox, workload: workload, count: count) }
         let peer = try kind.open(suite: suite, in: sandbox, workload: workload)
         ReadCases.warm(peer, workload)
-        let pool = Workload.randomPool(of: operation == "missing" ? (0..<1000).map(Workload.missingKey)
-            : operation == "registered" ? (0..<1000).map(Workload.registeredKey) : workload.strings.map(\.key), seed: 7)
-        if operation == "registered" { try peer.register(Dictionary(pool.map { ($0, "registered") }, uniquingKeysWith: { first, _ in first })) }
+        let pool = Workload.randomPool(
+            of: operation == "missing"
+                ? (0..<1000).map(Workload.missingKey)
+                : operation == "registered" ? (0..<1000).map(Workload.registeredKey) : workload.strings.map(\.key), seed: 7)
+        if operation == "registered" {
+            try peer.register(Dictionary(pool.map { ($0, "registered") }, uniquingKeysWith: { first, _ in first }))
+        }
         for key in pool { consume(peer.string(forKey: key)?.utf8.count ?? 0) }
         let domainKeys = workload.strings.map(\.key) + workload.integers.map(\.key)
         let batches = ["a", "b"].map { tag in domainKeys.enumerated().map { (key: $1, value: "batch-\(tag)-\($0)") } }

@@ -25,7 +25,8 @@ struct Report: Codable {
     /// Assembles the report of a run.
     init(rows: [Row], options: Options, started: Date, foundationDirectory: String, notes: [String]) {
         date = ISO8601DateFormatter().string(from: started)
-        command = (["swift run -c release prefs-bench"] + (options.quick ? ["--quick"] : []) + (options.json ? ["--json"] : [])
+        command =
+            (["swift run -c release prefs-bench"] + (options.quick ? ["--quick"] : []) + (options.json ? ["--json"] : [])
             + (options.filter.map { ["--filter", $0] } ?? [])).joined(separator: " ")
         var system = utsname()
         uname(&system)
@@ -49,30 +50,38 @@ struct Report: Codable {
     func table() -> String {
         let peers = PeerKind.allCases.filter { kind in rows.contains { $0[kind] != nil } }
         let ratioPeers = peers.filter { $0 != .ours }
-        var lines = ["prefs-bench \(date) - \(command) - \(machine)",
-                     "Figures: median [min-max] over repetitions; ratios: ours / peer (below 1: ours is faster or smaller)."]
+        var lines = [
+            "prefs-bench \(date) - \(command) - \(machine)",
+            "Figures: median [min-max] over repetitions; ratios: ours / peer (below 1: ours is faster or smaller).",
+        ]
         let header = ["#", "case", "keys"] + peers.map(\.rawValue) + ratioPeers.map { "ours/\($0.rawValue)" }
         var cells: [[String]] = []
         for row in rows {
-            cells.append(["\(row.item)", row.label, row.keys.map(Self.count) ?? ""]
-                + peers.map { row[$0].map { Self.figure($0, row.unit) } ?? "-" }
-                + ratioPeers.map { row.ratio(to: $0).map(Self.ratio) ?? "-" })
+            cells.append(
+                ["\(row.item)", row.label, row.keys.map(Self.count) ?? ""]
+                    + peers.map { row[$0].map { Self.figure($0, row.unit) } ?? "-" }
+                    + ratioPeers.map { row.ratio(to: $0).map(Self.ratio) ?? "-" })
         }
         lines += Self.align([header] + cells, leftColumns: 2)
         lines.append("")
         lines.append("Targets:")
-        lines += Self.align([["target", "measured", "limit", "verdict"]]
-            + targets.filter { $0.verdict != .notMeasured }.map { target in
-                [target.target, target.measured.map { target.limit == "= 0" ? String(Int($0)) : Self.ratio($0) } ?? "-",
-                 target.limit, target.verdict.rawValue]
-            }, leftColumns: 1)
+        lines += Self.align(
+            [["target", "measured", "limit", "verdict"]]
+                + targets.filter { $0.verdict != .notMeasured }.map { target in
+                    [
+                        target.target, target.measured.map { target.limit == "= 0" ? String(Int($0)) : Self.ratio($0) } ?? "-",
+                        target.limit, target.verdict.rawValue,
+                    ]
+                }, leftColumns: 1)
         lines += notes.map { "Note: \($0)" }
         return lines.joined(separator: "\n")
     }
 
     /// Pads `cells` into columns: the first `leftColumns` aligned left, the rest right.
     private static func align(_ cells: [[String]], leftColumns: Int) -> [String] {
-        let widths = (0..<(cells.map(\.count).max() ?? 0)).map { column in cells.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        let widths = (0..<(cells.map(\.count).max() ?? 0)).map { column in
+            cells.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
+        }
         return cells.map { row in
             row.enumerated().map { column, cell in
                 let padding = String(repeating: " ", count: widths[column] - cell.count)
@@ -90,8 +99,11 @@ struct Report: Codable {
     /// A figure in its unit, with the range (in the median's scale) when there were several repetitions.
     static func figure(_ sample: Sample, _ unit: Row.Unit) -> String {
         let scale = Scale(sample.median, unit)
-        guard sample.repetitions > 1 else { return unit == .count ? scale.text(sample.median) : scale.text(sample.median) + " (1 run)" }
-        return "\(scale.text(sample.median)) [\(scale.text(sample.min, withUnit: false))-\(scale.text(sample.max, withUnit: false))]"
+        guard sample.repetitions > 1 else {
+            return unit == .count ? scale.text(sample.median) : scale.text(sample.median) + " (1 run)"
+        }
+        return
+            "\(scale.text(sample.median)) [\(scale.text(sample.min, withUnit: false))-\(scale.text(sample.max, withUnit: false))]"
     }
 
     /// How the figures of a cell are written: nanoseconds as ns, us, ms or s (chosen by the median),
@@ -105,12 +117,13 @@ struct Report: Codable {
             self.unit = unit
             switch unit {
             case .nanoseconds:
-                (divisor, suffix) = switch median {
-                case ..<1e3: (1, " ns")
-                case ..<1e6: (1e3, " us")
-                case ..<1e9: (1e6, " ms")
-                default: (1e9, " s")
-                }
+                (divisor, suffix) =
+                    switch median {
+                    case ..<1e3: (1, " ns")
+                    case ..<1e6: (1e3, " us")
+                    case ..<1e9: (1e6, " ms")
+                    default: (1e9, " s")
+                    }
             case .kibibytes: (divisor, suffix) = (1024, " MiB")
             case .operationsPerSecond: (divisor, suffix) = (1, "/s")
             case .count: (divisor, suffix) = (1, "")
@@ -119,11 +132,13 @@ struct Report: Codable {
 
         func text(_ value: Double, withUnit: Bool = true) -> String {
             let scaled = value / divisor
-            let number: String = switch unit {
-            case .nanoseconds: scaled >= 100 ? String(Int(scaled.rounded())) : String(format: scaled >= 10 ? "%.1f" : "%.2f", scaled)
-            case .kibibytes: String(format: "%.1f", scaled)
-            case .operationsPerSecond, .count: Report.count(Int(scaled.rounded()))
-            }
+            let number: String =
+                switch unit {
+                case .nanoseconds:
+                    scaled >= 100 ? String(Int(scaled.rounded())) : String(format: scaled >= 10 ? "%.1f" : "%.2f", scaled)
+                case .kibibytes: String(format: "%.1f", scaled)
+                case .operationsPerSecond, .count: Report.count(Int(scaled.rounded()))
+                }
             return withUnit ? number + suffix : number
         }
     }

@@ -32,7 +32,9 @@ struct Target: Sendable {
     func check(_ rows: [Row]) -> TargetResult {
         let measured = figure(rows)
         let limitText = limit == 0 ? "= 0" : (atLeast ? ">= " : "<= ") + Report.ratio(limit)
-        guard let measured else { return TargetResult(target: description, measured: nil, limit: limitText, verdict: .notMeasured) }
+        guard let measured else {
+            return TargetResult(target: description, measured: nil, limit: limitText, verdict: .notMeasured)
+        }
         let met = atLeast ? measured >= limit : measured <= limit
         return TargetResult(target: description, measured: measured, limit: limitText, verdict: met ? .met : .missed)
     }
@@ -55,48 +57,61 @@ struct Target: Sendable {
         for size in sizes {
             for kind in ["string", "int"] {
                 let label = "hot read, \(kind)"
-                targets.append(Target(description: "\(label), \(Report.count(size)) keys: ours / Foundation (4x faster)", limit: 0.25) {
-                    divide(median($0, "hot-read", label, size, .ours), median($0, "hot-read", label, size, .foundation))
-                })
-                targets.append(Target(description: "\(label), \(Report.count(size)) keys: ours / dict floor", limit: 3) {
-                    divide(median($0, "hot-read", label, size, .ours), median($0, "hot-read", label, size, .floor))
-                })
+                targets.append(
+                    Target(description: "\(label), \(Report.count(size)) keys: ours / Foundation (4x faster)", limit: 0.25) {
+                        divide(median($0, "hot-read", label, size, .ours), median($0, "hot-read", label, size, .foundation))
+                    })
+                targets.append(
+                    Target(description: "\(label), \(Report.count(size)) keys: ours / dict floor", limit: 3) {
+                        divide(median($0, "hot-read", label, size, .ours), median($0, "hot-read", label, size, .floor))
+                    })
             }
         }
         for size in sizes {
-            targets.append(Target(description: "read after write, \(Report.count(size)) keys: ours / ours' hot read", limit: 2) {
-                divide(median($0, "read-after-write", "read after write, string", size, .ours),
-                       median($0, "hot-read", "hot read, string", size, .ours))
-            })
+            targets.append(
+                Target(description: "read after write, \(Report.count(size)) keys: ours / ours' hot read", limit: 2) {
+                    divide(
+                        median($0, "read-after-write", "read after write, string", size, .ours),
+                        median($0, "hot-read", "hot read, string", size, .ours))
+                })
         }
         for variant in ["new key", "existing key"] {
             let label = "durable write, \(variant)"
             for size in sizes {
-                targets.append(Target(description: "\(label), \(Report.count(size)) keys: ours / SQLite", limit: 1.5) {
-                    divide(median($0, "write", label, size, .ours), median($0, "write", label, size, .sqlite))
-                })
+                targets.append(
+                    Target(description: "\(label), \(Report.count(size)) keys: ours / SQLite", limit: 1.5) {
+                        divide(median($0, "write", label, size, .ours), median($0, "write", label, size, .sqlite))
+                    })
             }
-            targets.append(Target(description: "\(label), 10,000 keys: Foundation / ours (100x faster)", limit: 100, atLeast: true) {
-                divide(median($0, "write", label, 10_000, .foundation), median($0, "write", label, 10_000, .ours))
-            })
-            targets.append(Target(description: "\(label): ours at 100,000 keys / ours at 100", limit: 1.5) {
-                divide(median($0, "write", label, 100_000, .ours), median($0, "write", label, 100, .ours))
-            })
+            targets.append(
+                Target(description: "\(label), 10,000 keys: Foundation / ours (100x faster)", limit: 100, atLeast: true) {
+                    divide(median($0, "write", label, 10_000, .foundation), median($0, "write", label, 10_000, .ours))
+                })
+            targets.append(
+                Target(description: "\(label): ours at 100,000 keys / ours at 100", limit: 1.5) {
+                    divide(median($0, "write", label, 100_000, .ours), median($0, "write", label, 100, .ours))
+                })
         }
-        targets.append(Target(description: "batch of 10,000 writes: ours / SQLite", limit: 1.5) {
-            divide(median($0, "batch", "batch of 10,000 writes, per row", 10_000, .ours),
-                   median($0, "batch", "batch of 10,000 writes, per row", 10_000, .sqlite))
-        })
-        targets.append(Target(description: "cold start, 10,000 keys: ours / Foundation (a fifth)", limit: 0.2) {
-            divide(median($0, "cold-start", "cold start, open + first read", 10_000, .ours),
-                   median($0, "cold-start", "cold start, open + first read", 10_000, .foundation))
-        })
-        targets.append(Target(description: "two writers: ours' keys lost (worst repetition)", limit: 0) { rows in
-            rows.first { $0.caseID == "two-writers" && $0.unit == .count }?[.ours]?.max
-        })
-        targets.append(Target(description: "freshness: ours' stale reads", limit: 0) { rows in
-            rows.first { $0.caseID == "freshness" && $0.unit == .count }?[.ours]?.max
-        })
+        targets.append(
+            Target(description: "batch of 10,000 writes: ours / SQLite", limit: 1.5) {
+                divide(
+                    median($0, "batch", "batch of 10,000 writes, per row", 10_000, .ours),
+                    median($0, "batch", "batch of 10,000 writes, per row", 10_000, .sqlite))
+            })
+        targets.append(
+            Target(description: "cold start, 10,000 keys: ours / Foundation (a fifth)", limit: 0.2) {
+                divide(
+                    median($0, "cold-start", "cold start, open + first read", 10_000, .ours),
+                    median($0, "cold-start", "cold start, open + first read", 10_000, .foundation))
+            })
+        targets.append(
+            Target(description: "two writers: ours' keys lost (worst repetition)", limit: 0) { rows in
+                rows.first { $0.caseID == "two-writers" && $0.unit == .count }?[.ours]?.max
+            })
+        targets.append(
+            Target(description: "freshness: ours' stale reads", limit: 0) { rows in
+                rows.first { $0.caseID == "freshness" && $0.unit == .count }?[.ours]?.max
+            })
         return targets
     }()
 }

@@ -16,7 +16,8 @@ enum Delete: Command {
         let operands = try operands(invocation, 1...2)
         let domain = try Context.domainName(operands[0])
         guard let defaults = try context.existingDefaults(domain) else {
-            throw operands.count == 2 ? PrefsError.missingPair(domain: domain, key: operands[1]) : PrefsError.missingDomain(domain)
+            throw operands.count == 2
+                ? PrefsError.missingPair(domain: domain, key: operands[1]) : PrefsError.missingDomain(domain)
         }
         guard operands.count == 2 else { return try defaults.replacePersistentValues([:]) }
         let key = operands[1]

@@ -31,14 +31,17 @@ enum Export: Command {
         let operands = try operands(invocation, 2...2)
         let (domain, destination) = (try Context.domainName(operands[0]), operands[1])
         let format = try DocumentFormat(option: invocation.values["--format"], destination: destination)
-        if format == .binary, destination == "-" { throw PrefsError.usage("a binary property list cannot go to standard output; give a file") }
+        if format == .binary, destination == "-" {
+            throw PrefsError.usage("a binary property list cannot go to standard output; give a file")
+        }
         guard let values = try context.storedValues(of: domain) else { throw PrefsError.missingDomain(domain) }
         let document = try format.document(of: values, domain: domain)
         guard destination != "-" else { return context.console.writeOutput(String(decoding: document, as: UTF8.self)) }
         do {
             try replace(URL(fileURLWithPath: destination), with: document)
         } catch {
-            throw PrefsError.storage("cannot write the export file '\(destination)' (\(reason(error))); the domain was not changed")
+            throw PrefsError.storage(
+                "cannot write the export file '\(destination)' (\(reason(error))); the domain was not changed")
         }
     }
 
@@ -47,7 +50,8 @@ enum Export: Command {
     /// renamed over `file`.
     /// - Throws: the `POSIXError` of the step that failed; the new file is removed and `file` is unchanged.
     private static func replace(_ file: URL, with data: Data) throws {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)").path
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+            .path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXError.current }
         var failure: (any Error)?

@@ -5,7 +5,8 @@ import LayeredDefaults
 enum Import: Command {
     static let verb = "import"
     static let synopsis = "import <domain> <file|->"
-    static let summary = "Replaces every key of <domain> with those of an export (JSON, or an XML or binary property list) read from <file> (or standard input for -)."
+    static let summary =
+        "Replaces every key of <domain> with those of an export (JSON, or an XML or binary property list) read from <file> (or standard input for -)."
     static let details = """
         The input is a format `prefs export` writes (see `prefs export --help`), told by its content:
         an XML or binary property list (`defaults export`, or the file of a Foundation `UserDefaults`
@@ -37,12 +38,16 @@ enum Import: Command {
     ///   or a key it holds twice (literally, or as canonically equivalent texts), which a dictionary
     ///   would silently make one.
     static func decode(_ input: Data, from source: String) throws(PrefsError) -> [String: PreferenceValue] {
-        guard !input.isEmpty else { throw .usage("\(source) is empty, not a prefs export (an empty domain exports as {}); nothing was changed") }
+        guard !input.isEmpty else {
+            throw .usage("\(source) is empty, not a prefs export (an empty domain exports as {}); nothing was changed")
+        }
         let values: [String: PreferenceValue]
         do {
             values = try JSONDecoder().decode([String: PreferenceValue].self, from: input)
         } catch let error as DecodingError {
-            throw .usage("\(source) is not a prefs export (a JSON object of tagged values, see 'prefs export --help'): \(describe(error)); nothing was changed")
+            throw .usage(
+                "\(source) is not a prefs export (a JSON object of tagged values, see 'prefs export --help'): \(describe(error)); nothing was changed"
+            )
         } catch {
             throw .usage("\(source) is not a prefs export: \(type(of: error)); nothing was changed")
         }
@@ -52,7 +57,8 @@ enum Import: Command {
         // NB: a Set, like String's ==, treats canonically equivalent texts as one key, as the store does.
         var seen = Set<String>()
         for key in keys where !seen.insert(key).inserted {
-            throw .usage("\(source) holds the key '\(key)' twice (perhaps as differently normalized Unicode); nothing was changed")
+            throw .usage(
+                "\(source) holds the key '\(key)' twice (perhaps as differently normalized Unicode); nothing was changed")
         }
         return values
     }

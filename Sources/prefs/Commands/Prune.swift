@@ -53,7 +53,8 @@ enum Prune: Command {
             if let minimumAge, now.timeIntervalSince(lastChange(of: files)) < minimumAge { continue }
             if !dryRun {
                 for file in files where unlink(file) != 0 && errno != ENOENT {
-                    throw PrefsError.storage("cannot delete '\(file)' (\(String(cString: strerror(errno)))); the domains listed before were deleted")
+                    throw PrefsError.storage(
+                        "cannot delete '\(file)' (\(String(cString: strerror(errno)))); the domains listed before were deleted")
                 }
             }
             deleted.append(domain)

@@ -5,7 +5,8 @@ import LayeredDefaults
 enum Watch: Command {
     static let verb = "watch"
     static let synopsis = "watch <domain> [<key>...]"
-    static let summary = "Prints one line per change of <domain> (of its <key>s only, when given) as it happens, until interrupted."
+    static let summary =
+        "Prints one line per change of <domain> (of its <key>s only, when given) as it happens, until interrupted."
     static let details = """
         Sees every writer: this machine's other processes as well as prefs itself. Each line is
         `<key> = <value>` (the value as property-list text on one line) or `<key> removed`; with --json,
@@ -51,7 +52,10 @@ enum Watch: Command {
         let report: @Sendable () -> Void = {
             do {
                 let now = try defaults.persistentValues()
-                let before = seen.withLock { seen in defer { seen = now }; return seen }
+                let before = seen.withLock { seen in
+                    defer { seen = now }
+                    return seen
+                }
                 for key in Set(before.keys).union(now.keys).sorted() where keys.isEmpty || keys.contains(key) {
                     if let old = before[key], let new = now[key], old.isIdentical(to: new) { continue }
                     context.console.print(try line(key: key, value: now[key], json: context.json))

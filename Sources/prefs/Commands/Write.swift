@@ -56,7 +56,9 @@ enum Write: Command {
                     guard rest.count == 1 else { throw .usage("\(first) takes exactly one value; nothing was changed") }
                     self = .set(try ValueParser.parse(rest[0], as: type))
                 } else if first.hasPrefix("-"), first.count > 1 {
-                    throw .usage("unknown type flag (use -string, -int, -float, -bool, -date, -data, -array, -array-add, -dict or -dict-add; -string before text that starts with '-'); nothing was changed")
+                    throw .usage(
+                        "unknown type flag (use -string, -int, -float, -bool, -date, -data, -array, -array-add, -dict or -dict-add; -string before text that starts with '-'); nothing was changed"
+                    )
                 } else {
                     self = .set(try Self.plain(arguments, domain: domain, key: key))
                 }
@@ -77,8 +79,9 @@ enum Write: Command {
         guard operands.count >= 3 else { throw PrefsError.usage("usage: prefs \(synopsis)") }
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])
         guard !key.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
-        let change = try Change(Array(operands.dropFirst(2)), domain: domain, key: key,
-                                isOperand: invocation.firstOperandAfterSeparator == 2)
+        let change = try Change(
+            Array(operands.dropFirst(2)), domain: domain, key: key,
+            isOperand: invocation.firstOperandAfterSeparator == 2)
         if case .set(let value) = change { try Context.checkStorable([key: value], in: domain) }
         let defaults = try context.defaults(domain)
         switch change {
@@ -103,7 +106,11 @@ enum Write: Command {
         }
     }
 
-    private static func mismatch(_ stored: PreferenceValue, expected: String, flag: String, domain: String, key: String) -> PrefsError {
-        .usage("the value of key '\(key)' in domain '\(domain)' is of type \(stored.typeName), not \(expected): \(flag) cannot add to it; nothing was changed")
+    private static func mismatch(
+        _ stored: PreferenceValue, expected: String, flag: String, domain: String, key: String
+    ) -> PrefsError {
+        .usage(
+            "the value of key '\(key)' in domain '\(domain)' is of type \(stored.typeName), not \(expected): \(flag) cannot add to it; nothing was changed"
+        )
     }
 }

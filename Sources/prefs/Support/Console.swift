@@ -17,9 +17,11 @@ struct Console: Sendable {
     /// it are dropped; the output's failure is kept for ``outputFailure``, the error stream's ignored
     /// (there is nowhere left to report it).
     static let standard: Console = {
-        let output = Stream(STDOUT_FILENO), error = Stream(STDERR_FILENO)
-        return Console(writeOutput: output.write, writeError: error.write,
-                       readInput: { try Descriptor.readAll(from: STDIN_FILENO) }, outputFailure: { output.failure })
+        let output = Stream(STDOUT_FILENO)
+        let error = Stream(STDERR_FILENO)
+        return Console(
+            writeOutput: output.write, writeError: error.write,
+            readInput: { try Descriptor.readAll(from: STDIN_FILENO) }, outputFailure: { output.failure })
     }()
 
     /// Puts `/dev/null` in the place of a standard descriptor that is closed, so no file the process

@@ -55,13 +55,17 @@ struct Context: Sendable {
     /// else `--root`, else the library's default location (`LAYERED_DEFAULTS_HOME`, then
     /// `XDG_CONFIG_HOME`, then `~/.config/layered-defaults`).
     /// - Throws: ``PrefsError/usage(_:)`` for an empty `--root`, or `--root` with a system-wide layer.
-    init(root option: String?, layer: Layer = .user, environment: [String: String], console: Console, json: Bool) throws(PrefsError) {
+    init(
+        root option: String?, layer: Layer = .user, environment: [String: String], console: Console, json: Bool
+    ) throws(PrefsError) {
         let directories = Location.systemDirectories(environment: environment)
         self.layer = layer
         systemDirectories = layer == .user ? directories : []
         if layer != .user {
             guard option == nil else { throw .usage("--root cannot be given with --system or --managed") }
-            root = (layer == .system ? Location.systemRoot(in: directories[0]) : Location.managedRoot(in: directories[0])).standardizedFileURL
+            root =
+                (layer == .system ? Location.systemRoot(in: directories[0]) : Location.managedRoot(in: directories[0]))
+                .standardizedFileURL
         } else if let option {
             guard !option.isEmpty else { throw .usage("--root needs a directory") }
             root = URL(fileURLWithPath: option, isDirectory: true).standardizedFileURL
@@ -118,8 +122,9 @@ struct Context: Sendable {
         let warnings = warnings
         return try Defaults(
             suiteName: domain,
-            configuration: .init(location: .directory(root), arguments: [], systemDirectories: systemDirectories,
-                                 errorHandler: { warnings.record($0) }))
+            configuration: .init(
+                location: .directory(root), arguments: [], systemDirectories: systemDirectories,
+                errorHandler: { warnings.record($0) }))
     }
 
     /// Creates the root (mode 0755) and the empty file of `domain` (mode 0644) when missing, so that every
@@ -130,7 +135,8 @@ struct Context: Sendable {
     /// - Throws: the library's error when they cannot be created (e.g. permission denied).
     private func createShared(_ domain: String) throws {
         do {
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            try FileManager.default.createDirectory(
+                at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         } catch {
             throw DefaultsError.permissionDenied(path: root.path)
         }
@@ -141,7 +147,8 @@ struct Context: Sendable {
         } else if errno != EEXIST {
             let path = file(of: domain).path
             throw errno == EACCES || errno == EPERM
-                ? DefaultsError.permissionDenied(path: path) : DefaultsError.fileSystemFailure(path: path, operation: "create", code: errno)
+                ? DefaultsError.permissionDenied(path: path)
+                : DefaultsError.fileSystemFailure(path: path, operation: "create", code: errno)
         }
     }
 

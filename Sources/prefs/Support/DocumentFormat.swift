@@ -37,7 +37,9 @@ enum DocumentFormat: String, CaseIterable {
             let document = try PreferenceValue.propertyListData(values, format: format)
             let lost = PreferenceValue.lostKeys(in: values, reading: document)
             guard lost.isEmpty else {
-                throw PrefsError.usage("\(self == .xml ? "an XML property list (whole-second dates, no negative zero)" : "a binary property list") cannot hold the values of \(lost.map { "'\($0)'" }.joined(separator: ", ")) in \(domain) exactly; nothing was written: use --format \(self == .xml ? "binary or json" : "json")")
+                throw PrefsError.usage(
+                    "\(self == .xml ? "an XML property list (whole-second dates, no negative zero)" : "a binary property list") cannot hold the values of \(lost.map { "'\($0)'" }.joined(separator: ", ")) in \(domain) exactly; nothing was written: use --format \(self == .xml ? "binary or json" : "json")"
+                )
             }
             return document
         }
@@ -55,9 +57,12 @@ enum DocumentFormat: String, CaseIterable {
         do {
             return try PreferenceValue.dictionary(propertyList: input, path: source)
         } catch DefaultsError.notPropertyListFile(_, let reason) {
-            throw PrefsError.usage("\(source) is not a property list whose top level is a dictionary (\(reason)); nothing was changed")
+            throw PrefsError.usage(
+                "\(source) is not a property list whose top level is a dictionary (\(reason)); nothing was changed")
         } catch DefaultsError.unmappableValues(_, let keys) {
-            throw PrefsError.usage("\(source) holds values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) that have no exact preference type (an integer above Int64.max, nesting deeper than \(PreferenceValue.maximumNestingDepth) levels, a UID, or an empty key); nothing was changed")
+            throw PrefsError.usage(
+                "\(source) holds values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) that have no exact preference type (an integer above Int64.max, nesting deeper than \(PreferenceValue.maximumNestingDepth) levels, a UID, or an empty key); nothing was changed"
+            )
         }
     }
 }

@@ -31,8 +31,10 @@ struct Invocation: Sendable, Equatable {
     ///     store (``Command/firstValueOperand``), nil when it takes none.
     /// - Throws: ``PrefsError/usage(_:)`` for an unknown option, an option without its value, a value
     ///   given to a flag, or an option given twice.
-    init(parsing arguments: [String], valued: Set<String>, flags: Set<String>,
-         firstValueOperand: (String) -> Int? = { _ in nil }) throws(PrefsError) {
+    init(
+        parsing arguments: [String], valued: Set<String>, flags: Set<String>,
+        firstValueOperand: (String) -> Int? = { _ in nil }
+    ) throws(PrefsError) {
         /// True when the operand at `index` is part of a value to store.
         func isValue(_ index: Int) -> Bool {
             guard let verb = positionals.first, let first = firstValueOperand(verb) else { return false }
@@ -73,7 +75,9 @@ struct Invocation: Sendable, Equatable {
                     index += 1
                 }
             } else if isValue(operand) {
-                throw .usage("argument \(position) is not an option; put -string before a value that starts with '-' (-- before a -dict key that does); nothing was changed")
+                throw .usage(
+                    "argument \(position) is not an option; put -string before a value that starts with '-' (-- before a -dict key that does); nothing was changed"
+                )
             } else {
                 throw .usage("unknown option '\(name)'; run 'prefs --help'")
             }

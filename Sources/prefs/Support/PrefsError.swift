@@ -59,8 +59,10 @@ enum PrefsError: Error, Sendable, Equatable {
             case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep,
                 .notPropertyListFile, .unmappableValues, .forced:
                 self = .usage(error.description)
-            case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint, .permissionDenied,
-                .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction, .storageFailure,
+            case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint,
+                .permissionDenied,
+                .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction,
+                .storageFailure,
                 .fileSystemFailure:
                 self = .storage(error.description)
             }

@@ -27,7 +27,8 @@ enum ValueParser {
             case .int: "a whole number from -9223372036854775808 to 9223372036854775807"
             case .float: "a decimal number such as 0.5, 1e-3, inf or nan, no larger than 1.7976931348623157e308"
             case .bool: "one of true, false, yes, no, 1, 0 (any case)"
-            case .date: "an ISO 8601 date (2026-11-29T21:44:42Z, with optional fraction and offset), 2026-11-29 21:44:42 +0000, or 2026-11-29"
+            case .date:
+                "an ISO 8601 date (2026-11-29T21:44:42Z, with optional fraction and offset), 2026-11-29 21:44:42 +0000, or 2026-11-29"
             case .data: "hexadecimal digits, in pairs (spaces allowed)"
             }
         }
@@ -36,14 +37,15 @@ enum ValueParser {
     /// The value of `text` read as `type`.
     /// - Throws: ``PrefsError/usage(_:)`` when the text is not a value of that type.
     static func parse(_ text: String, as type: ScalarType) throws(PrefsError) -> PreferenceValue {
-        let value: PreferenceValue? = switch type {
-        case .string: .string(text)
-        case .int: Int(text).map(PreferenceValue.integer)
-        case .float: double(text).map(PreferenceValue.double)
-        case .bool: boolean(text).map(PreferenceValue.bool)
-        case .date: date(text).map(PreferenceValue.date)
-        case .data: data(text).map(PreferenceValue.data)
-        }
+        let value: PreferenceValue? =
+            switch type {
+            case .string: .string(text)
+            case .int: Int(text).map(PreferenceValue.integer)
+            case .float: double(text).map(PreferenceValue.double)
+            case .bool: boolean(text).map(PreferenceValue.bool)
+            case .date: date(text).map(PreferenceValue.date)
+            case .data: data(text).map(PreferenceValue.data)
+            }
         guard let value else { throw .usage("-\(type.rawValue) needs \(type.expectation); nothing was changed") }
         return value
     }
@@ -86,18 +88,24 @@ enum ValueParser {
         while index < arguments.endIndex {
             let key = arguments[index]
             index += 1
-            guard index < arguments.endIndex else { throw .usage("-dict needs a value after each key (the last key has none); nothing was changed") }
+            guard index < arguments.endIndex else {
+                throw .usage("-dict needs a value after each key (the last key has none); nothing was changed")
+            }
             values[key] = try element(arguments, at: &index, of: "dict")
         }
         return values
     }
 
-    private static func element(_ arguments: [String], at index: inout Int, of container: String) throws(PrefsError) -> PreferenceValue {
+    private static func element(
+        _ arguments: [String], at index: inout Int, of container: String
+    ) throws(PrefsError) -> PreferenceValue {
         let argument = arguments[index]
         index += 1
         guard argument.hasPrefix("-"), argument.count > 1 else { return .string(argument) }
         guard let type = ScalarType(flag: argument) else {
-            throw .usage("unknown type flag in -\(container) (use -string, -int, -float, -bool, -date or -data before a value; put -string before text that starts with '-'); nothing was changed")
+            throw .usage(
+                "unknown type flag in -\(container) (use -string, -int, -float, -bool, -date or -data before a value; put -string before text that starts with '-'); nothing was changed"
+            )
         }
         guard index < arguments.endIndex else { throw .usage("\(argument) in -\(container) needs a value; nothing was changed") }
         defer { index += 1 }

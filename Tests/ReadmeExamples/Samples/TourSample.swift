@@ -1,7 +1,6 @@
 import Foundation
 // README: tour
 import LayeredDefaults
-
 // END README
 import LayeredDefaultsTesting
 import Testing

@@ -1,7 +1,8 @@
 import Foundation
 import PackageTestSupport
-import ToolSupport
 import Testing
+import ToolSupport
+
 @testable import LayeredDefaults
 
 /// Files that must never be opened as a store, modified, or deleted.
@@ -49,8 +50,10 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// The kinds that ``Defaults/repair(suiteName:location:)`` moves aside (the rest it refuses).
-    static let repairable: [BadFile] = [.garbage, .garbageAfterTheSQLiteHeader, .truncated, .directory, .foreignSchema, .newerVersion,
-                                        .garbageWithLog, .truncatedWithLog, .foreignWithLog, .newerVersionWithLog, .emptyWithLog]
+    static let repairable: [BadFile] = [
+        .garbage, .garbageAfterTheSQLiteHeader, .truncated, .directory, .foreignSchema, .newerVersion,
+        .garbageWithLog, .truncatedWithLog, .foreignWithLog, .newerVersionWithLog, .emptyWithLog,
+    ]
 
     /// Makes this kind of file for `suite` in `root`; returns the file outside the root that a link
     /// points to, if any.
@@ -70,7 +73,9 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
             try withConnection(databaseFile("full", in: scratch), create: true) { connection in
                 try connection.execute("PRAGMA journal_mode = DELETE; \(Schema.create)")
-                try connection.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO preferences SELECT 'key-' || i, 'string', printf('%.100c', 'v') FROM n")
+                try connection.execute(
+                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO preferences SELECT 'key-' || i, 'string', printf('%.100c', 'v') FROM n"
+                )
             }
             let full = try Data(contentsOf: databaseFile("full", in: scratch))
             try full.prefix(full.count / 2).write(to: file)
@@ -79,22 +84,28 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
             try Data("inside".utf8).write(to: file.appendingPathComponent("inside.txt"))
         case .foreignSchema:
-            try withConnection(file, create: true) { try $0.execute("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('someone');") }
+            try withConnection(file, create: true) {
+                try $0.execute("CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('someone');")
+            }
         case .newerVersion:
             try withConnection(file, create: true) { connection in
-                try connection.execute("\(Schema.create) PRAGMA user_version = 99; INSERT INTO preferences VALUES ('k', 'string', 'v');")
+                try connection.execute(
+                    "\(Schema.create) PRAGMA user_version = 99; INSERT INTO preferences VALUES ('k', 'string', 'v');")
             }
         case .garbageWithLog:
             try random.write(to: file)
             try random.prefix(4096).write(to: URL(fileURLWithPath: file.path + "-wal"))
         case .truncatedWithLog:
-            try copyWithPendingLog(to: file, truncatingTo: 0.5,
-                                   setUp: "\(Schema.create) \(Self.rows(1...2000))", pending: Self.rows(2001...2100))
+            try copyWithPendingLog(
+                to: file, truncatingTo: 0.5,
+                setUp: "\(Schema.create) \(Self.rows(1...2000))", pending: Self.rows(2001...2100))
         case .foreignWithLog:
-            try copyWithPendingLog(to: file, setUp: "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('someone');",
-                                   pending: "INSERT INTO people VALUES ('someone else');")
+            try copyWithPendingLog(
+                to: file, setUp: "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('someone');",
+                pending: "INSERT INTO people VALUES ('someone else');")
         case .newerVersionWithLog:
-            try copyWithPendingLog(to: file, setUp: "\(Schema.create) PRAGMA user_version = 99; \(Self.rows(1...10))", pending: Self.rows(11...20))
+            try copyWithPendingLog(
+                to: file, setUp: "\(Schema.create) PRAGMA user_version = 99; \(Self.rows(1...10))", pending: Self.rows(11...20))
         case .emptyWithLog:
             try copyWithPendingLog(to: file, truncatingTo: 0, setUp: Schema.create, pending: Self.rows(1...10))
         case .symlinkOutside:
@@ -129,12 +140,12 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func isExpected(_ error: (any Error)?, file: URL) -> Bool {
         switch (self, error as? DefaultsError) {
         case (.garbage, .corruptStore(let path, _)?), (.garbageAfterTheSQLiteHeader, .corruptStore(let path, _)?),
-             (.truncated, .corruptStore(let path, _)?), (.directory, .corruptStore(let path, _)?),
-             (.foreignSchema, .foreignDatabase(let path)?), (.newerVersion, .unsupportedSchemaVersion(let path, 99, _)?),
-             (.garbageWithLog, .corruptStore(let path, _)?), (.truncatedWithLog, .corruptStore(let path, _)?),
-             (.foreignWithLog, .foreignDatabase(let path)?), (.newerVersionWithLog, .unsupportedSchemaVersion(let path, 99, _)?),
-             (.emptyWithLog, .corruptStore(let path, _)?),
-             (.symlinkOutside, .unsafePath(let path)?):
+            (.truncated, .corruptStore(let path, _)?), (.directory, .corruptStore(let path, _)?),
+            (.foreignSchema, .foreignDatabase(let path)?), (.newerVersion, .unsupportedSchemaVersion(let path, 99, _)?),
+            (.garbageWithLog, .corruptStore(let path, _)?), (.truncatedWithLog, .corruptStore(let path, _)?),
+            (.foreignWithLog, .foreignDatabase(let path)?), (.newerVersionWithLog, .unsupportedSchemaVersion(let path, 99, _)?),
+            (.emptyWithLog, .corruptStore(let path, _)?),
+            (.symlinkOutside, .unsafePath(let path)?):
             return path == file.path
         case (.walSymlinkOutside, .unsafePath(let path)?):
             return path == file.path + "-wal"
@@ -184,7 +195,8 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// `-shm` is left).
     private func makeHealthy(_ file: URL) throws {
         try withConnection(file, create: true) { connection in
-            try connection.execute("PRAGMA journal_mode = WAL; \(Schema.create) INSERT INTO preferences VALUES ('k', 'string', 'v');")
+            try connection.execute(
+                "PRAGMA journal_mode = WAL; \(Schema.create) INSERT INTO preferences VALUES ('k', 'string', 'v');")
         }
     }
 

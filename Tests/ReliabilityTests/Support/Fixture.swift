@@ -4,16 +4,20 @@ import Testing
 
 extension ChildProcess {
     /// Starts the fixture on `suite` in `root`, with `options` (e.g. ``Unprivileged/fixtureOptions``) first.
-    static func fixture(_ root: URL, _ suite: String, _ arguments: [String], options: [String] = [],
-                        input: FileHandle? = nil) throws -> ChildProcess {
+    static func fixture(
+        _ root: URL, _ suite: String, _ arguments: [String], options: [String] = [],
+        input: FileHandle? = nil
+    ) throws -> ChildProcess {
         try ChildProcess("defaults-fixture", options + [root.path, suite] + arguments, input: input)
     }
 }
 
 /// Runs the fixture to completion (bounded by `timeout`) and returns its status, output and error text.
 @discardableResult
-func runFixture(_ root: URL, _ suite: String, _ arguments: [String], options: [String] = [],
-                timeout: Duration = .seconds(20)) throws -> ProcessResult {
+func runFixture(
+    _ root: URL, _ suite: String, _ arguments: [String], options: [String] = [],
+    timeout: Duration = .seconds(20)
+) throws -> ProcessResult {
     try run("defaults-fixture", options + [root.path, suite] + arguments, timeout: timeout)
 }
 
@@ -27,7 +31,8 @@ func runInOwnMountNamespace(_ script: String, _ arguments: [String]) throws -> P
     guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
         try Test.cancel("mounting needs root and unshare")
     }
-    let result = try run(executable: URL(fileURLWithPath: "/usr/bin/unshare"), ["--mount", "/bin/sh", "-c", script, "sh"] + arguments)
+    let result = try run(
+        executable: URL(fileURLWithPath: "/usr/bin/unshare"), ["--mount", "/bin/sh", "-c", script, "sh"] + arguments)
     if result.status == 99 { try Test.cancel("cannot mount here: \(result.error)") }
     return result
 }

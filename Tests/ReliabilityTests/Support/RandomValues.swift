@@ -1,6 +1,7 @@
 import Foundation
 import PackageTestSupport
 import ToolSupport
+
 @testable import LayeredDefaults
 
 /// Random property-list values for load and fuzz tests.
@@ -14,9 +15,14 @@ enum RandomValues {
         case 4: return .double(double(finite: finite, using: &generator))
         case 5: return .bool(Bool.random(using: &generator))
         case 6: return .date(Date(timeIntervalSinceReferenceDate: double(finite: finite, using: &generator)))
-        case 7: return .data(Data((0..<Int.random(in: 0...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        case 7:
+            return .data(
+                Data((0..<Int.random(in: 0...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
         case 8:
-            return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in value(depth: depth - 1, finite: finite, using: &generator) })
+            return .array(
+                (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                    value(depth: depth - 1, finite: finite, using: &generator)
+                })
         default:
             var values: [String: PreferenceValue] = [:]
             for _ in 0..<Int.random(in: 0...4, using: &generator) {
@@ -28,14 +34,19 @@ enum RandomValues {
 
     /// A random string: ASCII, accents, CJK, emoji, control characters and NUL.
     static func string(maximumLength: Int = 24, using generator: inout SplitMix64) -> String {
-        let pieces: [String] = ["a", "Z", "0", " ", "é", "日本", "🙂", "\n", "\t", "\0", "\"", "'", "\\", "=", ";", "(", "{", "<", "%", "\u{301}", "\u{FEFF}"]
-        return (0..<Int.random(in: 0...maximumLength, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        let pieces: [String] = [
+            "a", "Z", "0", " ", "é", "日本", "🙂", "\n", "\t", "\0", "\"", "'", "\\", "=", ";", "(", "{", "<", "%", "\u{301}",
+            "\u{FEFF}",
+        ]
+        return (0..<Int.random(in: 0...maximumLength, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }
+            .joined()
     }
 
     static func double(finite: Bool, using generator: inout SplitMix64) -> Double {
         switch Int.random(in: 0..<(finite ? 4 : 7), using: &generator) {
         case 0: return Double(Int.random(in: -1_000_000...1_000_000, using: &generator)) / 8
-        case 1: return Double(bitPattern: generator.next() & ~(0x7FF << 52) | (UInt64.random(in: 1...0x7FE, using: &generator) << 52))
+        case 1:
+            return Double(bitPattern: generator.next() & ~(0x7FF << 52) | (UInt64.random(in: 1...0x7FE, using: &generator) << 52))
         case 2: return -0.0
         case 3: return .leastNonzeroMagnitude
         case 4: return .nan
