@@ -22,7 +22,8 @@ if [ -z "$docc" ]; then
 fi
 [ -x "$docc" ] || { echo "docs.sh: no docc beside $(command -v swift)" >&2; exit 2; }
 
-rm -rf "$graphs"
+# NB: the graphs are not removed first: the compiler writes a module's graph only when it recompiles
+# the module, so an incremental build would leave an unchanged module without one.
 mkdir -p "$graphs"
 # LayeredDefaultsTesting depends on LayeredDefaults: building it emits both modules' graphs.
 swift build --scratch-path "$scratch" --target LayeredDefaultsTesting \

@@ -51,7 +51,10 @@ extension Defaults {
     /// let observation = defaults.observe("theme") { value in print("theme:", value?.stringValue ?? "-") }
     /// // ... keep `observation`; release it or call cancel() to stop.
     /// ```
-    /// - Parameter initial: also call `handler` with the current value, first (default: only changes).
+    /// - Parameters:
+    ///   - key: the key to watch.
+    ///   - initial: also call `handler` with the current value, first (default: only changes).
+    ///   - handler: receives the resolved value (nil: no domain holds the key).
     /// - Returns: the token that keeps the observation alive.
     public func observe(
         _ key: String, initial: Bool = false, handler: @escaping @Sendable (PreferenceValue?) -> Void
@@ -62,12 +65,15 @@ extension Defaults {
     }
 
     /// Calls `handler` with the value of a typed key (its default when nothing usable is stored) after
-    /// each change that alters it (see ``observe(_:initial:handler:)``).
+    /// each change that alters it (see `observe(_:initial:handler:)`).
     ///
     /// ```swift
     /// let observation = defaults.observe(.fontSize) { (size: Int) in print("font size:", size) }
     /// ```
-    /// - Parameter initial: also call `handler` with the current value, first (default: only changes).
+    /// - Parameters:
+    ///   - key: the typed key to watch.
+    ///   - initial: also call `handler` with the current value, first (default: only changes).
+    ///   - handler: receives the key's value.
     /// - Returns: the token that keeps the observation alive.
     public func observe<Value: Equatable>(
         _ key: Key<Value>, initial: Bool = false, handler: @escaping @Sendable (Value) -> Void
@@ -78,7 +84,7 @@ extension Defaults {
     }
 
     /// Calls `handler` with every resolved value (see ``resolvedValues()``) after each change that alters
-    /// them (see ``observe(_:initial:handler:)``).
+    /// them (see `observe(_:initial:handler:)`).
     /// - Returns: the token that keeps the observation alive.
     public func observeAll(handler: @escaping @Sendable ([String: PreferenceValue]) -> Void) -> DefaultsObservation {
         observe(
@@ -87,7 +93,7 @@ extension Defaults {
     }
 
     /// The resolved value of `key` now (unless `initial` is false), then after each change that alters
-    /// it (coalesced, see ``observe(_:initial:handler:)``). The sequence ends when the consuming task
+    /// it (coalesced, see `observe(_:initial:handler:)`). The sequence ends when the consuming task
     /// is cancelled.
     ///
     /// ```swift

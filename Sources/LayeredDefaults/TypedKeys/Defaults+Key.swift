@@ -39,7 +39,7 @@ extension Defaults {
     }
 
     /// The value of `key` found by the search list, or the key's default when no domain holds one or
-    /// the value found cannot be read as `Value` (reported once, see ``typedValue(_:for:)``; the stored
+    /// the value found cannot be read as `Value` (reported once to the error handler; the stored
     /// value is left alone, never overwritten).
     ///
     /// Setting it stores the value (nil, or an optional key's nil, removes it), like ``set(_:for:)``. The
@@ -72,8 +72,10 @@ extension Defaults {
     /// ```swift
     /// try defaults.update(.recentFiles) { $0.append("/notes/today.md") }
     /// ```
-    /// - Parameter transform: receives the persistent domain's value (the key's default when it holds
-    ///   none, or one that does not convert) to change in place; an optional key's nil removes the key.
+    /// - Parameters:
+    ///   - key: the typed key to update.
+    ///   - transform: receives the persistent domain's value (the key's default when it holds none, or
+    ///     one that does not convert) to change in place; an optional key's nil removes the key.
     /// - Returns: the new value.
     /// - Throws: what `transform` throws, ``DefaultsError/unencodableValue(suite:key:type:)``, or a
     ///   storage error; nothing changes then.
