@@ -166,4 +166,53 @@ import Testing
             }
         }
     #endif
+
+    /// A binary property list of `depth` nested arrays, each holding the next one twice (the same object):
+    /// a few hundred bytes that stand for 2^depth strings.
+    static func sharedReferenceBomb(depth: Int) -> Data {
+        // Objects: 0 the top dictionary {"a": 2}, 1 the key "a", 2 ..< 2 + depth arrays [next, next],
+        // then the string "x". One-byte object references and offsets.
+        var objects: [[UInt8]] = [[0xD1, 1, 2], [0x51, UInt8(ascii: "a")]]
+        for level in 0..<depth { objects.append([0xA2, UInt8(3 + level), UInt8(3 + level)]) }
+        objects.append([0x51, UInt8(ascii: "x")])
+        var body = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(body.count))
+            body += object
+        }
+        let table = body.count
+        body += offsets
+        func big64(_ value: Int) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+        body += [0, 0, 0, 0, 0, 0, 1, 1] + big64(objects.count) + big64(0) + big64(table)
+        return Data(body)
+    }
+
+    /// A tiny document whose shared objects expand past the value limit is refused at once, typed,
+    /// nothing imported, instead of expanding until memory runs out.
+    @Test func aDocumentThatExpandsBeyondTheLimitIsRefused() throws {
+        try withTemporaryRoot { root in
+            let file = root.appendingPathComponent("bomb.plist")
+            try Self.sharedReferenceBomb(depth: 40).write(to: file)
+            #expect(try Data(contentsOf: file).count < 300)
+            let defaults = try makeDefaults("app", root: root)
+            #expect(throws: DefaultsError.self) { try defaults.importUserDefaults(from: file) }
+            do {
+                _ = try defaults.importUserDefaults(from: file)
+            } catch let error as DefaultsError {
+                if case .notPropertyListFile(_, let reason) = error {
+                    #expect(reason.contains("more than"))
+                } else {
+                    Issue.record("unexpected \(error)")
+                }
+            }
+            #expect(try defaults.persistentValues().isEmpty)
+            let small = Self.sharedReferenceBomb(depth: 4)  // 16 strings: well within the limit
+            #expect(BinaryPropertyListSize.expandedCount(of: small, limit: 1000) == 1 + 1 + 31, "the dictionary, its key, then 2^5 - 1 arrays and strings")
+            #expect(try PreferenceValue.dictionary(propertyList: small, path: file.path)["a"]?.typeName == "array")
+            let foundation = try PropertyListSerialization.data(
+                fromPropertyList: ["k": [1, 2, ["x": "y"]] as [Any]], format: .binary, options: 0)
+            #expect(BinaryPropertyListSize.expandedCount(of: foundation, limit: 1000) == 8, "dictionary, key, array, 1, 2, dictionary, key, value")
+        }
+    }
 }

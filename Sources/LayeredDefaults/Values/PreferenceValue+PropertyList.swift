@@ -17,6 +17,11 @@ package enum PropertyListFormat: String, Sendable, CaseIterable {
 }
 
 extension PreferenceValue {
+    /// The most values a binary property-list document may stand for, counting an object shared by
+    /// several containers each time it is used: a few hundred bytes could otherwise stand for billions
+    /// of values (see ``BinaryPropertyListSize``). An XML document has no shared objects.
+    package static let maximumPropertyListValues = 1_000_000
+
     /// The dictionary of a property-list document (XML or binary), each value mapped exactly: Foundation's
     /// booleans to `.bool`, its integers to `.integer`, its reals to `.double`, dates, data, strings,
     /// arrays and dictionaries to theirs.
@@ -28,10 +33,16 @@ extension PreferenceValue {
     ///   property list whose top level is a dictionary; ``DefaultsError/unmappableValues(path:keys:)``
     ///   naming every key whose value has no exact ``PreferenceValue`` (an integer above `Int64.max`,
     ///   nesting deeper than ``maximumNestingDepth``, a binary-only object such as a UID), or that is
-    ///   empty.
+    ///   empty. A document of more than ``maximumPropertyListValues`` values is not read.
     package static func dictionary(
         propertyList data: Data, path: String, excluding excluded: Set<String> = []
     ) throws -> [String: PreferenceValue] {
+        if let count = BinaryPropertyListSize.expandedCount(of: data, limit: maximumPropertyListValues),
+           count > maximumPropertyListValues {
+            throw DefaultsError.notPropertyListFile(
+                path: path,
+                reason: "it stands for more than \(maximumPropertyListValues) values (a shared object counts each time it is used)")
+        }
         var format = PropertyListSerialization.PropertyListFormat.openStep
         let object: Any
         do {
