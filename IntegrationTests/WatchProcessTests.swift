@@ -65,4 +65,27 @@ import Testing
             #expect(result.status == 1 && result.error == "Domain nowhere does not exist\n")
         }
     }
+
+    /// A reader that goes away (`prefs watch d | head -1`) ends the watch at its next line, quietly, with
+    /// the status of output cut short, instead of leaving it running.
+    @Test func aReaderThatGoesAwayEndsTheWatch() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            try launcher.prefs("write", "app", "k", "-int", "0")
+            // NB: the writes go on until the pipeline has ended (or for 15 s): `head` ends at the first line,
+            // and the watch at the line after, which it cannot write.
+            let result = try launcher.shell(
+                #"""
+                ( timeout 30 "$PREFS" watch app; echo "watch $?" > "$1" ) | head -1 &
+                i=1
+                while [ ! -s "$1" ] && [ "$i" -lt 300 ]; do
+                    "$PREFS" write app k -int "$i"; i=$((i + 1)); sleep 0.05
+                done
+                wait
+                cat "$1" >&2
+                """#, root.appendingPathComponent("watch-status").path)
+            #expect(result.error == "watch 3\n", "ended by itself with the status of output cut short, and said nothing")
+            #expect(result.output.hasPrefix("k = "))
+        }
+    }
 }

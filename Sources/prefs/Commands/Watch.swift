@@ -60,6 +60,9 @@ enum Watch: Command {
                     if let old = before[key], let new = now[key], old.isIdentical(to: new) { continue }
                     context.console.print(try line(key: key, value: now[key], json: context.json))
                 }
+                // NB: output that cannot be written (a reader gone, as in `prefs watch d | head -1`) ends the
+                // watch; `Prefs.run` then gives the status of output cut short.
+                if context.console.outputFailure() != nil { stop.signal() }
             } catch {
                 failure.withLock { $0 = error }
                 stop.signal()
