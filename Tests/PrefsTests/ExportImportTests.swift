@@ -160,4 +160,30 @@ import Testing
             #expect(root.entries.isEmpty)
         }
     }
+
+    /// An export never replaces what is not a regular file (a symbolic link, a named pipe, a device, a
+    /// directory) with one: it is refused, the thing left as it was.
+    @Test(arguments: ["link", "fifo", "directory"])
+    func anExportOverAnythingButAFileIsRefused(kind: String) throws {
+        try withTestRoot { root throws in
+            root.prefs("write", "app", "k", "v")
+            let place = FileManager.default.temporaryDirectory.appendingPathComponent("PrefsTests-\(UUID().uuidString)")
+            let target = place.appendingPathComponent("target")
+            try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: place) }
+            #expect(FileManager.default.createFile(atPath: target.path, contents: Data("kept".utf8)))
+            let destination = place.appendingPathComponent("destination")
+            switch kind {
+            case "link": try FileManager.default.createSymbolicLink(at: destination, withDestinationURL: target)
+            case "fifo": #expect(mkfifo(destination.path, 0o600) == 0)
+            default: try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+            }
+            let before = try FileManager.default.attributesOfItem(atPath: destination.path)[.type] as? FileAttributeType
+            let result = root.prefs("export", "app", destination.path)
+            #expect(result.status == .usage)
+            #expect(result.errorLines.count == 1 && result.error.contains("not a regular file"))
+            #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.type] as? FileAttributeType == before)
+            #expect(try String(contentsOf: target, encoding: .utf8) == "kept")
+        }
+    }
 }

@@ -34,6 +34,13 @@ enum Export: Command {
         if format == .binary, destination == "-" {
             throw PrefsError.usage("a binary property list cannot go to standard output; give a file")
         }
+        // NB: the file is replaced by a rename, which would put a regular file in the place of a symbolic
+        // link, a named pipe or a device (`/dev/stdout`): refuse those instead, before reading anything.
+        var status = stat()
+        if destination != "-", lstat(destination, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            throw PrefsError.usage(
+                "'\(destination)' exists and is not a regular file (a link, a pipe, a device or a directory); export to - for standard output; nothing was written")
+        }
         guard let values = try context.storedValues(of: domain) else { throw PrefsError.missingDomain(domain) }
         let document = try format.document(of: values, domain: domain)
         guard destination != "-" else { return context.console.writeOutput(String(decoding: document, as: UTF8.self)) }
