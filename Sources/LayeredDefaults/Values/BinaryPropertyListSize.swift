@@ -14,13 +14,14 @@ enum BinaryPropertyListSize {
         let bytes = [UInt8](document)
         guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else { return nil }
         let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6]), referenceSize = Int(bytes[trailer + 7])
+        let offsetSize = Int(bytes[trailer + 6])
+        let referenceSize = Int(bytes[trailer + 7])
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize),
-              let objectCount = integer(bytes, at: trailer + 8, size: 8),
-              let top = integer(bytes, at: trailer + 16, size: 8),
-              let table = integer(bytes, at: trailer + 24, size: 8),
-              objectCount > 0, objectCount <= bytes.count, top < objectCount,
-              table + objectCount * offsetSize <= trailer
+            let objectCount = integer(bytes, at: trailer + 8, size: 8),
+            let top = integer(bytes, at: trailer + 16, size: 8),
+            let table = integer(bytes, at: trailer + 24, size: 8),
+            objectCount > 0, objectCount <= bytes.count, top < objectCount,
+            table + objectCount * offsetSize <= trailer
         else { return nil }
         /// The objects an object refers to (a container's elements, or a dictionary's keys and values).
         func references(of object: Int) -> [Int]? {
@@ -45,7 +46,7 @@ enum BinaryPropertyListSize {
             result.reserveCapacity(total)
             for index in 0..<total {
                 guard let reference = integer(bytes, at: start + index * referenceSize, size: referenceSize),
-                      reference < objectCount
+                    reference < objectCount
                 else { return nil }
                 result.append(reference)
             }

@@ -38,10 +38,12 @@ extension PreferenceValue {
         propertyList data: Data, path: String, excluding excluded: Set<String> = []
     ) throws -> [String: PreferenceValue] {
         if let count = BinaryPropertyListSize.expandedCount(of: data, limit: maximumPropertyListValues),
-           count > maximumPropertyListValues {
+            count > maximumPropertyListValues
+        {
             throw DefaultsError.notPropertyListFile(
                 path: path,
-                reason: "it stands for more than \(maximumPropertyListValues) values (a shared object counts each time it is used)")
+                reason:
+                    "it stands for more than \(maximumPropertyListValues) values (a shared object counts each time it is used)")
         }
         var format = PropertyListSerialization.PropertyListFormat.openStep
         let object: Any

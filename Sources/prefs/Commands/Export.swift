@@ -39,7 +39,8 @@ enum Export: Command {
         var status = stat()
         if destination != "-", lstat(destination, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
             throw PrefsError.usage(
-                "'\(destination)' exists and is not a regular file (a link, a pipe, a device or a directory); export to - for standard output; nothing was written")
+                "'\(destination)' exists and is not a regular file (a link, a pipe, a device or a directory); export to - for standard output; nothing was written"
+            )
         }
         guard let values = try context.storedValues(of: domain) else { throw PrefsError.missingDomain(domain) }
         let document = try format.document(of: values, domain: domain)
