@@ -42,7 +42,8 @@ extension Defaults {
     // an app cannot swap its own `standard` store, and the public API has no test-only members.
 
     /// The store ``standard`` is while this task-local value is bound: the isolated store of a test
-    /// scope (`.isolatedDefaults`, `withIsolatedDefaults`, `withInMemoryDefaults`).
+    /// scope (`.isolatedDefaults`, `withIsolatedDefaults`, `withInMemoryDefaults`). Its location is then
+    /// also where ``Location/default`` resolves, and its system directories the default ones.
     @TaskLocal package static var scopedStandard: Defaults?
 
     /// Consulted by ``standard`` outside a scoped store, once installed: returns the store to use

@@ -3,7 +3,8 @@ import Foundation
 /// Where a store keeps its persistent domains: one SQLite file per domain, `<root>/<suite name>.sqlite3`.
 public enum Location: Sendable, Hashable {
     /// The directory named by `LAYERED_DEFAULTS_HOME`; else `$XDG_CONFIG_HOME/layered-defaults`; else
-    /// `~/.config/layered-defaults`. Read from the environment when a store is created.
+    /// `~/.config/layered-defaults`. Read from the environment when a store is created. Inside a test's
+    /// isolated scope (`LayeredDefaultsTesting`), the test's own location instead.
     case `default`
     /// An explicit directory; created (mode 0700) when missing.
     case directory(URL)
@@ -68,6 +69,7 @@ public enum Location: Sendable, Hashable {
     /// XDG Base Directory specification asks.
     /// - Parameter environment: the environment to read; nil (the default) reads the process's.
     public static func systemDirectories(environment: [String: String]? = nil) -> [URL] {
+        if environment == nil, let scoped = Defaults.scopedStandard { return scoped.configuration.systemDirectories }
         let named = (variable("XDG_CONFIG_DIRS", in: environment) ?? "").split(separator: ":").filter { $0.hasPrefix("/") }
         return (named.isEmpty ? ["/etc/xdg"] : named.map(String.init)).map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
@@ -93,6 +95,10 @@ public enum Location: Sendable, Hashable {
         case .directory(let url):
             return url
         case .default:
+            // NB: inside a test's isolated scope (`.isolatedDefaults`, `withIsolatedDefaults`), the default
+            // location is that test's, so a store opened with the default configuration never reaches
+            // the user's real preferences either.
+            if environment == nil, let scoped = Defaults.scopedStandard { return scoped.configuration.location.root() }
             if let home = Self.variable("LAYERED_DEFAULTS_HOME", in: environment), !home.isEmpty {
                 return URL(fileURLWithPath: home, isDirectory: true)
             }
