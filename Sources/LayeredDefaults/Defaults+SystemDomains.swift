@@ -9,13 +9,16 @@ extension Defaults {
     /// `prefs --managed` does, is not a layer above or below itself).
     ///
     /// Only existing files are opened, and nothing is created. A file that cannot be opened (corrupt,
-    /// unreadable) is sent to the error handler and left out: the rest of the search list still works.
+    /// unreadable) is sent to the error handler and left out: the rest of the search list still works;
+    /// a managed one is also returned as `managedFailure`, which then fails every write (see
+    /// ``transaction(in:key:_:)``).
     static func systemLayers(
         of suiteName: String, configuration: Configuration, excluding persistent: DomainStore
     )
-        -> (managed: [DomainStore], system: [DomainStore])
+        -> (managed: [DomainStore], system: [DomainStore], managedFailure: DefaultsError?)
     {
-        func existing(under root: (URL) -> URL) -> [DomainStore] {
+        var managedFailure: DefaultsError?
+        func existing(under root: (URL) -> URL, isManaged: Bool) -> [DomainStore] {
             configuration.systemDirectories.compactMap { directory in
                 // NB: absent layers are the common case and must cost next to nothing at open: one lstat,
                 // no registry, no path resolution.
@@ -28,12 +31,16 @@ extension Defaults {
                 do {
                     return try registry.store(named: suiteName, create: false).flatMap { $0 === persistent ? nil : $0 }
                 } catch {
-                    configuration.errorHandler(DefaultsError.wrapping(error, suite: suiteName))
+                    let failure = DefaultsError.wrapping(error, suite: suiteName)
+                    configuration.errorHandler(failure)
+                    if isManaged, managedFailure == nil { managedFailure = failure }
                     return nil
                 }
             }
         }
-        return (existing(under: Location.managedRoot), existing(under: Location.systemRoot))
+        let managed = existing(under: Location.managedRoot, isManaged: true)
+        let system = existing(under: Location.systemRoot, isManaged: false)
+        return (managed, system, managedFailure)
     }
 
     /// The value of `key` in the managed domain (the first of its files that holds it), or nil.
@@ -47,7 +54,11 @@ extension Defaults {
     /// Runs `body` in one write transaction on `store`: the one way this instance writes. On its own
     /// persistent domain, a key of the managed domain is refused with ``DefaultsError/forced(suite:key:)``
     /// (see ``DomainTransaction/set(_:forKey:)``).
+    ///
+    /// NB: fails closed: when a managed file exists but cannot be read, no key of it can be known to be
+    /// free, so every write to the persistent domain fails with that file's error.
     func transaction<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
-        try store.transaction(key: key, forced: store === persistent ? managed : [], body)
+        if store === persistent, let managedFailure { throw managedFailure }
+        return try store.transaction(key: key, forced: store === persistent ? managed : [], body)
     }
 }

@@ -54,6 +54,8 @@ public final class Defaults: Sendable {
     /// The managed domain: this suite's files under ``Configuration/systemDirectories`` that existed
     /// when the instance was created, in search order; empty (the common case) when there are none.
     let managed: [DomainStore]
+    /// Why a managed file that exists could not be opened, if one could not: every write then fails.
+    let managedFailure: DefaultsError?
     /// The typed keys whose value did not convert and was reported (see ``typedValue(_:for:)``).
     let mismatchesReported = Lock<Set<String>>([])
 
@@ -115,6 +117,7 @@ public final class Defaults: Sendable {
         var state = SearchState(
             arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, global: global, system: layers.system)
         self.managed = layers.managed
+        self.managedFailure = layers.managedFailure
         state.rebuildStores(persistent: persistent)
         self.hasArguments = Atomic(!state.arguments.isEmpty)
         self.state = Lock(state)

@@ -42,6 +42,26 @@ import Testing
         }
     }
 
+    /// A managed file that exists but cannot be read fails closed: which keys it forces is unknown, so
+    /// every write fails with its error and nothing changes; reads go on.
+    @Test func anUnreadableManagedFileFailsEveryWrite() throws {
+        try withTemporaryRoot { root in
+            let managed = Location.managedRoot(in: root.appendingPathComponent("xdg"))
+            try FileManager.default.createDirectory(at: managed, withIntermediateDirectories: true)
+            try Data("not a database, but an administrator's file".utf8).write(to: managed.appendingPathComponent("app.sqlite3"))
+            try makeDefaults("app", root: root.appendingPathComponent("user")).write("before", forKey: "k")
+            let reported = ReportedErrors()
+            let defaults = try open(root: root, directories: ["xdg"], errorHandler: reported.record)
+            #expect(reported.all.count == 1, "the unreadable managed file is reported when the store opens")
+            #expect(throws: DefaultsError.self) { try defaults.write("after", forKey: "k") }
+            defaults.set("after", forKey: "k")
+            #expect(throws: DefaultsError.self) { try defaults.transaction { try $0.set("after", forKey: "other") } }
+            #expect(try defaults.value(forKey: "k") == "before")
+            #expect(try defaults.persistentValues() == ["k": "before"])
+            if case .corruptStore? = reported.all.first {} else { Issue.record("unexpected \(reported.all)") }
+        }
+    }
+
     @Test func forcedWriteFailsTyped() throws {
         try withTemporaryRoot { root in
             try install(["locked": "managed"], in: Location.managedRoot(in: root.appendingPathComponent("xdg")))
