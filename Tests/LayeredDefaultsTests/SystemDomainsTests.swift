@@ -79,6 +79,7 @@ import Testing
                 }
             }
             #expect(throws: forced) { try defaults.set("mine", for: Defaults.Key("locked", default: "")) }
+            #expect(throws: forced) { try defaults.update(Defaults.Key("locked", default: "")) { $0 = "mine" } }
             #expect(throws: forced) { try defaults.replacePersistentValues(["locked": "mine"]) }
             defaults.set("mine", forKey: "locked")
             defaults[Defaults.Key("locked", default: "")] = "mine"

@@ -81,14 +81,14 @@ extension Defaults {
     ///   storage error; nothing changes then.
     @discardableResult
     public func update<Value>(_ key: Key<Value>, _ transform: (inout Value) throws -> Void) throws -> Value {
-        let value = try persistent.transaction(key: key.name) { domain in
-            var value = typedValue(try domain.value(forKey: key.name), for: key) ?? key.defaultValue
-            try transform(&value)
-            try domain.set(try storedForm(of: value, for: key), forKey: key.name)
-            return value
+        // NB: through the untyped update, the one atomic read-modify-write (forced keys refused there).
+        var updated = key.defaultValue
+        try update(forKey: key.name) { stored in
+            updated = typedValue(stored, for: key) ?? key.defaultValue
+            try transform(&updated)
+            return try storedForm(of: updated, for: key)
         }
-        postChange()
-        return value
+        return updated
     }
 
     /// `stored` read as the type of `key`: nil when nothing is stored, or when what is stored does not
