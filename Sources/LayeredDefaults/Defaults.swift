@@ -47,7 +47,7 @@ public final class Defaults: Sendable {
     /// `state` whenever the arguments change, so a hot read skips that lock when there are none.
     let hasArguments: Atomic<Bool>
     /// Counts the changes made through this instance; incremented after each (see ``postChange()``), so a
-    /// reader that loaded it before a search knows whether anything it searched changed since.
+    /// reader that loaded it before a search, or an observer, knows whether anything changed since.
     let changeGeneration = Atomic<Int>(0)
     /// What searches found past the persistent domain (see ``FallThroughCache``).
     let fallThrough = Lock(FallThroughCache())
@@ -72,8 +72,6 @@ public final class Defaults: Sendable {
         var system: [DomainStore] = []
         /// The persistent stores in search order: this domain, the suites, the global domain, the system domain.
         var stores: [DomainStore] = []
-        /// Counts the changes made through this instance, for observers.
-        var changeCount = 0
 
         mutating func rebuildStores(persistent: DomainStore) {
             var seen = Set<ObjectIdentifier>()
@@ -141,7 +139,6 @@ public final class Defaults: Sendable {
     }
 
     func postChange() {
-        state.withLock { $0.changeCount += 1 }
         changeGeneration.add(1, ordering: .releasing)
         postDidChangeNotification()
         ObservationCenter.shared.changed()

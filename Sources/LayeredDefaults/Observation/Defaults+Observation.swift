@@ -30,7 +30,8 @@ extension Defaults {
     }
 
     var observationStamp: ObservationStamp {
-        let (changes, stores) = state.withLock { ($0.changeCount, $0.stores) }
+        let changes = changeGeneration.load(ordering: .acquiring)
+        let stores = state.withLock { $0.stores }
         return ObservationStamp(changes: changes, fingerprints: (managed + stores).map(\.fingerprint))
     }
 
