@@ -24,15 +24,8 @@ import Testing
                 suiteName: "app",
                 configuration: .init(
                     location: .directory(root), arguments: [], postsChangeNotifications: true, systemDirectories: []))
-            let posted = Counter()
-            let token = NotificationCenter.default.addObserver(
-                forName: Defaults.didChangeNotification, object: defaults, queue: nil
-            ) { _ in
-                posted.increment()
-            }
-            defer { NotificationCenter.default.removeObserver(token) }
-            defaults.removePersistentDomain(forName: "never.created")
-            #expect(posted.value == 1)
+            let posted = changeNotifications(of: defaults) { defaults.removePersistentDomain(forName: "never.created") }
+            #expect(posted == 1)
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("never.created.sqlite3").path))
         }
     }

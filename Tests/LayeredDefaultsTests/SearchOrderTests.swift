@@ -115,30 +115,22 @@ import Testing
     @Test func changeNotificationIsPostedForEveryChange() async throws {
         let defaults = try Defaults(
             suiteName: "test.suite", configuration: .init(location: .inMemory, arguments: [], postsChangeNotifications: true))
-        let counter = Counter()
-        let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil)
-        { _ in
-            counter.increment()
+        let posted = changeNotifications(of: defaults) {
+            defaults.set(1, forKey: "a")
+            defaults.removeObject(forKey: "a")
+            defaults.register(defaults: ["b": 1])
+            defaults.setPersistentDomain(["c": 1], forName: defaults.suiteName)
         }
-        defer { NotificationCenter.default.removeObserver(token) }
-        defaults.set(1, forKey: "a")
-        defaults.removeObject(forKey: "a")
-        defaults.register(defaults: ["b": 1])
-        defaults.setPersistentDomain(["c": 1], forName: defaults.suiteName)
-        #expect(counter.value == 4)
+        #expect(posted == 4)
     }
 
     @Test func changeNotificationIsOffByDefault() throws {
         let defaults = try makeInMemoryDefaults()
-        let counter = Counter()
-        let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil)
-        { _ in
-            counter.increment()
+        let posted = changeNotifications(of: defaults) {
+            defaults.set(1, forKey: "a")
+            defaults.register(defaults: ["b": 1])
         }
-        defer { NotificationCenter.default.removeObserver(token) }
-        defaults.set(1, forKey: "a")
-        defaults.register(defaults: ["b": 1])
-        #expect(counter.value == 0)
+        #expect(posted == 0)
     }
 }
 

@@ -48,3 +48,14 @@ func freshValues(of file: URL) throws -> [String: PreferenceValue] {
     defer { connection.close() }
     return try PreferencesTable(connection: connection, suite: file.lastPathComponent).allValues().values
 }
+
+/// How many `Defaults.didChangeNotification`s `defaults` posts while `body` runs (posted synchronously).
+func changeNotifications(of defaults: Defaults, during body: () throws -> Void) rethrows -> Int {
+    let counter = Counter()
+    let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil) {
+        _ in counter.increment()
+    }
+    defer { NotificationCenter.default.removeObserver(token) }
+    try body()
+    return counter.value
+}
