@@ -55,16 +55,3 @@ import Testing
         }
     }
 }
-
-@Suite struct CheckpointTests {
-    /// The store's WAL hook replaces SQLite's automatic checkpoint; it must still keep the log bounded.
-    @Test func theLogStaysBoundedOverManyCommits() throws {
-        try withTemporaryRoot { root in
-            let defaults = try makeDefaults("log", root: root)
-            for index in 0..<2500 { try defaults.write(.integer(index), forKey: "k\(index % 10)") }
-            let log = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("log.sqlite3-wal").path)
-            let size = try #require(log[.size] as? Int)
-            #expect(size < 1100 * (4096 + 24), "a log of 2,500 commits is checkpointed near 1,000 frames")
-        }
-    }
-}

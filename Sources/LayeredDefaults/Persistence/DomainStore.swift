@@ -26,6 +26,8 @@ final class DomainStore: Sendable {
     private let lockOwner = Atomic<UInt>(0)
     private let view: Lock<CachedView>
     private let signal: ChangeSignal
+    /// True while a look of the ``IdleCheckpointer`` is asked for. Read and written under `tableLock`.
+    let awaitsIdleCheckpoint = Atomic<Bool>(false)
 
     private init(
         name: String, path: String?, identity: FileIdentity? = nil, connection: Connection, signal: ChangeSignal,
@@ -211,7 +213,29 @@ final class DomainStore: Sendable {
             view.withLock {
                 $0.patch(changes, removedAll: removedAll, since: before, isOnlyCommit: isOnlyCommit, current: current)
             }
+            // NB: only a commit that wrote to a log asks for a checkpoint: never an in-memory store's.
+            if wroteLog, !awaitsIdleCheckpoint.load(ordering: .relaxed) {
+                awaitsIdleCheckpoint.store(true, ordering: .relaxed)
+                IdleCheckpointer.shared.schedule(self, commits: table.connection.walCommitCount)
+            }
             return result
+        }
+    }
+
+    /// The ``IdleCheckpointer``'s look: when this store's connection committed nothing to its log since
+    /// its count was `commits`, checkpoints the log (`PASSIVE`), holding the store's lock; else returns
+    /// the count now, for the next look.
+    ///
+    /// A checkpoint that could not copy everything (a reader of an older snapshot, another connection
+    /// checkpointing) is not an error: what is left waits for the next idle checkpoint, or the backstop.
+    func checkpointIfIdle(since commits: UInt64) -> UInt64? {
+        // NB: the checkpointer's thread is never inside a transaction's body, so it takes the lock itself.
+        tableLock.withLock { _ in
+            let now = table.connection.walCommitCount
+            guard now == commits else { return now }
+            awaitsIdleCheckpoint.store(false, ordering: .relaxed)
+            table.connection.checkpoint()
+            return nil
         }
     }
 

@@ -47,6 +47,9 @@ struct BenchCase: Sendable {
             peers: ProcessCases.stores, run: ProcessCases.twoWriters),
         BenchCase(
             id: "freshness", item: 9, title: "cross-process freshness", peers: ProcessCases.stores, run: ProcessCases.freshness),
+        BenchCase(
+            id: "write-latency", item: 10, title: "latency of single durable writes: p50, p99, p99.9 (the checkpoint's tail)",
+            peers: WriteLatency.peers, sized: true, run: WriteLatency.run),
     ]
 
     /// The cases `filter` selects: the one whose identifier it is, else those containing it; all without one.

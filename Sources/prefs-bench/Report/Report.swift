@@ -107,7 +107,7 @@ struct Report: Codable {
     }
 
     /// How the figures of a cell are written: nanoseconds as ns, us, ms or s (chosen by the median),
-    /// KiB as MiB, operations per second and counts as integers.
+    /// KiB as MiB, operations per second and counts as integers, ratios as ``Report/ratio(_:)``.
     private struct Scale {
         let divisor: Double
         let suffix: String
@@ -126,7 +126,7 @@ struct Report: Codable {
                     }
             case .kibibytes: (divisor, suffix) = (1024, " MiB")
             case .operationsPerSecond: (divisor, suffix) = (1, "/s")
-            case .count: (divisor, suffix) = (1, "")
+            case .count, .ratio: (divisor, suffix) = (1, "")
             }
         }
 
@@ -138,6 +138,7 @@ struct Report: Codable {
                     scaled >= 100 ? String(Int(scaled.rounded())) : String(format: scaled >= 10 ? "%.1f" : "%.2f", scaled)
                 case .kibibytes: String(format: "%.1f", scaled)
                 case .operationsPerSecond, .count: Report.count(Int(scaled.rounded()))
+                case .ratio: Report.ratio(scaled)
                 }
             return withUnit ? number + suffix : number
         }

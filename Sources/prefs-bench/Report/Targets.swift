@@ -93,6 +93,10 @@ struct Target: Sendable {
                 })
         }
         targets.append(
+            Target(description: "write latency p99 / p50, 100,000 keys: ours", limit: 3) {
+                median($0, "write-latency", WriteLatency.label("p99 / p50"), 100_000, .ours)
+            })
+        targets.append(
             Target(description: "batch of 10,000 writes: ours / SQLite", limit: 1.5) {
                 divide(
                     median($0, "batch", "batch of 10,000 writes, per row", 10_000, .ours),

@@ -1,0 +1,102 @@
+import Foundation
+import PackageTestSupport
+import Synchronization
+import Testing
+
+@testable import LayeredDefaults
+
+/// The write-ahead log is checkpointed on the store's own connection once the store is idle, and by the
+/// WAL hook's backstop when it never is. "Idle now" is ``IdleCheckpointer/lookNowForTesting()``: no test
+/// here waits for the quiet period.
+@Suite struct CheckpointTests {
+    /// The frames of `defaults`' log (`mxFrame`) and how many of them are in the database file
+    /// (`nBackfill`), from the WAL index SQLite keeps in the `-shm` file (https://sqlite.org/walformat.html).
+    func logFrames(of defaults: Defaults) throws -> (frames: UInt32, backfilled: UInt32) {
+        try defaults.persistent.withConnectionForTesting { connection in
+            let index = try #require(connection.walIndexHeader())
+            // NB: mxFrame is at offset 16 of the header, nBackfill the first word of the checkpoint
+            // information that follows the header's two 48-byte copies.
+            return (index.load(fromByteOffset: 16, as: UInt32.self), index.load(fromByteOffset: 96, as: UInt32.self))
+        }
+    }
+
+    /// Whether `store` waits for a look of the checkpointer.
+    func awaits(_ store: DomainStore) -> Bool { store.awaitsIdleCheckpoint.load(ordering: .relaxed) }
+
+    @Test func anIdleStoreIsCheckpointed() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("idle", root: root)
+            for index in 0..<50 { try defaults.write(.integer(index), forKey: "k\(index % 10)") }
+            // NB: twice: a look finding commits made since the store asked for it asks again.
+            IdleCheckpointer.shared.lookNowForTesting()
+            IdleCheckpointer.shared.lookNowForTesting()
+            let log = try logFrames(of: defaults)
+            #expect(log.frames > 0)
+            #expect(log.backfilled == log.frames, "every frame of an idle store's log is in the database")
+            #expect(!awaits(defaults.persistent))
+            try defaults.write(99, forKey: "k0")
+            #expect(try freshValues(of: root.appendingPathComponent("idle.sqlite3"))["k0"] == 99)
+        }
+    }
+
+    /// The WAL hook's checkpoint bounds the log when the store is never idle.
+    @Test func theBackstopBoundsTheLogWhenWritesNeverStop() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("log", root: root)
+            for index in 0..<(3 * Int(backstopCheckpointFrames)) { try defaults.write(.integer(index), forKey: "k\(index % 10)") }
+            let log = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("log.sqlite3-wal").path)
+            let size = try #require(log[.size] as? Int)
+            let bound = Int(backstopCheckpointFrames) * 11 / 10 * (4096 + 24)
+            #expect(size < bound, "a log of \(3 * backstopCheckpointFrames) commits is checkpointed near the backstop")
+        }
+    }
+
+    /// The checkpointer holds stores weakly: a store released while its look is pending goes at once.
+    @Test func aReleasedStoreIsNotKeptAliveByItsPendingCheckpoint() throws {
+        try withTemporaryRoot { root in
+            weak var released: DomainStore?
+            do {
+                let defaults = try makeDefaults("released", root: root)
+                try defaults.write(1, forKey: "k")
+                released = defaults.persistent
+                #expect(awaits(defaults.persistent))
+            }
+            #expect(released == nil, "a pending checkpoint does not keep the store alive")
+            IdleCheckpointer.shared.lookNowForTesting()
+            #expect(try freshValues(of: root.appendingPathComponent("released.sqlite3"))["k"] == 1)
+        }
+    }
+
+    @Test func anInMemoryStoreNeverAsksForACheckpoint() throws {
+        let defaults = try makeInMemoryDefaults()
+        try defaults.write(1, forKey: "k")
+        #expect(!awaits(defaults.persistent))
+    }
+
+    /// Stores opened, written and released on several threads while looks run on another: nothing is
+    /// lost, nothing crashes (and, under ThreadSanitizer, nothing races).
+    @Test func storesReleasedWhileLookedAtLoseNothing() async throws {
+        try await withTemporaryRoot { root in
+            let done = Atomic<Bool>(false)
+            let looker = Task.detached {
+                while !done.load(ordering: .relaxed) { IdleCheckpointer.shared.lookNowForTesting() }
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for writer in 0..<4 {
+                    group.addTask {
+                        for round in 0..<25 {
+                            let defaults = try makeDefaults("churn\(writer)", root: root)
+                            try defaults.write(.integer(round), forKey: "round")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            done.store(true, ordering: .relaxed)
+            await looker.value
+            for writer in 0..<4 {
+                #expect(try freshValues(of: root.appendingPathComponent("churn\(writer).sqlite3"))["round"] == 24)
+            }
+        }
+    }
+}
