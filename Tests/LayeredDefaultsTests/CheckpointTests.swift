@@ -6,8 +6,8 @@ import Testing
 @testable import LayeredDefaults
 
 /// The write-ahead log is checkpointed on the store's own connection once the store is idle, and by the
-/// WAL hook's backstop when it never is. "Idle now" is ``IdleCheckpointer/lookNowForTesting()``: no test
-/// here waits for the quiet period.
+/// WAL hook's backstop when it never is. "Idle now" is ``IdleCheckpointer/lookNowForTesting(at:)``: no test
+/// here waits for the quiet period, and each looks only at its own stores.
 @Suite struct CheckpointTests {
     /// The frames of `defaults`' log (`mxFrame`) and how many of them are in the database file
     /// (`nBackfill`), from the WAL index SQLite keeps in the `-shm` file (https://sqlite.org/walformat.html).
@@ -28,8 +28,8 @@ import Testing
             let defaults = try makeDefaults("idle", root: root)
             for index in 0..<50 { try defaults.write(.integer(index), forKey: "k\(index % 10)") }
             // NB: twice: a look finding commits made since the store asked for it asks again.
-            IdleCheckpointer.shared.lookNowForTesting()
-            IdleCheckpointer.shared.lookNowForTesting()
+            IdleCheckpointer.shared.lookNowForTesting { $0 === defaults.persistent }
+            IdleCheckpointer.shared.lookNowForTesting { $0 === defaults.persistent }
             let log = try logFrames(of: defaults)
             #expect(log.frames > 0)
             #expect(log.backfilled == log.frames, "every frame of an idle store's log is in the database")
@@ -62,7 +62,7 @@ import Testing
                 #expect(awaits(defaults.persistent))
             }
             #expect(released == nil, "a pending checkpoint does not keep the store alive")
-            IdleCheckpointer.shared.lookNowForTesting()
+            IdleCheckpointer.shared.lookNowForTesting { $0.path?.contains(root.lastPathComponent) == true }
             #expect(try freshValues(of: root.appendingPathComponent("released.sqlite3"))["k"] == 1)
         }
     }
@@ -79,7 +79,9 @@ import Testing
         try await withTemporaryRoot { root in
             let done = Atomic<Bool>(false)
             let looker = Task.detached {
-                while !done.load(ordering: .relaxed) { IdleCheckpointer.shared.lookNowForTesting() }
+                while !done.load(ordering: .relaxed) {
+                    IdleCheckpointer.shared.lookNowForTesting { $0.path?.contains(root.lastPathComponent) == true }
+                }
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for writer in 0..<4 {

@@ -62,9 +62,10 @@ final class IdleCheckpointer: Sendable {
         if first { wakeup.signal() }
     }
 
-    /// Runs every look now, due or not, on the caller's thread (and waits for one the thread is running):
-    /// a test's "the quiet period has passed". A store that wrote since it asked is asked again.
-    func lookNowForTesting() { look(dueBy: .distantFuture) }
+    /// Runs the looks of the stores `selected` accepts now, due or not, on the caller's thread (after
+    /// one the thread may be running): a test's "the quiet period has passed". A store that wrote since
+    /// it asked is asked again. The looks of other stores (other tests') are left as they were.
+    func lookNowForTesting(at selected: (DomainStore) -> Bool) { look(dueBy: .distantFuture, at: selected) }
 
     /// The thread: sleeps until the first look is due, then runs the due looks.
     private func run() -> Never {
@@ -81,18 +82,25 @@ final class IdleCheckpointer: Sendable {
         }
     }
 
-    /// Runs the looks due by `time`: each store still alive is checkpointed when idle, else asked again.
-    private func look(dueBy time: DispatchTime) {
+    /// Runs the looks due by `time` of the stores `selected` accepts: each store still alive is
+    /// checkpointed when idle, else asked again. The looks of stores not accepted are kept, in order.
+    private func look(dueBy time: DispatchTime, at selected: (DomainStore) -> Bool = { _ in true }) {
         looking.withLock { _ in
             let due = looks.withLock { looks in
                 let count = looks.prefix { $0.deadline <= time }.count
                 defer { looks.removeFirst(count) }
                 return Array(looks.prefix(count))
             }
+            var kept: [Look] = []
             for look in due {
                 guard let store = look.store else { continue }
+                guard selected(store) else {
+                    kept.append(look)
+                    continue
+                }
                 if let commits = store.checkpointIfIdle(since: look.commits) { schedule(store, commits: commits) }
             }
+            if !kept.isEmpty { looks.withLock { $0.insert(contentsOf: kept, at: 0) } }
         }
     }
 }
