@@ -39,6 +39,33 @@ import Testing
         }
     }
 
+    /// A store that committed since it asked for a look is not idle: the look asks again.
+    @Test func aStoreStillWritingIsNotCheckpointed() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("busy", root: root)
+            let mine = { (store: DomainStore) in store === defaults.persistent }
+            var judged = false
+            for _ in 0..<10 where !judged {
+                let start = ContinuousClock.now
+                try defaults.write(1, forKey: "k")  // asks for a look
+                try defaults.write(2, forKey: "k")  // commits after asking
+                IdleCheckpointer.shared.lookNowForTesting(at: mine)
+                let log = try logFrames(of: defaults)
+                let pending = awaits(defaults.persistent)
+                IdleCheckpointer.shared.lookNowForTesting(at: mine)
+                // NB: the thread's own look, due a quiet period after the asking, may have come first
+                // on a loaded machine: then this round proves nothing, and another is made.
+                guard ContinuousClock.now - start < IdleCheckpointer.quietPeriod else { continue }
+                judged = true
+                #expect(log.backfilled < log.frames, "a store that wrote since it asked is not checkpointed")
+                #expect(pending, "and its look is asked for again")
+                let after = try logFrames(of: defaults)
+                #expect(after.backfilled == after.frames, "the next look finds it idle")
+            }
+            #expect(judged)
+        }
+    }
+
     /// The WAL hook's checkpoint bounds the log when the store is never idle.
     @Test func theBackstopBoundsTheLogWhenWritesNeverStop() throws {
         try withTemporaryRoot { root in

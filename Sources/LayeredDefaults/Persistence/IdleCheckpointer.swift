@@ -28,7 +28,7 @@ final class IdleCheckpointer: Sendable {
     ///
     /// NB: 100 ms: writes made by hand (a click, a keystroke, the end of a drag) are mostly further
     /// apart than that, writes of one burst closer; and a store is looked at no more often.
-    static let quietPeriod: DispatchTimeInterval = .milliseconds(100)
+    static let quietPeriod = Duration.milliseconds(100)
 
     /// A look asked for: the store, its commit count when it was asked, and when it is due.
     private struct Look {
@@ -51,7 +51,7 @@ final class IdleCheckpointer: Sendable {
     /// Called holding the store's lock (see docs/ARCHITECTURE.md, "Locks and their order").
     func schedule(_ store: DomainStore, commits: UInt64) {
         let first = looks.withLock { looks in
-            looks.append(Look(store: store, commits: commits, deadline: .now() + Self.quietPeriod))
+            looks.append(Look(store: store, commits: commits, deadline: .now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds))))
             return looks.count == 1
         }
         if !started.exchange(true, ordering: .acquiringAndReleasing) {
