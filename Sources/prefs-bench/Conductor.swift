@@ -30,7 +30,7 @@ struct Conductor {
         var notes: [String] = []
         for benchCase in BenchCase.selected(by: options.filter) {
             progress("\(benchCase.item). \(benchCase.id): \(benchCase.title)")
-            for size in benchCase.sized ? Self.sizes.map(Optional.some) : [nil] {
+            for size in benchCase.sized ? benchCase.sizes.map(Optional.some) : [nil] {
                 for round in 0..<rounds {
                     // NB: Foundation last and once: ours and its near peers stay neighbours in time.
                     for kind in benchCase.peers.filter({ $0 != .foundation })

@@ -11,6 +11,8 @@ struct BenchCase: Sendable {
     let peers: [PeerKind]
     /// True when it is measured at each domain size (100, 10,000, 100,000 keys).
     var sized = false
+    /// The domain sizes it is measured at, when ``sized``.
+    var sizes = Conductor.sizes
     /// Peers left out of a `--quick` run, with the reason.
     var quickSkips: [PeerKind: String] = [:]
     /// Measures the case for the run's peers and sizes, and returns its rows.
@@ -48,8 +50,8 @@ struct BenchCase: Sendable {
         BenchCase(
             id: "freshness", item: 9, title: "cross-process freshness", peers: ProcessCases.stores, run: ProcessCases.freshness),
         BenchCase(
-            id: "write-latency", item: 10, title: "latency of single durable writes: p50, p99, p99.9 (the checkpoint's tail)",
-            peers: WriteLatency.peers, sized: true, run: WriteLatency.run),
+            id: "write-latency", item: 10, title: "latency of single durable writes, back to back and in bursts (the checkpoints' tail)",
+            peers: WriteLatency.peers, sized: true, sizes: [100, 100_000], run: WriteLatency.run),
     ]
 
     /// The cases `filter` selects: the one whose identifier it is, else those containing it; all without one.

@@ -92,10 +92,12 @@ struct Target: Sendable {
                     divide(median($0, "write", label, 100_000, .ours), median($0, "write", label, 100, .ours))
                 })
         }
-        targets.append(
-            Target(description: "write latency p99 / p50, 100,000 keys: ours", limit: 3) {
-                median($0, "write-latency", WriteLatency.label("p99 / p50"), 100_000, .ours)
-            })
+        for pattern in WriteLatency.Pattern.allCases {
+            targets.append(
+                Target(description: "write latency p99 / p50, \(pattern.rawValue), 100,000 keys: ours", limit: 3) {
+                    median($0, "write-latency", WriteLatency.label("p99 / p50", pattern), 100_000, .ours)
+                })
+        }
         targets.append(
             Target(description: "batch of 10,000 writes: ours / SQLite", limit: 1.5) {
                 divide(
