@@ -39,7 +39,7 @@ final class IdleCheckpointer: Sendable {
 
     /// The looks asked for, in the order of their deadlines (all are one quiet period after the asking).
     private let looks = Lock<[Look]>([])
-    /// Held while looks run, so that ``lookNowForTesting()`` waits for the thread's and vice versa.
+    /// Held while looks run, so that ``lookNowForTesting(at:)`` waits for the thread's and vice versa.
     private let looking = Lock(())
     /// Wakes the thread when a first look is asked for.
     private let wakeup = DispatchSemaphore(value: 0)
@@ -48,10 +48,12 @@ final class IdleCheckpointer: Sendable {
     /// Asks for a look at `store` one quiet period from now; `commits` is its connection's
     /// ``Connection/walCommitCount`` now.
     ///
-    /// Called holding the store's lock (see docs/ARCHITECTURE.md, "Locks and their order").
+    /// A store asks once, holding its lock, after the first commit that finds it not waiting for a look
+    /// (``DomainStore/awaitsIdleCheckpoint``); a look that finds it still writing asks again.
     func schedule(_ store: DomainStore, commits: UInt64) {
+        let deadline = DispatchTime.now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds))
         let first = looks.withLock { looks in
-            looks.append(Look(store: store, commits: commits, deadline: .now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds))))
+            looks.append(Look(store: store, commits: commits, deadline: deadline))
             return looks.count == 1
         }
         if !started.exchange(true, ordering: .acquiringAndReleasing) {
