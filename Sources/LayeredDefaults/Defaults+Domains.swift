@@ -40,7 +40,9 @@ extension Defaults {
         do {
             let (values, undecodable) = try store.allValues()
             undecodable.forEach(report)
-            merged.merge(values) { _, new in new }
+            // NB: the first domain that holds anything is taken whole: the result then shares the storage
+            // of the store's view (copy-on-write) instead of copying a large domain key by key.
+            if merged.isEmpty { merged = values } else { merged.merge(values) { _, new in new } }
         } catch {
             try failed(error)
         }

@@ -41,7 +41,7 @@ struct BenchCase: Sendable {
             peers: ProcessCases.stores, run: ProcessCases.coldStart),
         BenchCase(
             id: "memory", item: 7, title: "peak resident memory with a domain of 100,000 keys",
-            peers: ProcessCases.stores, run: ProcessCases.memory),
+            peers: ProcessCases.memoryPeers, run: ProcessCases.memory),
         BenchCase(
             id: "two-writers", item: 8, title: "two processes writing one suite at once",
             peers: ProcessCases.stores, run: ProcessCases.twoWriters),
