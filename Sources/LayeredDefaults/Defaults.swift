@@ -138,10 +138,14 @@ public final class Defaults: Sendable {
         }
     }
 
-    func postChange() {
+    /// After a change that may alter any key's value: a registration, a suite, a whole domain.
+    func postChange() { postChange(changedKeys: nil as [String]?) }
+
+    /// After a change of `changedKeys` (nil: of any key), so observers of other keys are not evaluated.
+    func postChange<Keys: Sequence<String>>(changedKeys: Keys?) {
         changeGeneration.add(1, ordering: .releasing)
         postDidChangeNotification()
-        ObservationCenter.shared.changed()
+        ObservationCenter.shared.changed(keys: changedKeys)
     }
 
     // MARK: Reading

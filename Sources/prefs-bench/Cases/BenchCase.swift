@@ -47,6 +47,9 @@ struct BenchCase: Sendable {
             peers: ProcessCases.stores, run: ProcessCases.twoWriters),
         BenchCase(
             id: "freshness", item: 9, title: "cross-process freshness", peers: ProcessCases.stores, run: ProcessCases.freshness),
+        BenchCase(
+            id: "observers", item: 10, title: "durable write while 100 observers watch other keys", peers: [.ours],
+            run: ObserverCases.observedWrite),
     ]
 
     /// The cases `filter` selects: the one whose identifier it is, else those containing it; all without one.

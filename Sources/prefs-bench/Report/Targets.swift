@@ -114,6 +114,12 @@ struct Target: Sendable {
                 return divide(ours - sqlite, median($0, "memory", label, 100_000, .floor))
             })
         targets.append(
+            Target(description: "durable write with 100 observers of other keys / with none", limit: 1.2) {
+                divide(
+                    median($0, "observers", ObserverCases.observedLabel, ObserverCases.size, .ours),
+                    median($0, "observers", ObserverCases.unobservedLabel, ObserverCases.size, .ours))
+            })
+        targets.append(
             Target(description: "two writers: ours' keys lost (worst repetition)", limit: 0) { rows in
                 rows.first { $0.caseID == "two-writers" && $0.unit == .count }?[.ours]?.max
             })
