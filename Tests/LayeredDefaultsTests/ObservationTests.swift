@@ -212,6 +212,8 @@ import Testing
 /// Which changes ask the observation center for an evaluation (on a center of the test's own).
 @Suite struct ObservationWakeupTests {
     @Test func aChangeOfKeysNobodyWatchesAsksForNoEvaluation() {
+        // NB: a center of its own, so parallel tests' observations do not count; its thread (started by
+        // the first `add`) stays parked for the rest of the test process once the observations are gone.
         let center = ObservationCenter()
         #expect(!center.changed(keys: ["k"]), "no observation at all")
         let watcher = center.add(keys: ["k", "caf\u{E9}"]) {}
