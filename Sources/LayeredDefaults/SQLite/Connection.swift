@@ -152,22 +152,6 @@ final class Connection {
         return statement
     }
 
-    /// Runs `body` in one read transaction, so that its queries see one state of the database; inside a
-    /// transaction already open, `body` just runs in it.
-    /// - Throws: what `body` throws, or ``SQLiteError``.
-    func reading<T>(_ body: () throws -> T) throws -> T {
-        guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
-        try execute("BEGIN")
-        do {
-            let result = try body()
-            try execute("COMMIT")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
-
     /// The single integer a query such as `PRAGMA user_version` returns (0 when it returns no row).
     ///
     /// Compiled for this one use, not cached: for the rare queries whose text is made at run time.
