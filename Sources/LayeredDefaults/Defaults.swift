@@ -56,6 +56,8 @@ public final class Defaults: Sendable {
     let managed: [DomainStore]
     /// Why a managed file that exists could not be opened, if one could not: every write then fails.
     let managedFailure: DefaultsError?
+    /// Held by the one thread that opens the global domain (see ``withSearchList(_:)``).
+    let globalOpening = Lock(())
     /// The typed keys whose value did not convert and was reported (see ``typedValue(_:for:)``).
     let mismatchesReported = Lock<Set<String>>([])
 
@@ -124,20 +126,27 @@ public final class Defaults: Sendable {
     /// and searched as an empty domain that refuses writes.
     func withSearchList<T>(_ body: (SearchState) -> T) -> T {
         if let result = state.withLock({ $0.global == nil ? nil : body($0) }) { return result }
-        let global: DomainStore
-        do {
-            global = try registry.store(named: Self.globalDomain)!
-        } catch {
-            let failure = error as? DefaultsError ?? .readOnly(suite: Self.globalDomain, key: nil)
-            global = .inMemory(name: Self.globalDomain, unavailable: failure)
-            configuration.errorHandler(failure)
-        }
-        return state.withLock { state in
-            if state.global == nil {
+        openGlobalDomain()
+        return state.withLock { body($0) }
+    }
+
+    /// Puts the global domain in the search list, unless it is already: the one thread that does opens
+    /// it, holding ``globalOpening`` (others wait for it), and never holds ``state`` while opening.
+    private func openGlobalDomain() {
+        globalOpening.withLock { _ in
+            guard state.withLock({ $0.global == nil }) else { return }
+            let global: DomainStore
+            do {
+                global = try registry.store(named: Self.globalDomain)!
+            } catch {
+                let failure = error as? DefaultsError ?? .readOnly(suite: Self.globalDomain, key: nil)
+                global = .inMemory(name: Self.globalDomain, unavailable: failure)
+                configuration.errorHandler(failure)
+            }
+            state.withLock { state in
                 state.global = global
                 state.rebuildStores(persistent: persistent)
             }
-            return body(state)
         }
     }
 
