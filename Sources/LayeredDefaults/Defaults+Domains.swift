@@ -25,7 +25,7 @@ extension Defaults {
 
     /// The merged view; `failed` decides what a domain that cannot be read does (see ``search(_:failed:)``).
     func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
-        let (arguments, stores, registration) = state.withLock { ($0.arguments, $0.stores, $0.registration) }
+        let (arguments, stores, registration) = withSearchList { ($0.arguments, $0.stores, $0.registration) }
         var merged = registration
         for store in stores.reversed() { try merge(store, into: &merged, failed: failed) }
         merged.merge(arguments) { _, new in new }

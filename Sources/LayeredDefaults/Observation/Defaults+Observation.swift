@@ -31,7 +31,7 @@ extension Defaults {
 
     var observationStamp: ObservationStamp {
         let changes = changeGeneration.load(ordering: .acquiring)
-        let stores = state.withLock { $0.stores }
+        let stores = withSearchList { $0.stores }
         return ObservationStamp(changes: changes, fingerprints: (managed + stores).map(\.fingerprint))
     }
 
