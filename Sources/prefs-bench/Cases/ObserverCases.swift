@@ -6,8 +6,9 @@ enum ObserverCases {
     static let observerCount = 100
     /// The domain size.
     static let size = 1_000
-    /// The labels of the two rows.
+    /// The label of the row without observers.
     static let unobservedLabel = "durable write, existing key, no observer"
+    /// The label of the row with ``observerCount`` observers.
     static let observedLabel = "durable write, existing key, \(observerCount) observers of other keys"
 
     /// Item 10: the durable write of an existing (string) key, with no observer and with
