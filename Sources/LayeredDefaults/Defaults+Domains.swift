@@ -25,7 +25,7 @@ extension Defaults {
 
     /// The merged view; `failed` decides what a domain that cannot be read does (see ``search(_:failed:)``).
     func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
-        let (arguments, stores, registration) = state.withLock { ($0.arguments, $0.stores, $0.registration) }
+        let (arguments, stores, registration) = withSearchList { ($0.arguments, $0.stores, $0.registration) }
         var merged = registration
         for store in stores.reversed() { try merge(store, into: &merged, failed: failed) }
         merged.merge(arguments) { _, new in new }
@@ -40,7 +40,9 @@ extension Defaults {
         do {
             let (values, undecodable) = try store.allValues()
             undecodable.forEach(report)
-            merged.merge(values) { _, new in new }
+            // NB: the first domain that holds anything is taken whole: the result then shares the storage
+            // of the store's view (copy-on-write) instead of copying a large domain key by key.
+            if merged.isEmpty { merged = values } else { merged.merge(values) { _, new in new } }
         } catch {
             try failed(error)
         }

@@ -18,16 +18,17 @@ extension Defaults {
         -> (managed: [DomainStore], system: [DomainStore], managedFailure: DefaultsError?)
     {
         var managedFailure: DefaultsError?
-        func existing(under root: (URL) -> URL, isManaged: Bool) -> [DomainStore] {
-            configuration.systemDirectories.compactMap { directory in
-                // NB: absent layers are the common case and must cost next to nothing at open: one lstat,
-                // no registry, no path resolution.
+        // NB: absent layers are the common case and must cost next to nothing at open: one lstat each,
+        // paths joined as strings, no registry, no URL.
+        let directories = configuration.systemDirectories.map(\.path)
+        func existing(under subdirectory: String, isManaged: Bool) -> [DomainStore] {
+            directories.compactMap { directory in
+                let root = directory + (directory.hasSuffix("/") ? "" : "/") + subdirectory
                 var status = stat()
-                guard lstat(root(directory).path + "/" + suiteName + "." + Location.fileExtension, &status) == 0 else {
-                    return nil
-                }
+                guard lstat(root + "/" + suiteName + "." + Location.fileExtension, &status) == 0 else { return nil }
                 let registry = StoreRegistry(
-                    root: root(directory), busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+                    root: URL(fileURLWithPath: root, isDirectory: true),
+                    busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
                 do {
                     return try registry.store(named: suiteName, create: false).flatMap { $0 === persistent ? nil : $0 }
                 } catch {
@@ -38,8 +39,8 @@ extension Defaults {
                 }
             }
         }
-        let managed = existing(under: Location.managedRoot, isManaged: true)
-        let system = existing(under: Location.systemRoot, isManaged: false)
+        let managed = existing(under: Location.managedSubdirectory, isManaged: true)
+        let system = existing(under: Location.systemSubdirectory, isManaged: false)
         return (managed, system, managedFailure)
     }
 

@@ -14,7 +14,7 @@ extension Defaults {
     ///   on disk or in memory.
     public func write(_ value: PreferenceValue?, forKey key: String) throws {
         _ = try transaction(in: persistent, key: key) { try $0.set(value, forKey: key) }
-        postChange()
+        postChange(changedKeys: CollectionOfOne(key))
     }
 
     /// Runs `body` in one write transaction on the persistent domain, committed when this returns.
@@ -34,8 +34,13 @@ extension Defaults {
     /// - Throws: what `body` throws, or a storage error (see ``write(_:forKey:)``).
     @discardableResult
     public func transaction<T>(_ body: (inout DomainTransaction) throws -> T) throws -> T {
-        let result = try transaction(in: persistent, body)
-        postChange()
+        var changes: [(key: String, value: PreferenceValue?)]?
+        let result = try transaction(in: persistent) { domain in
+            let result = try body(&domain)
+            changes = domain.removedAll ? nil : domain.changes
+            return result
+        }
+        postChange(changedKeys: changes?.lazy.map(\.key))
         return result
     }
 
@@ -58,7 +63,7 @@ extension Defaults {
             try domain.set(value, forKey: key)
             return value
         }
-        postChange()
+        postChange(changedKeys: CollectionOfOne(key))
         return value
     }
 }

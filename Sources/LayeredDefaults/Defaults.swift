@@ -56,6 +56,8 @@ public final class Defaults: Sendable {
     let managed: [DomainStore]
     /// Why a managed file that exists could not be opened, if one could not: every write then fails.
     let managedFailure: DefaultsError?
+    /// Held by the one thread that opens the global domain (see ``withSearchList(_:)``).
+    let globalOpening = Lock(())
     /// The typed keys whose value did not convert and was reported (see ``typedValue(_:for:)``).
     let mismatchesReported = Lock<Set<String>>([])
 
@@ -67,15 +69,20 @@ public final class Defaults: Sendable {
         var volatileDomains: [String: [String: PreferenceValue]] = [:]
         /// Searched suites, in search order.
         var suites: [DomainStore] = []
-        var global: DomainStore
+        /// The global domain, opened by the first call that searches past the persistent domain (see
+        /// ``Defaults/withSearchList(_:)``): nil until then.
+        var global: DomainStore?
         /// The system domain: this suite's files under ``Configuration/systemDirectories``, in search order.
         var system: [DomainStore] = []
-        /// The persistent stores in search order: this domain, the suites, the global domain, the system domain.
+        /// The persistent stores in search order: this domain, the suites, the global domain (once opened),
+        /// the system domain.
         var stores: [DomainStore] = []
 
         mutating func rebuildStores(persistent: DomainStore) {
             var seen = Set<ObjectIdentifier>()
-            stores = ([persistent] + suites + [global] + system).filter { seen.insert(ObjectIdentifier($0)).inserted }
+            stores = ([persistent] + suites + (global.map { [$0] } ?? []) + system).filter {
+                seen.insert(ObjectIdentifier($0)).inserted
+            }
         }
     }
 
@@ -103,22 +110,44 @@ public final class Defaults: Sendable {
         self.configuration = configuration
         self.registry = registry
         self.persistent = persistent
-        let global: DomainStore
-        do {
-            global = try registry.store(named: Self.globalDomain)!
-        } catch {
-            let failure = error as? DefaultsError ?? .readOnly(suite: Self.globalDomain, key: nil)
-            global = .inMemory(name: Self.globalDomain, unavailable: failure)
-            configuration.errorHandler(failure)
-        }
         let layers = Self.systemLayers(of: suiteName, configuration: configuration, excluding: persistent)
         var state = SearchState(
-            arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, global: global, system: layers.system)
+            arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, system: layers.system)
         self.managed = layers.managed
         self.managedFailure = layers.managedFailure
         state.rebuildStores(persistent: persistent)
         self.hasArguments = Atomic(!state.arguments.isEmpty)
         self.state = Lock(state)
+    }
+
+    /// What `body` reads from the search state, under its lock, once the search list is complete: the
+    /// first call opens the global domain (an instance whose reads all find their key in its own domain
+    /// never pays for it). A global domain that cannot be opened is reported to the error handler once
+    /// and searched as an empty domain that refuses writes.
+    func withSearchList<T>(_ body: (SearchState) -> T) -> T {
+        if let result = state.withLock({ $0.global == nil ? nil : body($0) }) { return result }
+        openGlobalDomain()
+        return state.withLock { body($0) }
+    }
+
+    /// Puts the global domain in the search list, unless it is already: the one thread that does opens
+    /// it, holding ``globalOpening`` (others wait for it), and never holds ``state`` while opening.
+    private func openGlobalDomain() {
+        globalOpening.withLock { _ in
+            guard state.withLock({ $0.global == nil }) else { return }
+            let global: DomainStore
+            do {
+                global = try registry.store(named: Self.globalDomain)!
+            } catch {
+                let failure = error as? DefaultsError ?? .readOnly(suite: Self.globalDomain, key: nil)
+                global = .inMemory(name: Self.globalDomain, unavailable: failure)
+                configuration.errorHandler(failure)
+            }
+            state.withLock { state in
+                state.global = global
+                state.rebuildStores(persistent: persistent)
+            }
+        }
     }
 
     // MARK: Errors
@@ -138,10 +167,14 @@ public final class Defaults: Sendable {
         }
     }
 
-    func postChange() {
+    /// After a change that may alter any key's value: a registration, a suite, a whole domain.
+    func postChange() { postChange(changedKeys: nil as [String]?) }
+
+    /// After a change of `changedKeys` (nil: of any key), so observers of other keys are not evaluated.
+    func postChange<Keys: Sequence<String>>(changedKeys: Keys?) {
         changeGeneration.add(1, ordering: .releasing)
         postDidChangeNotification()
-        ObservationCenter.shared.changed()
+        ObservationCenter.shared.changed(keys: changedKeys)
     }
 
     // MARK: Reading
@@ -176,7 +209,7 @@ public final class Defaults: Sendable {
         if let value = try read(key, in: persistent, failed: failed) { return value }
         let generation = changeGeneration.load(ordering: .acquiring)
         if let known = fallThrough.withLock({ $0.value(forKey: key, generation: generation) }) { return known }
-        let (stores, registered) = state.withLock { state in (state.stores, state.registration[key]) }
+        let (stores, registered) = withSearchList { state in (state.stores, state.registration[key]) }
         let basis = FallThroughCache.Basis(generation: generation, stores: stores.dropFirst().map { ($0, $0.fingerprint) })
         var found = registered
         var complete = true

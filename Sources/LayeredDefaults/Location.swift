@@ -77,14 +77,19 @@ public enum Location: Sendable, Hashable {
     /// The directory of the system domains under the configuration directory `directory`:
     /// `<directory>/layered-defaults`.
     package static func systemRoot(in directory: URL) -> URL {
-        directory.appendingPathComponent("layered-defaults", isDirectory: true)
+        directory.appendingPathComponent(systemSubdirectory, isDirectory: true)
     }
 
     /// The directory of the managed domains under the configuration directory `directory`:
     /// `<directory>/layered-defaults/managed`.
     package static func managedRoot(in directory: URL) -> URL {
-        systemRoot(in: directory).appendingPathComponent("managed", isDirectory: true)
+        directory.appendingPathComponent(managedSubdirectory, isDirectory: true)
     }
+
+    /// Where ``systemRoot(in:)`` is, relative to its configuration directory.
+    static let systemSubdirectory = "layered-defaults"
+    /// Where ``managedRoot(in:)`` is, relative to its configuration directory.
+    static let managedSubdirectory = "layered-defaults/managed"
 
     /// The directory this location resolves to, or nil for ``inMemory``.
     /// - Parameter environment: the environment to read; nil (the default) reads the process's.for ``default``.

@@ -15,12 +15,14 @@ struct Workload: Sendable {
     /// The domain of `size` keys.
     init(size: Int) {
         self.size = size
-        strings = (0..<(size / 2)).map { (Self.stringKey($0), "value-\($0)") }
+        strings = (0..<(size / 2)).map { (Self.stringKey($0), Self.stringValue($0)) }
         integers = (0..<(size - size / 2)).map { (Self.integerKey($0), $0) }
     }
 
     /// The key of the `index`th string.
     static func stringKey(_ index: Int) -> String { "pref.string.\(index)" }
+    /// The value of the `index`th string.
+    static func stringValue(_ index: Int) -> String { "value-\(index)" }
     /// The key of the `index`th integer.
     static func integerKey(_ index: Int) -> String { "pref.int.\(index)" }
     /// A key no domain holds.

@@ -45,6 +45,7 @@ import Testing
             let neighbour = try Defaults(
                 suiteName: "neighbour", configuration: .init(location: .directory(shared), arguments: []))
             neighbour.set("keep me", forKey: "note")
+            #expect(neighbour.object(forKey: "absent") == nil, "a miss opens (creates) the global domain")
             try Data("notes".utf8).write(to: shared.appendingPathComponent("notes.txt"))
             var ownName = ""
             #expect(throws: Failure.self) {

@@ -190,6 +190,7 @@ import Testing
         let gate = DispatchSemaphore(value: 0)
         let evaluations = Counter()
         let observation = defaults.observe(
+            keys: nil,
             reading: { _ in
                 evaluations.increment()
                 if evaluations.value == 2 { gate.wait() }  // the first evaluation after registering blocks
@@ -205,6 +206,28 @@ import Testing
         #expect(safetyNet.value == 0, "the writes returned while an observer was still evaluating")
         gate.signal()
         observation.cancel()
+    }
+}
+
+/// Which changes ask the observation center for an evaluation (on a center of the test's own).
+@Suite struct ObservationWakeupTests {
+    @Test func aChangeOfKeysNobodyWatchesAsksForNoEvaluation() {
+        // NB: a center of its own, so parallel tests' observations do not count; its thread (started by
+        // the first `add`) stays parked for the rest of the test process once the observations are gone.
+        let center = ObservationCenter()
+        #expect(!center.changed(keys: ["k"]), "no observation at all")
+        let watcher = center.add(keys: ["k", "caf\u{E9}"]) {}
+        #expect(!center.changed(keys: ["j"]))
+        #expect(!center.changed(keys: [String]()), "a transaction that changed nothing")
+        #expect(center.changed(keys: ["j", "k"]))
+        #expect(center.changed(keys: ["cafe\u{301}"]), "the same key in another Unicode form")
+        #expect(center.changed(keys: nil as [String]?), "a change of unknown keys concerns every observation")
+        let everyKey = center.add(keys: nil) {}
+        #expect(center.changed(keys: ["j"]), "an observation of every key is concerned by any")
+        center.remove(everyKey)
+        #expect(!center.changed(keys: ["j"]))
+        center.remove(watcher)
+        #expect(!center.changed(keys: ["k"]), "a removed observation is not counted")
     }
 }
 

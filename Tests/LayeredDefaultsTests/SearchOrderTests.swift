@@ -6,6 +6,45 @@ import Testing
 
 /// The search list: arguments, this domain, added suites (newest first), global, registration.
 @Suite struct SearchOrderTests {
+    /// Opening a store does not open the global domain: the first read that searches past the
+    /// persistent domain does (creating its file when missing).
+    @Test func theGlobalDomainOpensAtTheFirstReadThatNeedsIt() throws {
+        try withTemporaryRoot { root in
+            let global = root.appendingPathComponent("NSGlobalDomain.sqlite3").path
+            let defaults = try makeDefaults("app", root: root)
+            try defaults.write("mine", forKey: "k")
+            #expect(try defaults.value(forKey: "k") == "mine")
+            #expect(!FileManager.default.fileExists(atPath: global))
+            #expect(try defaults.value(forKey: "absent") == nil)
+            #expect(FileManager.default.fileExists(atPath: global))
+        }
+    }
+
+    /// A global domain that cannot be opened is reported once, at the first read that needs it, and
+    /// searched as an empty domain: the instance's own values and registered defaults still read.
+    @Test func aGlobalDomainThatCannotBeOpenedIsReportedOnceAndSkipped() throws {
+        try withTemporaryRoot { root in
+            let global = root.appendingPathComponent("NSGlobalDomain.sqlite3")
+            try Data("not a database, and long enough to have a header of sorts....................".utf8).write(to: global)
+            let reported = ReportedErrors()
+            let defaults = try makeDefaults("app", root: root, errorHandler: reported.record)
+            try defaults.write("mine", forKey: "k")
+            defaults.register(defaults: ["registered": 1])
+            #expect(try defaults.value(forKey: "k") == "mine")
+            #expect(reported.all.isEmpty, "opening and reading the own domain do not touch the global domain")
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in #expect((try? defaults.value(forKey: "absent")) == .some(nil)) }
+            #expect(try defaults.value(forKey: "registered") == 1)
+            #expect(try defaults.value(forKey: "absent") == nil)
+            #expect(reported.all.count == 1, "threads that need it at once open it once")
+            guard case .corruptStore(let path, _)? = reported.all.first else {
+                Issue.record("unexpected \(reported.all)")
+                return
+            }
+            #expect(path.hasSuffix("NSGlobalDomain.sqlite3"))
+            #expect(try Data(contentsOf: global).starts(with: Data("not a database".utf8)), "the file is left as it was")
+        }
+    }
+
     @Test func everyDomainPopulatedFirstMatchWins() throws {
         try withTemporaryRoot { root in
             let defaults = try makeDefaults("app", root: root, arguments: ["-key", "argument"])

@@ -20,7 +20,7 @@ struct ReadOnlyTests {
         let store = root.appendingPathComponent("store")
         #expect(try runFixture(store, "ro", ["write", "k", #"{"string":"kept"}"#], options: options).status == 0)
         #expect(
-            try FileManager.default.contentsOfDirectory(atPath: store.path).sorted() == ["NSGlobalDomain.sqlite3", "ro.sqlite3"])
+            try FileManager.default.contentsOfDirectory(atPath: store.path).sorted() == ["ro.sqlite3"])
         return store
     }
 

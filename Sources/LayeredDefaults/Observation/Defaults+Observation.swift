@@ -31,7 +31,7 @@ extension Defaults {
 
     var observationStamp: ObservationStamp {
         let changes = changeGeneration.load(ordering: .acquiring)
-        let stores = state.withLock { $0.stores }
+        let stores = withSearchList { $0.stores }
         return ObservationStamp(changes: changes, fingerprints: (managed + stores).map(\.fingerprint))
     }
 
@@ -61,7 +61,7 @@ extension Defaults {
         _ key: String, initial: Bool = false, handler: @escaping @Sendable (PreferenceValue?) -> Void
     ) -> DefaultsObservation {
         observe(
-            initial: initial, reading: { $0.lookup(key) },
+            initial: initial, keys: [key], reading: { $0.lookup(key) },
             emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
     }
 
@@ -80,7 +80,7 @@ extension Defaults {
         _ key: Key<Value>, initial: Bool = false, handler: @escaping @Sendable (Value) -> Void
     ) -> DefaultsObservation {
         observe(
-            initial: initial, reading: { $0[key] },
+            initial: initial, keys: [key.name], reading: { $0[key] },
             emit: { value in ObservationCenter.shared.deliveryQueue.async { handler(value) } })
     }
 
@@ -89,7 +89,7 @@ extension Defaults {
     /// - Returns: the token that keeps the observation alive.
     public func observeAll(handler: @escaping @Sendable ([String: PreferenceValue]) -> Void) -> DefaultsObservation {
         observe(
-            initial: false, reading: { $0.resolve(failed: $0.report) },
+            initial: false, keys: nil, reading: { $0.resolve(failed: $0.report) },
             emit: { values in ObservationCenter.shared.deliveryQueue.async { handler(values) } })
     }
 
@@ -103,7 +103,7 @@ extension Defaults {
     public func changes(
         forKey key: String, initial: Bool = true, bufferingPolicy: BufferingPolicy<PreferenceValue?> = .bufferingNewest(1)
     ) -> AsyncStream<PreferenceValue?> {
-        stream(initial: initial, bufferingPolicy: bufferingPolicy) { $0.lookup(key) }
+        stream(initial: initial, keys: [key], bufferingPolicy: bufferingPolicy) { $0.lookup(key) }
     }
 
     /// The resolved values of `keys` (a key no domain holds is absent) now (unless `initial` is
@@ -116,7 +116,7 @@ extension Defaults {
         forKeys keys: Set<String>, initial: Bool = true,
         bufferingPolicy: BufferingPolicy<[String: PreferenceValue]> = .bufferingNewest(1)
     ) -> AsyncStream<[String: PreferenceValue]> {
-        stream(initial: initial, bufferingPolicy: bufferingPolicy) { defaults in
+        stream(initial: initial, keys: keys, bufferingPolicy: bufferingPolicy) { defaults in
             keys.reduce(into: [:]) { values, key in values[key] = defaults.lookup(key) }
         }
     }
@@ -126,7 +126,7 @@ extension Defaults {
     public func changes(
         initial: Bool = true, bufferingPolicy: BufferingPolicy<[String: PreferenceValue]> = .bufferingNewest(1)
     ) -> AsyncStream<[String: PreferenceValue]> {
-        stream(initial: initial, bufferingPolicy: bufferingPolicy) { $0.resolve(failed: $0.report) }
+        stream(initial: initial, keys: nil, bufferingPolicy: bufferingPolicy) { $0.resolve(failed: $0.report) }
     }
 
     /// The value of a typed key (its default when nothing usable is stored; an optional key's nil
@@ -138,27 +138,29 @@ extension Defaults {
     public func changes<Value: Equatable>(
         for key: Key<Value>, initial: Bool = true, bufferingPolicy: BufferingPolicy<Value> = .bufferingNewest(1)
     ) -> AsyncStream<Value> {
-        stream(initial: initial, bufferingPolicy: bufferingPolicy) { $0[key] }
+        stream(initial: initial, keys: [key.name], bufferingPolicy: bufferingPolicy) { $0[key] }
     }
 
     private func stream<T: Equatable & Sendable>(
-        initial: Bool, bufferingPolicy: BufferingPolicy<T>, _ read: @escaping @Sendable (Defaults) -> T
+        initial: Bool, keys: Set<String>?, bufferingPolicy: BufferingPolicy<T>, _ read: @escaping @Sendable (Defaults) -> T
     ) -> AsyncStream<T> {
         let (stream, continuation) = AsyncStream.makeStream(of: T.self, bufferingPolicy: bufferingPolicy)
-        let observation = observe(initial: initial, reading: read, emit: { continuation.yield($0) })
+        let observation = observe(initial: initial, keys: keys, reading: read, emit: { continuation.yield($0) })
         continuation.onTermination = { _ in observation.cancel() }
         return stream
     }
 
     /// Registers an observation that re-reads with `read` when the stamp moved and calls `emit`
     /// (under the center's evaluation lock, so in order) when the value differs from the last one;
-    /// with `initial`, `emit` first receives the value read now, before any change.
+    /// with `initial`, `emit` first receives the value read now, before any change. `read` must depend
+    /// on `keys` only (nil: on any key): a change of other keys does not evaluate it.
     func observe<T: Equatable & Sendable>(
-        initial: Bool = false, reading read: @escaping @Sendable (Defaults) -> T, emit: @escaping @Sendable (T) -> Void
+        initial: Bool = false, keys: Set<String>?, reading read: @escaping @Sendable (Defaults) -> T,
+        emit: @escaping @Sendable (T) -> Void
     ) -> DefaultsObservation {
         let last = LastSeen(stamp: observationStamp, value: read(self))
         if initial { emit(last.state.withLock { $0.value }) }
-        let id = ObservationCenter.shared.add { [self] in
+        let id = ObservationCenter.shared.add(keys: keys) { [self] in
             let stamp = observationStamp
             guard last.state.withLock({ $0.stamp != stamp }) else { return }
             let value = read(self)

@@ -8,7 +8,9 @@ import Synchronization
 /// Evaluations run on the center's own thread, one at a time, so each observation sees its values in
 /// order and a writer never waits for observers: a change only wakes that thread, and changes made
 /// before an evaluation starts share it (coalesced). The check is cheap: an observation re-reads only
-/// when its ``Defaults/ObservationStamp`` moved.
+/// when its ``Defaults/ObservationStamp`` moved. A change whose keys are known (a write) wakes the
+/// thread only when an observation watches one of them: writes to keys nobody watches cost the writer
+/// one lookup, and the observers nothing until the next poll.
 ///
 /// NB: a thread of its own, not a dispatch queue: a queue's work waits for a worker of dispatch's small
 /// pool, which threads blocked elsewhere in the app (or in parallel tests) can hold for seconds.
@@ -22,7 +24,7 @@ final class ObservationCenter: Sendable {
     /// Callbacks are delivered here, serially, in the order the changes were seen.
     let deliveryQueue = DispatchQueue(label: "LayeredDefaults.observation")
 
-    private let registrations = Lock<[UInt64: @Sendable () -> Void]>([:])
+    private let registrations = Lock(Registrations())
     /// Held while an evaluation runs, so that ``remove(_:)`` can wait one out.
     private let evaluation = Lock(())
     private let nextID = Atomic<UInt64>(1)
@@ -33,10 +35,38 @@ final class ObservationCenter: Sendable {
     private let evaluationPending = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
 
-    /// Adds an observation; `evaluate` is called after every change and on every poll.
-    func add(_ evaluate: @escaping @Sendable () -> Void) -> UInt64 {
+    /// The observations, and the keys they watch.
+    private struct Registrations {
+        /// Each observation's evaluation, by identifier, with the keys it watches (nil: every key).
+        var observations: [UInt64: (keys: Set<String>?, evaluate: @Sendable () -> Void)] = [:]
+        /// How many observations watch each key.
+        var watchers: [String: Int] = [:]
+        /// How many observations watch every key.
+        var everyKeyWatchers = 0
+
+        /// True when an observation watches a key of `keys`.
+        func watch<Keys: Sequence<String>>(anyOf keys: Keys) -> Bool {
+            everyKeyWatchers > 0 || keys.contains { watchers[$0] != nil }
+        }
+
+        /// Counts `keys` (nil: every key) as watched `delta` more times.
+        mutating func count(_ keys: Set<String>?, _ delta: Int) {
+            guard let keys else { return everyKeyWatchers += delta }
+            for key in keys {
+                let count = watchers[key, default: 0] + delta
+                watchers[key] = count == 0 ? nil : count
+            }
+        }
+    }
+
+    /// Adds an observation of `keys` (nil: of every key); `evaluate` is called after every change that
+    /// may concern them and on every poll.
+    func add(keys: Set<String>?, _ evaluate: @escaping @Sendable () -> Void) -> UInt64 {
         let id = nextID.add(1, ordering: .relaxed).oldValue
-        registrations.withLock { $0[id] = evaluate }
+        registrations.withLock { registrations in
+            registrations.observations[id] = (keys, evaluate)
+            registrations.count(keys, 1)
+        }
         count.add(1, ordering: .sequentiallyConsistent)
         if !started.exchange(true, ordering: .acquiringAndReleasing) {
             let thread = Thread { [self] in run() }
@@ -50,18 +80,29 @@ final class ObservationCenter: Sendable {
 
     /// Removes an observation; it is not evaluated again once this returns.
     func remove(_ id: UInt64) {
-        guard registrations.withLock({ $0.removeValue(forKey: id) }) != nil else { return }
+        let removed = registrations.withLock { registrations in
+            let removed = registrations.observations.removeValue(forKey: id)
+            if let removed { registrations.count(removed.keys, -1) }
+            return removed != nil
+        }
+        guard removed else { return }
         evaluation.withLock { _ in }  // wait out an evaluation that may be running it
         count.add(-1, ordering: .sequentiallyConsistent)
     }
 
-    /// Called after every change made through any ``Defaults`` in the process: wakes the evaluating
-    /// thread and returns at once.
-    func changed() {
-        guard count.load(ordering: .relaxed) > 0,
-            !evaluationPending.exchange(true, ordering: .acquiringAndReleasing)
-        else { return }
-        wakeup.signal()
+    /// Called after every change made through any ``Defaults`` in the process, with the keys it changed
+    /// (nil: it may have changed any key): wakes the evaluating thread when an observation may be
+    /// concerned, and returns at once.
+    ///
+    /// NB: an observation of other keys is not evaluated: its stamp moved, its value cannot have. The next
+    /// poll re-reads it, as it would for another process's commit (which may have come with this change).
+    /// - Returns: true when an evaluation is asked for (or was already pending).
+    @discardableResult
+    func changed<Keys: Sequence<String>>(keys: Keys?) -> Bool {
+        guard count.load(ordering: .relaxed) > 0 else { return false }
+        if let keys, !registrations.withLock({ $0.watch(anyOf: keys) }) { return false }
+        if !evaluationPending.exchange(true, ordering: .acquiringAndReleasing) { wakeup.signal() }
+        return true
     }
 
     /// The evaluating thread: waits for a change (or, while observations exist, at most one poll
@@ -76,7 +117,7 @@ final class ObservationCenter: Sendable {
             // NB: cleared before evaluating, so a change made from here on asks for another evaluation.
             evaluationPending.store(false, ordering: .sequentiallyConsistent)
             evaluation.withLock { _ in
-                let evaluations = registrations.withLock { Array($0.values) }
+                let evaluations = registrations.withLock { $0.observations.values.map(\.evaluate) }
                 for evaluate in evaluations { evaluate() }
             }
         }

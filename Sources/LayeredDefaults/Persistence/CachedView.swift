@@ -10,11 +10,15 @@ struct CachedView {
     /// grow it without bound. Past it, the absent keys are forgotten (the stored values are kept).
     static let absentLimit = 4096
 
-    /// The values known, by key: `.some(nil)` is a key known to be absent.
-    private(set) var entries: [String: PreferenceValue?] = [:]
-    /// How many of ``entries`` are keys known to be absent; at most ``absentLimit``.
-    private(set) var absentCount = 0
-    /// True when ``entries`` holds every stored key: a key not in it is absent.
+    /// The stored values known, by key.
+    private(set) var values: [String: PreferenceValue] = [:]
+    /// Keys known to be absent, at most ``absentLimit``; none in a complete view (a key not in ``values``
+    /// is absent there).
+    ///
+    /// NB: apart from ``values``, not as `PreferenceValue?` entries in it: a complete view can then keep the
+    /// very dictionary a whole-domain read returned (copy-on-write shares its storage), instead of a copy.
+    private(set) var absent: Set<String> = []
+    /// True when ``values`` holds every stored key: a key not in it is absent.
     private(set) var isComplete: Bool
     /// The fingerprint of the file's state the view describes.
     private(set) var fingerprint: ChangeSignal.Fingerprint
@@ -30,8 +34,8 @@ struct CachedView {
     /// Discards the view when `current` is not the fingerprint it describes.
     mutating func revalidate(_ current: ChangeSignal.Fingerprint) {
         guard current != fingerprint else { return }
-        entries.removeAll()
-        absentCount = 0
+        values.removeAll()
+        absent.removeAll()
         isComplete = false
         fingerprint = current
         generation += 1
@@ -41,8 +45,8 @@ struct CachedView {
     /// absent), or nil when it does not know and the file must be asked.
     mutating func lookUp(_ key: String, current: ChangeSignal.Fingerprint) -> PreferenceValue?? {
         revalidate(current)
-        if let entry = entries[key] { return .some(entry) }
-        return isComplete ? .some(nil) : nil
+        if let value = values[key] { return .some(value) }
+        return isComplete || absent.contains(key) ? .some(nil) : nil
     }
 
     /// Remembers `value` for `key`, read by a query that began in `generation`, unless the view was
@@ -53,11 +57,11 @@ struct CachedView {
     }
 
     /// Remembers every stored value, read by a query that began in `generation`, unless the view was
-    /// discarded since: the view is then complete.
+    /// discarded since: the view is then complete, and shares `values`' storage.
     mutating func rememberAll(_ values: [String: PreferenceValue], readIn generation: Int) {
         guard generation == self.generation else { return }
-        entries = values.mapValues { .some($0) }
-        absentCount = 0
+        self.values = values
+        absent.removeAll()
         isComplete = true
     }
 
@@ -71,28 +75,25 @@ struct CachedView {
     ) {
         guard generation == before.generation, isOnlyCommit else { return revalidate(current) }
         if removedAll {
-            entries.removeAll()
-            absentCount = 0
+            values.removeAll()
+            absent.removeAll()
             isComplete = true
         }
         for (key, value) in changes { set(value, forKey: key) }
         fingerprint = current
     }
 
-    /// Records `value` for `key` (nil: known absent), keeping ``absentCount`` exact and within ``absentLimit``.
+    /// Records `value` for `key` (nil: known absent), keeping ``absent`` within ``absentLimit``.
     private mutating func set(_ value: PreferenceValue?, forKey key: String) {
-        let old: PreferenceValue??
-        if value == nil, isComplete {
-            // NB: a complete view needs no absent entry: a key not in it is absent.
-            old = entries.removeValue(forKey: key)
-        } else {
-            if value == nil, absentCount >= Self.absentLimit {
-                entries = entries.filter { $0.value != nil }
-                absentCount = 0
-            }
-            old = entries.updateValue(value, forKey: key)
-            if value == nil { absentCount += 1 }
+        guard let value else {
+            values.removeValue(forKey: key)
+            // NB: a complete view needs no absent key: a key not in it is absent.
+            guard !isComplete else { return }
+            if absent.count >= Self.absentLimit { absent.removeAll(keepingCapacity: true) }
+            absent.insert(key)
+            return
         }
-        if case .some(.none) = old { absentCount -= 1 }
+        values[key] = value
+        if !absent.isEmpty { absent.remove(key) }
     }
 }

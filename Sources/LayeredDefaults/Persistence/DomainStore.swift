@@ -250,6 +250,9 @@ final class DomainStore: Sendable {
         try withTable { table, _ in try body(table.connection) }
     }
 
+    /// The stored values the in-memory view holds now: a seam for tests of what the view keeps.
+    var viewValuesForTesting: [String: PreferenceValue] { view.withLock { $0.values } }
+
     /// Classifies a failure of an operation on `key` (if one): corruption found now, past the checks of
     /// opening, is ``DefaultsError/corruptStore(path:reason:)`` naming the file; see ``DefaultsError/storage(_:suite:key:)``.
     private func failure(_ error: any Error, key: String?) -> any Error {

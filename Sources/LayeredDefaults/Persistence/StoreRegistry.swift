@@ -8,6 +8,10 @@ import Foundation
 final class StoreRegistry: Sendable {
     /// The root directory, or nil in memory.
     let root: URL?
+    /// ``root``'s path, without a trailing slash.
+    ///
+    /// NB: paths are joined as strings: building and reading `URL`s cost about a tenth of opening a store.
+    private let rootPath: String?
     /// The private stores of an in-memory registry.
     private let memoryStores = Lock<[String: DomainStore]>([:])
     /// How long a write waits for another connection's lock before failing with ``DefaultsError/busy(suite:key:)``.
@@ -47,11 +51,21 @@ final class StoreRegistry: Sendable {
     init(root: URL?, busyTimeoutMilliseconds: Int32) {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.root = root?.standardizedFileURL
+        self.rootPath = self.root.map { Self.withoutTrailingSlash($0.path) }
     }
 
     /// The database file of `name` (which must be valid) under `root`.
     static func path(of name: String, in root: URL) -> String {
-        root.appendingPathComponent(name + "." + Location.fileExtension).path
+        path(of: name, inDirectory: withoutTrailingSlash(root.path))
+    }
+
+    /// The database file of `name` (which must be valid) in the directory at `directory` (no trailing slash).
+    private static func path(of name: String, inDirectory directory: String) -> String {
+        directory + "/" + name + "." + Location.fileExtension
+    }
+
+    private static func withoutTrailingSlash(_ path: String) -> String {
+        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     /// The database file of `name` (which must be valid) under the real path of the root, or nil in memory.
@@ -61,19 +75,17 @@ final class StoreRegistry: Sendable {
     /// the user's choice. The file itself is still checked with lstat. (Which store is a file's is told
     /// by its identity, not by this spelling: see ``store(named:create:)``.)
     func filePath(of name: String) -> String? {
-        guard let root else { return nil }
-        var existing = root.path
+        guard let rootPath else { return nil }
+        var existing = rootPath
         var missing: [String] = []
         while existing.count > 1, access(existing, F_OK) != 0 {
             missing.insert((existing as NSString).lastPathComponent, at: 0)
             existing = (existing as NSString).deletingLastPathComponent
         }
-        guard let resolved = realpath(existing, nil) else { return Self.path(of: name, in: root) }
+        guard let resolved = realpath(existing, nil) else { return Self.path(of: name, inDirectory: rootPath) }
         defer { free(resolved) }
-        let real = missing.reduce(URL(fileURLWithPath: String(cString: resolved), isDirectory: true)) {
-            $0.appendingPathComponent($1, isDirectory: true)
-        }
-        return Self.path(of: name, in: real)
+        let real = ([Self.withoutTrailingSlash(String(cString: resolved))] + missing).joined(separator: "/")
+        return Self.path(of: name, inDirectory: real)
     }
 
     /// The store of the domain `name`; with `create`, made when it does not exist yet, else nil then.
@@ -87,7 +99,7 @@ final class StoreRegistry: Sendable {
     ///   ``FileAdmission/create(_:suite:)`` or ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)`` throws.
     func store(named name: String, create: Bool = true) throws -> DomainStore? {
         try SuiteName.validate(name)
-        guard let root else {
+        guard rootPath != nil else {
             return memoryStores.withLock { stores in
                 if let store = stores[name] { return store }
                 guard create else { return nil }
@@ -96,12 +108,14 @@ final class StoreRegistry: Sendable {
                 return store
             }
         }
-        let path = filePath(of: name) ?? Self.path(of: name, in: root)
+        let path = filePath(of: name)!
         var found = try Location.status(ofEntry: path)
         if let found, let store = Self.entries.withLock({ $0[FileIdentity(found)]?.store }) { return store }
         guard create || found != nil else { return nil }
-        if create { try Self.createRoot(root, suite: name) }
-        if found == nil { found = try FileAdmission.create(path, suite: name) }
+        if found == nil {
+            try Self.createRoot(rootPath!, suite: name)
+            found = try FileAdmission.create(path, suite: name)
+        }
         guard let found else {
             // NB: a file this process may not create: nothing is stored, nothing can be.
             return DomainStore.inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
@@ -150,18 +164,18 @@ final class StoreRegistry: Sendable {
     /// away and put their own in its place; the XDG base directory spec asks for 0700 as well. And a
     /// restrictive umask (0177) would leave a directory that not even its owner can search: so each
     /// directory made here is set to 0700 afterwards (mkdir's mode is filtered by the umask, chmod's is not).
-    private static func createRoot(_ root: URL, suite: String) throws {
-        guard !FileManager.default.fileExists(atPath: root.path) else { return }
+    private static func createRoot(_ root: String, suite: String) throws {
+        guard access(root, F_OK) != 0 else { return }
         var missingParents: [String] = []
-        var parent = root.deletingLastPathComponent().path
-        while parent.count > 1, !FileManager.default.fileExists(atPath: parent) {
+        var parent = (root as NSString).deletingLastPathComponent
+        while parent.count > 1, access(parent, F_OK) != 0 {
             missingParents.append(parent)
             parent = (parent as NSString).deletingLastPathComponent
         }
-        for directory in missingParents.reversed() + [root.path] {
+        for directory in missingParents.reversed() + [root] {
             if mkdir(directory, 0o700) == 0 {
                 chmod(directory, 0o700)
-            } else if directory == root.path, errno != EEXIST, errno != EACCES, errno != EROFS {
+            } else if directory == root, errno != EEXIST, errno != EACCES, errno != EROFS {
                 // NB: a parent's failure shows at the root; a read-only one makes the store read-only.
                 throw DefaultsError.system(errno, path: directory, operation: "create the store directory", suite: suite)
             }

@@ -43,14 +43,18 @@ struct BenchCase: Sendable {
             peers: ProcessCases.stores, run: ProcessCases.coldStart),
         BenchCase(
             id: "memory", item: 7, title: "peak resident memory with a domain of 100,000 keys",
-            peers: ProcessCases.stores, run: ProcessCases.memory),
+            peers: ProcessCases.memoryPeers, run: ProcessCases.memory),
         BenchCase(
             id: "two-writers", item: 8, title: "two processes writing one suite at once",
             peers: ProcessCases.stores, run: ProcessCases.twoWriters),
         BenchCase(
             id: "freshness", item: 9, title: "cross-process freshness", peers: ProcessCases.stores, run: ProcessCases.freshness),
         BenchCase(
-            id: "write-latency", item: 10, title: "latency of single durable writes, back to back and in bursts (the checkpoints' tail)",
+            id: "observers", item: 10, title: "durable write while 100 observers watch other keys", peers: [.ours],
+            run: ObserverCases.observedWrite),
+        BenchCase(
+            id: "write-latency", item: 11,
+            title: "latency of single durable writes, back to back and in bursts (the checkpoints' tail)",
             peers: WriteLatency.peers, sized: true, sizes: [100, 100_000], run: WriteLatency.run),
     ]
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Work item 10: the latency of single durable writes, each timed on its own: the tail that a WAL
+/// Work item 11: the latency of single durable writes, each timed on its own: the tail that a WAL
 /// checkpoint adds to the one commit it falls on.
 enum WriteLatency {
     /// The peers compared: ours and raw SQLite (with SQLite's own automatic checkpoint).
@@ -32,7 +32,7 @@ enum WriteLatency {
         "write latency \(percentile), \(pattern.rawValue)"
     }
 
-    /// Item 10: per pattern, repetitions of ``writesPerRepetition`` durable writes of existing keys, each
+    /// Item 11: per pattern, repetitions of ``writesPerRepetition`` durable writes of existing keys, each
     /// timed; per repetition, the percentiles of those times and p99 / p50. The first 1,000 writes
     /// after filling the domain, and the pause after them, are untimed: the fill leaves a large log.
     static func run(_ run: BenchRun) throws -> [Row] {
@@ -43,12 +43,13 @@ enum WriteLatency {
             for pattern in Pattern.allCases {
                 let repetitions = run.options.quick ? 1 : pattern == .bursts ? 3 : 5
                 var percentileRows = percentiles.map {
-                    Row(caseID: "write-latency", item: 10, label: label($0.label, pattern), keys: size, unit: .nanoseconds)
+                    Row(caseID: "write-latency", item: 11, label: label($0.label, pattern), keys: size, unit: .nanoseconds)
                 }
                 var ratioRow = Row(
-                    caseID: "write-latency", item: 10, label: label("p99 / p50", pattern), keys: size, unit: .ratio)
+                    caseID: "write-latency", item: 11, label: label("p99 / p50", pattern), keys: size, unit: .ratio)
                 for kind in run.peers(peers) {
-                    let peer = try run.open(kind, suite: run.suite(kind, "latency", pattern == .bursts ? "b" : "c", size), workload: workload)
+                    let suite = run.suite(kind, "latency", pattern == .bursts ? "b" : "c", size)
+                    let peer = try run.open(kind, suite: suite, workload: workload)
                     var index = 0
                     func write() throws {
                         try peer.write("changed-\(index)", forKey: existing[index & (Workload.poolSize - 1)])

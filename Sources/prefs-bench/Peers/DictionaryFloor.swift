@@ -18,6 +18,16 @@ final class DictionaryFloor: Peer {
         self.values = Mutex(values)
     }
 
+    /// A dictionary holding the pairs of a workload of `size` keys, as a store holds them once every key
+    /// was read: built one key at a time in the order the memory case reads them (so it grows as a
+    /// cache does), each key made anew (no workload shares its strings).
+    init(fillingLike size: Int) {
+        var values: [String: PreferenceValue] = [:]
+        for index in 0..<(size / 2) { values[Workload.stringKey(index)] = .string(Workload.stringValue(index)) }
+        for index in 0..<(size - size / 2) { values[Workload.integerKey(index)] = .integer(index) }
+        self.values = Mutex(values)
+    }
+
     func string(forKey key: String) -> String? {
         values.withLock { $0[key] }?.stringValue
     }

@@ -9,7 +9,7 @@ import Foundation
 /// | `measure` | `<case> <peer> <size or -> <quick or full> <round>` (no suite) | the case's rows for that peer, as JSON |
 /// | `profile` | see ``ProfileMode`` (no suite) | nothing: an operation repeated for a profiler |
 /// | `cold-start` | `<key>` | nanoseconds from entering the role to the first value, then the value |
-/// | `memory` | `<keys>` | peak RSS (KiB) before opening, after the first read, after reading every key |
+/// | `memory` | `<keys>` | peak RSS (KiB) before opening, after the first read, after reading every key (the dict floor: filled then) |
 /// | `writer` | `<prefix> <count>` | `ready`; after a `go` line, writes `<prefix>.<i>` durably, then `done <failures>` |
 /// | `count` | `<count> <prefix>...` | how many of `<prefix>.<i>` (i < count) the domain holds |
 /// | `fresh-reader` | `<key>` | `ready`; then for each line, `ok` when `<key>` reads as that line, else `stale` |
@@ -48,9 +48,12 @@ enum ChildMode {
                 let peer = try kind.open(suite: suite, in: sandbox)
                 consume(peer.string(forKey: Workload.stringKey(0))?.utf8.count ?? 0)
                 let first = peakResidentKiB()
+                // NB: the dictionary floor has no file to read from: it is filled here, with what a store
+                // holds once it has read every key, and then read like the others.
+                let reader = kind == .floor ? DictionaryFloor(fillingLike: keys) : peer
                 var checksum = 0
-                for index in 0..<(keys / 2) { checksum &+= peer.string(forKey: Workload.stringKey(index))?.utf8.count ?? 0 }
-                for index in 0..<(keys - keys / 2) { checksum &+= peer.integer(forKey: Workload.integerKey(index)) }
+                for index in 0..<(keys / 2) { checksum &+= reader.string(forKey: Workload.stringKey(index))?.utf8.count ?? 0 }
+                for index in 0..<(keys - keys / 2) { checksum &+= reader.integer(forKey: Workload.integerKey(index)) }
                 consume(checksum)
                 say("\(baseline) \(first) \(peakResidentKiB())")
             case ("writer", 2):

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaults
 
 /// `prefs-bench --child profile <operation> <peer> <keys> <count>`: performs one operation a fixed
 /// number of times, untimed, for an instruction profiler (valgrind's callgrind counts instructions
@@ -12,13 +13,17 @@ import Foundation
 /// ```
 ///
 /// Operations: `hot-read`, `missing`, `registered`, `read-after-write`, `write-existing`,
+/// `write-observed` (`write-existing` while 100 observers watch other keys: ours only; their evaluations
+/// run on a thread of their own, which `--toggle-collect` leaves out: run without it, with
+/// `--collect-atstart=yes`, and subtract a run of 0 operations to count both threads),
 /// `write-new` (each followed by its removal), `batch` (`<count>` batches rewriting every key of the domain),
 /// `open` (the store opened, one key read, the store closed again: cold start without the process).
 /// Foundation is refused unless `HOME` is the sandbox's (see ``Sandbox``).
 enum ProfileMode {
     /// The operations, by name.
     static let operations = [
-        "hot-read", "missing", "registered", "read-after-write", "write-existing", "write-new", "batch", "open",
+        "hot-read", "missing", "registered", "read-after-write", "write-existing", "write-observed", "write-new", "batch",
+        "open",
     ]
 
     /// Runs `<operation> <peer> <keys> <count>`.
@@ -54,6 +59,12 @@ enum ProfileMode {
             try peer.register(Dictionary(pool.map { ($0, "registered") }, uniquingKeysWith: { first, _ in first }))
         }
         for key in pool { consume(peer.string(forKey: key)?.utf8.count ?? 0) }
+        var observations: [DefaultsObservation] = []
+        if operation == "write-observed" {
+            guard let ours = peer as? OursPeer else { throw PeerError.unsupported(kind, "observe") }
+            observations = ObserverCases.observeOtherKeys(ours.defaults)
+        }
+        defer { observations.forEach { $0.cancel() } }
         let domainKeys = workload.strings.map(\.key) + workload.integers.map(\.key)
         let batches = ["a", "b"].map { tag in domainKeys.enumerated().map { (key: $1, value: "batch-\(tag)-\($0)") } }
         try profiledLoop(operation, count) { index in
@@ -63,7 +74,7 @@ enum ProfileMode {
             case "read-after-write":
                 try peer.plainWrite("after-\(index)", forKey: key)
                 consume(peer.string(forKey: key)?.utf8.count ?? 0)
-            case "write-existing": try peer.write("changed-\(index)", forKey: key)
+            case "write-existing", "write-observed": try peer.write("changed-\(index)", forKey: key)
             case "write-new":
                 try peer.write("new-\(index)", forKey: Workload.newKey(index))
                 try peer.remove(forKey: Workload.newKey(index))

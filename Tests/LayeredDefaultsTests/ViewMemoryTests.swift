@@ -1,0 +1,49 @@
+import Foundation
+import PackageTestSupport
+import Testing
+
+@testable import LayeredDefaults
+
+/// What the in-memory view of a domain keeps: a whole domain read once is held once, shared with the
+/// dictionary the read returned, never copied.
+@Suite struct ViewMemoryTests {
+    /// The address of a dictionary's storage: two dictionaries with the same address share one copy.
+    ///
+    /// NB: a `Dictionary` is a single reference to its storage (checked by its size), so its bits are that address.
+    func storage(of dictionary: [String: PreferenceValue]) throws -> UInt {
+        try #require(MemoryLayout<[String: PreferenceValue]>.size == MemoryLayout<UInt>.size)
+        return unsafeBitCast(dictionary, to: UInt.self)
+    }
+
+    @Test func completeViewKeepsTheDictionaryItWasGiven() throws {
+        let values = Dictionary(uniqueKeysWithValues: (0..<100).map { ("k\($0)", PreferenceValue.integer($0)) })
+        var view = CachedView(isComplete: false, fingerprint: .init())
+        view.remember(nil, forKey: "gone", readIn: view.generation)
+        view.rememberAll(values, readIn: view.generation)
+        #expect(try storage(of: view.values) == storage(of: values))
+        #expect(view.lookUp("k7", current: .init()) == .some(.integer(7)))
+        #expect(view.lookUp("gone", current: .init()) == .some(nil))
+        #expect(view.lookUp("never.stored", current: .init()) == .some(nil), "complete: a key not held is absent")
+        #expect(view.absent.isEmpty)
+    }
+
+    @Test func absentKeysAreKeptApartFromValues() {
+        var view = CachedView(isComplete: false, fingerprint: .init())
+        view.remember(nil, forKey: "k", readIn: view.generation)
+        #expect(view.lookUp("k", current: .init()) == .some(nil))
+        view.remember(.string("v"), forKey: "k", readIn: view.generation)
+        #expect(view.lookUp("k", current: .init()) == .some(.string("v")))
+        #expect(view.absent.isEmpty, "a key stored again is no longer known absent")
+        #expect(view.lookUp("other", current: .init()) == nil, "incomplete: an unknown key must be read")
+    }
+
+    @Test func resolvedValuesShareTheViewOfTheOnlyDomainHoldingAny() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("test.memory", root: root)
+            try defaults.replacePersistentValues(Dictionary(uniqueKeysWithValues: (0..<100).map { ("k\($0)", .integer($0)) }))
+            let resolved = try defaults.resolvedValues()
+            #expect(resolved.count == 100)
+            #expect(try storage(of: resolved) == storage(of: defaults.persistent.viewValuesForTesting))
+        }
+    }
+}
