@@ -191,9 +191,10 @@ private final class WALCommitCounter {
 /// The store checkpoints its log once it is idle (``IdleCheckpointer``), so only a burst of more than
 /// 4,000 frames without a pause of a tenth of a second reaches this: a burst of 1,000 to 4,000 writes
 /// then has no checkpoint in it at all. The price, for a process that never pauses: the checkpoint
-/// falls on one commit in 4,000 instead of one in 1,000 but takes about four times as long, since it
-/// first syncs the whole log (`synchronous = NORMAL` syncs nothing before): 14-20 ms against SQLite's
-/// 3-8 ms in prefs-bench's `write-latency` on a shared VM. The log file keeps its largest size until the
+/// falls on one commit in 4,000 instead of one in 1,000 but takes about four times as long, even for a
+/// store of a few pages (so, presumably, its first step, syncing the log, dominates: nothing syncs it
+/// before with `synchronous = NORMAL`): 14-20 ms against SQLite's 3-8 ms in prefs-bench's
+/// `write-latency` on a shared VM. The log file keeps its largest size until the
 /// store closes.
 let backstopCheckpointFrames: Int32 = 4000
 
