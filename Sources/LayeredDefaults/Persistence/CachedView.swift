@@ -32,7 +32,7 @@ struct CachedView {
     }
 
     /// Discards the view when `current` is not the fingerprint it describes.
-    mutating func revalidate(_ current: ChangeSignal.Fingerprint) {
+    @inline(__always) mutating func revalidate(_ current: ChangeSignal.Fingerprint) {
         guard current != fingerprint else { return }
         values.removeAll()
         absent.removeAll()
@@ -43,7 +43,7 @@ struct CachedView {
 
     /// What the view knows of `key` (after revalidating against `current`): `.some(value)` (nil: known
     /// absent), or nil when it does not know and the file must be asked.
-    mutating func lookUp(_ key: String, current: ChangeSignal.Fingerprint) -> PreferenceValue?? {
+    @inline(__always) mutating func lookUp(_ key: String, current: ChangeSignal.Fingerprint) -> PreferenceValue?? {
         revalidate(current)
         if let value = values[key] { return .some(value) }
         return isComplete || absent.contains(key) ? .some(nil) : nil

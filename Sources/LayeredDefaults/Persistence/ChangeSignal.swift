@@ -46,7 +46,7 @@ final class ChangeSignal: Sendable {
     }
 
     /// The current fingerprint; two equal fingerprints mean no commit happened in between.
-    var fingerprint: Fingerprint {
+    @inline(__always) var fingerprint: Fingerprint {
         switch source {
         case .walIndex(let header):
             return Fingerprint(
