@@ -51,7 +51,10 @@ final class ObservationCenter: Sendable {
 
         /// Counts `keys` (nil: every key) as watched `delta` more times.
         mutating func count(_ keys: Set<String>?, _ delta: Int) {
-            guard let keys else { return everyKeyWatchers += delta }
+            guard let keys else {
+                everyKeyWatchers += delta
+                return
+            }
             for key in keys {
                 let count = watchers[key, default: 0] + delta
                 watchers[key] = count == 0 ? nil : count

@@ -30,7 +30,9 @@ enum ObserverCases {
             var next = 0
             func measureWrites() throws -> Sample {
                 try measure(settings) { range in
-                    for index in range { try peer.write("changed-\(next + index)", forKey: existing[index & (Workload.poolSize - 1)]) }
+                    for index in range {
+                        try peer.write("changed-\(next + index)", forKey: existing[index & (Workload.poolSize - 1)])
+                    }
                     next += range.count
                 }
             }
@@ -38,7 +40,7 @@ enum ObserverCases {
                 if observing {
                     let observations = observeOtherKeys(ours.defaults)
                     observed[kind] = try measureWrites()
-                    observations.forEach { $0.cancel() }
+                    for observation in observations { observation.cancel() }
                 } else {
                     unobserved[kind] = try measureWrites()
                 }

@@ -64,7 +64,7 @@ enum ProfileMode {
             guard let ours = peer as? OursPeer else { throw PeerError.unsupported(kind, "observe") }
             observations = ObserverCases.observeOtherKeys(ours.defaults)
         }
-        defer { observations.forEach { $0.cancel() } }
+        defer { for observation in observations { observation.cancel() } }
         let domainKeys = workload.strings.map(\.key) + workload.integers.map(\.key)
         let batches = ["a", "b"].map { tag in domainKeys.enumerated().map { (key: $1, value: "batch-\(tag)-\($0)") } }
         try profiledLoop(operation, count) { index in

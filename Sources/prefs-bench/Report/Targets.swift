@@ -115,7 +115,8 @@ struct Target: Sendable {
             // 2 MiB by default) as every key is read; the issue counts raw SQLite as "no cache".
             Target(description: "memory, 100,000 keys read: ours' cache (less SQLite's page cache) / a dictionary", limit: 1.3) {
                 let label = ProcessCases.cacheCostLabel
-                guard let ours = median($0, "memory", label, 100_000, .ours), let sqlite = median($0, "memory", label, 100_000, .sqlite)
+                guard let ours = median($0, "memory", label, 100_000, .ours),
+                    let sqlite = median($0, "memory", label, 100_000, .sqlite)
                 else { return nil }
                 return divide(ours - sqlite, median($0, "memory", label, 100_000, .floor))
             })
