@@ -87,8 +87,7 @@ struct MeasureSettings: Sendable {
     /// NB: for durable writes. SQLite checkpoints the WAL about every 1,000 commits, a pause of
     /// milliseconds that a 20 ms repetition holds once or not at all: its figure would jump between
     /// two values. A repetition of several checkpoints carries its share of them. (Ours, writing
-    /// without a pause, checkpoints only at its backstop, every 4,000 log frames: a 150 ms repetition
-    /// holds one or two of those.)
+    /// without a pause, checkpoints at its backstop, also every 1,000 log frames.)
     func withRepetitions(of nanoseconds: Double) -> MeasureSettings {
         var settings = self
         settings.repetitionNanoseconds = Swift.max(repetitionNanoseconds, nanoseconds)

@@ -187,16 +187,13 @@ private final class WALCommitCounter {
 
 /// The log size, in frames, past which a commit checkpoints: the backstop of the idle checkpoint.
 ///
-/// NB: 4,000 frames (16 MiB of 4 KiB pages), four times SQLite's default (`wal_autocheckpoint`, 1,000).
-/// The store checkpoints its log once it is idle (``IdleCheckpointer``), so only a burst of more than
-/// 4,000 frames without a pause of a tenth of a second reaches this: a burst of 1,000 to 4,000 writes
-/// then has no checkpoint in it at all. The price, for a process that never pauses: the checkpoint
-/// falls on one commit in 4,000 instead of one in 1,000 but takes about four times as long, even for a
-/// store of a few pages (so, presumably, its first step, syncing the log, dominates: nothing syncs it
-/// before with `synchronous = NORMAL`): 14-20 ms against SQLite's 3-8 ms in prefs-bench's
-/// `write-latency` on a shared VM. The log file keeps its largest size until the
-/// store closes.
-let backstopCheckpointFrames: Int32 = 4000
+/// NB: SQLite's own default (`wal_autocheckpoint`, 1,000 frames, 4 MiB of 4 KiB pages). The store
+/// checkpoints its log once it is idle (``IdleCheckpointer``), so a burst of writes starts from an empty
+/// log and only one of more than 1,000 frames without a pause of a tenth of a second reaches this. A
+/// larger backstop (4,000 was tried) spares longer bursts, but a process that never pauses then stalls
+/// four times as long each time (14-20 ms against 3-8 ms in prefs-bench's `write-latency` on a shared
+/// VM), and the log file keeps that larger size until the store closes.
+let backstopCheckpointFrames: Int32 = 1000
 
 /// SQLite's WAL hook: runs after each commit of the connection that wrote frames to the log.
 ///

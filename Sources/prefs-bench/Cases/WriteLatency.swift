@@ -19,7 +19,7 @@ enum WriteLatency {
     /// checkpoints (one per 1,000 frames).
     static let writesPerRepetition = 5_000
     /// The writes of a burst.
-    static let burstLength = 1_250
+    static let burstLength = 250
     /// The pause after a burst: longer than the store's idle period (it checkpoints a store that
     /// committed nothing for 0.1-0.2 s) plus its checkpoint.
     static let pause = 0.25
