@@ -132,22 +132,27 @@ public final class Defaults: Sendable {
 
     /// Puts the global domain in the search list, unless it is already: the one thread that does opens
     /// it, holding ``globalOpening`` (others wait for it), and never holds ``state`` while opening.
+    ///
+    /// NB: a failure is reported once the global domain is in place and no lock is held: an error handler
+    /// that reads this instance (a logger asking a "verbose" key) must not wait for its own caller.
     private func openGlobalDomain() {
-        globalOpening.withLock { _ in
-            guard state.withLock({ $0.global == nil }) else { return }
+        let failure: DefaultsError? = globalOpening.withLock { _ in
+            guard state.withLock({ $0.global == nil }) else { return nil }
             let global: DomainStore
+            var failure: DefaultsError?
             do {
                 global = try registry.store(named: Self.globalDomain)!
             } catch {
-                let failure = error as? DefaultsError ?? .readOnly(suite: Self.globalDomain, key: nil)
+                failure = error as? DefaultsError ?? .readOnly(suite: Self.globalDomain, key: nil)
                 global = .inMemory(name: Self.globalDomain, unavailable: failure)
-                configuration.errorHandler(failure)
             }
             state.withLock { state in
                 state.global = global
                 state.rebuildStores(persistent: persistent)
             }
+            return failure
         }
+        if let failure { configuration.errorHandler(failure) }
     }
 
     // MARK: Errors

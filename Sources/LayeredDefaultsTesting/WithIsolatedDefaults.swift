@@ -8,8 +8,8 @@ import LayeredDefaults
 /// temporary directory of its own (so even the global domain is private to the test), and the whole
 /// directory is removed afterwards. With `root`, only the domain's own files are removed
 /// (`<suite>.sqlite3` and its `-wal`, `-shm` and `-journal` files): other domains and files in that
-/// directory, including the shared global domain `NSGlobalDomain.sqlite3` that opening a store
-/// creates, are left alone.
+/// directory, including the shared global domain `NSGlobalDomain.sqlite3` (created by the first read
+/// that searches past a domain), are left alone.
 ///
 /// ```swift
 /// @Test func savingTheTheme() throws {

@@ -20,6 +20,33 @@ import Testing
         }
     }
 
+    /// The failure of the global domain reaches an error handler that reads the same instance (a logger
+    /// asking a "verbose" key) without deadlocking: it is reported with no lock held.
+    @Test func anErrorHandlerMayReadTheInstanceWhoseGlobalDomainFailed() throws {
+        try withTemporaryRoot { root in
+            try Data(String(repeating: "not a database ", count: 8).utf8).write(
+                to: root.appendingPathComponent("NSGlobalDomain.sqlite3"))
+            let instance = Lock<Defaults?>(nil)
+            let handled = Lock(0)
+            let defaults = try makeDefaults(
+                "app", root: root,
+                errorHandler: { _ in
+                    handled.withLock { $0 += 1 }
+                    _ = instance.withLock { $0 }?.object(forKey: "verbose")
+                })
+            instance.withLock { $0 = defaults }
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                _ = defaults.object(forKey: "absent")
+                done.signal()
+            }.start()
+            // NB: not a timing assertion: a deadlocked read never returns; 60 s only bounds the wait for it.
+            #expect(done.wait(timeout: .now() + .seconds(60)) == .success, "the first miss deadlocked in the error handler")
+            #expect(handled.withLock { $0 } == 1)
+            instance.withLock { $0 = nil }
+        }
+    }
+
     /// A global domain that cannot be opened is reported once, at the first read that needs it, and
     /// searched as an empty domain: the instance's own values and registered defaults still read.
     @Test func aGlobalDomainThatCannotBeOpenedIsReportedOnceAndSkipped() throws {
