@@ -7,6 +7,9 @@
 //   defaults-fixture [options] <root> <suite> append <key> <prefix> <n> append "<prefix>-<i>" to a string list, n times (typed update)
 //   defaults-fixture [options] <root> <suite> hold-write-lock <seconds>  hold the write lock, printing "locked" once held
 //   defaults-fixture [options] <root> <suite> churn <prefix> <n>         n mixed writes, removals and updates (below)
+//   defaults-fixture [options] <root> <suite> churn <prefix> <n> <every> <ms>
+//                                                                        the same, pausing <ms> ms after every <every>
+//                                                                        operations (so the store is idle, and checkpointed)
 //   defaults-fixture [options] <root> <suite> write-data <key> <bytes>   store <bytes> bytes of 0xA5 as data
 //   defaults-fixture [options] <root> <suite> set <key> <json value>     like write, through the non-throwing
 //                                                                        `set(_:forKey:)` (errors: the default handler)
@@ -216,6 +219,10 @@ do {
         defaults.set(try JSONDecoder().decode(PreferenceValue.self, from: Data(rest[1].utf8)).anyValue, forKey: rest[0])
     case ("churn", 2):
         try churn(defaults, prefix: rest[0], count: Int(rest[1]) ?? 0)
+    case ("churn", 4):
+        try churn(
+            defaults, prefix: rest[0], count: Int(rest[1]) ?? 0,
+            pause: (every: max(1, Int(rest[2]) ?? 1), milliseconds: Int(rest[3]) ?? 0))
     case ("count-up", 2):
         for value in 1...max(1, Int(rest[1]) ?? 1) {
             try defaults.write(.integer(value), forKey: rest[0])
@@ -233,9 +240,11 @@ do {
 
 /// The `churn` operation: a deterministic mix of writes of varying size (so transactions span pages and
 /// the WAL checkpoints now and then), removals of earlier keys, and atomic counter updates.
-func churn(_ defaults: Defaults, prefix: String, count: Int) throws {
+/// With `pause`, sleeps `milliseconds` after every `every` operations.
+func churn(_ defaults: Defaults, prefix: String, count: Int, pause: (every: Int, milliseconds: Int)? = nil) throws {
     let counter = "\(prefix)-count"
     for index in 0..<count {
+        if let pause, index > 0, index % pause.every == 0 { usleep(useconds_t(pause.milliseconds) * 1000) }
         switch index % 4 {
         case 3 where index >= 4:
             let key = "\(prefix)-\(index - 2)"

@@ -207,6 +207,48 @@ import Testing
         gate.signal()
         observation.cancel()
     }
+
+    /// A task consuming `changes(forKey:)` is cancelled while the observation thread delivers to it
+    /// (another thread writes the key without pause), 300 times: each `Task.cancel()` returns.
+    ///
+    /// NB: the stream's termination runs inside `Task.cancel()`, holding the task's status lock, which the
+    /// observation thread needs to yield to it; a termination that waited out that thread's evaluation
+    /// deadlocked both. When it does, the observation thread of this test process stays blocked.
+    @Test func cancellingAConsumerWhileAChangeIsDeliveredReturns() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("cancel", root: root)
+            let stop = Lock(false)
+            let writerEnded = DispatchSemaphore(value: 0)
+            Thread {
+                var value = 0
+                while !stop.withLock({ $0 }) {
+                    value += 1
+                    try? defaults.write(.integer(value), forKey: "k")
+                }
+                writerEnded.signal()
+            }.start()
+            defer {
+                stop.withLock { $0 = true }
+                writerEnded.wait()
+            }
+            for round in 0..<300 {
+                let consumer = Task.detached {
+                    for await _ in defaults.changes(forKey: "k") {}
+                }
+                Thread.sleep(forTimeInterval: 0.002)
+                let cancelled = DispatchSemaphore(value: 0)
+                Thread {
+                    consumer.cancel()
+                    cancelled.signal()
+                }.start()
+                // NB: not a timing assertion: a deadlocked cancellation never returns; 30 s bounds the wait.
+                if cancelled.wait(timeout: .now() + 30) == .timedOut {
+                    Issue.record("round \(round): Task.cancel() of a changes(forKey:) consumer never returned")
+                    return
+                }
+            }
+        }
+    }
 }
 
 /// Which changes ask the observation center for an evaluation (on a center of the test's own).

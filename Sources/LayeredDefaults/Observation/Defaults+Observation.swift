@@ -12,9 +12,18 @@ public final class DefaultsObservation: Sendable {
     deinit { cancel() }
 
     /// Stops the observation: its handler is not called for changes seen after this returns.
-    public func cancel() {
+    public func cancel() { stop(waitingForEvaluation: true) }
+
+    /// Stops the observation; with `waitingForEvaluation` false, an evaluation running now may still
+    /// emit once after this returns.
+    ///
+    /// NB: a stream stops without waiting: its termination handler runs inside `Task.cancel()`, holding
+    /// the consumer task's status lock, which the observation thread needs to yield to that task; waiting
+    /// for that thread's evaluation would deadlock both (and with them every observation of the process).
+    /// A finished stream drops a late yield anyway.
+    func stop(waitingForEvaluation: Bool) {
         cancelled.store(true, ordering: .releasing)
-        ObservationCenter.shared.remove(id)
+        ObservationCenter.shared.remove(id, waitingForEvaluation: waitingForEvaluation)
     }
 
     /// True once ``cancel()`` was called.
@@ -146,7 +155,7 @@ extension Defaults {
     ) -> AsyncStream<T> {
         let (stream, continuation) = AsyncStream.makeStream(of: T.self, bufferingPolicy: bufferingPolicy)
         let observation = observe(initial: initial, keys: keys, reading: read, emit: { continuation.yield($0) })
-        continuation.onTermination = { _ in observation.cancel() }
+        continuation.onTermination = { _ in observation.stop(waitingForEvaluation: false) }
         return stream
     }
 

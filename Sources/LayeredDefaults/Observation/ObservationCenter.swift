@@ -25,7 +25,7 @@ final class ObservationCenter: Sendable {
     let deliveryQueue = DispatchQueue(label: "LayeredDefaults.observation")
 
     private let registrations = Lock(Registrations())
-    /// Held while an evaluation runs, so that ``remove(_:)`` can wait one out.
+    /// Held while an evaluation runs, so that ``remove(_:waitingForEvaluation:)`` can wait one out.
     private let evaluation = Lock(())
     private let nextID = Atomic<UInt64>(1)
     private let count = Atomic<Int>(0)
@@ -81,15 +81,16 @@ final class ObservationCenter: Sendable {
         return id
     }
 
-    /// Removes an observation; it is not evaluated again once this returns.
-    func remove(_ id: UInt64) {
+    /// Removes an observation; unless `waitingForEvaluation` is false, it is not evaluated again once this
+    /// returns (an evaluation running it is waited out).
+    func remove(_ id: UInt64, waitingForEvaluation: Bool = true) {
         let removed = registrations.withLock { registrations in
             let removed = registrations.observations.removeValue(forKey: id)
             if let removed { registrations.count(removed.keys, -1) }
             return removed != nil
         }
         guard removed else { return }
-        evaluation.withLock { _ in }  // wait out an evaluation that may be running it
+        if waitingForEvaluation { evaluation.withLock { _ in } }
         count.add(-1, ordering: .sequentiallyConsistent)
     }
 

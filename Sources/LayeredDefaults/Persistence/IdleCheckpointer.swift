@@ -102,7 +102,11 @@ final class IdleCheckpointer: Sendable {
                 }
                 if let commits = store.checkpointIfIdle(since: look.commits) { schedule(store, commits: commits) }
             }
-            if !kept.isEmpty { looks.withLock { $0.insert(contentsOf: kept, at: 0) } }
+            // NB: the thread may have found the list empty while they were out, and gone to sleep for good.
+            if !kept.isEmpty {
+                looks.withLock { $0.insert(contentsOf: kept, at: 0) }
+                wakeup.signal()
+            }
         }
     }
 }
