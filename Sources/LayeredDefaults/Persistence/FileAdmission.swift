@@ -106,12 +106,14 @@ enum FileAdmission {
         case S_IFREG: break
         default: throw DefaultsError.corruptStore(path: path, reason: "not a regular file")
         }
-        guard status.st_nlink == 1 else { throw DefaultsError.hardLinked(path: path) }
+        // NB: more than one link is a second name. No link at all is a file unlinked while it was looked
+        // at (a store of the same file closing in this process deletes its -wal and -shm): not a second name.
+        guard status.st_nlink <= 1 else { throw DefaultsError.hardLinked(path: path) }
         guard !isMountRoot(path) else { throw DefaultsError.mountPoint(path: path) }
         var companion = stat()
         for suffix in Location.companionSuffixes where lstat(path + suffix, &companion) == 0 {
             guard companion.st_mode & S_IFMT == S_IFREG else { throw DefaultsError.unsafePath(path: path + suffix) }
-            guard companion.st_nlink == 1 else { throw DefaultsError.hardLinked(path: path + suffix) }
+            guard companion.st_nlink <= 1 else { throw DefaultsError.hardLinked(path: path + suffix) }
             guard !isMountRoot(path + suffix) else { throw DefaultsError.mountPoint(path: path + suffix) }
         }
     }
