@@ -72,46 +72,29 @@ struct IdleCheckpointTests {
         let seed = generator.seed
         try withTemporaryRoot { root in
             let file = databaseFile("killed", in: root)
-            var model: [String: PreferenceValue] = [:]
+            var model = ChurnModel()
             for round in 0..<15 {
                 let target = Int.random(in: 1...120, using: &generator)
                 let extra = Duration.microseconds(Int.random(in: 0...300_000, using: &generator))
                 let deadline = ContinuousClock.now + .seconds(30)
                 let child = try ChildProcess.fixture(root, "killed", ["churn", "r\(round)", "1000000", "10", "150"])
-                var inFlight: [Substring]?
-                var acknowledged = 0
-                func handle(_ line: String) {
-                    let words = line.split(separator: " ")
-                    if words.first == "do" {
-                        inFlight = words
-                    } else if words.first == "ok", let operation = inFlight {
-                        switch operation[1] {
-                        case "set":
-                            model[String(operation[2])] = .string(
-                                "\(operation[2]):" + String(repeating: "x", count: Int(operation[3])!))
-                        case "del": model[String(operation[2])] = nil
-                        default: model[String(operation[2])] = .integer(Int(words[1])!)
-                        }
-                        inFlight = nil
-                        acknowledged += 1
-                    }
-                }
-                while acknowledged < target, let line = try child.nextLine(before: deadline) { handle(line) }
+                model.startChild()
+                while model.acknowledged < target, let line = try child.nextLine(before: deadline) { model.handle(line) }
                 let start = ContinuousClock.now
                 while ContinuousClock.now - start < extra {}
                 child.send(SIGKILL)
-                for line in try child.remainingLines(before: deadline) { handle(line) }
+                for line in try child.remainingLines(before: deadline) { model.handle(line) }
                 _ = try child.wait(before: deadline)
                 #expect(child.process.terminationReason == .uncaughtSignal, "round \(round): \(child.errorText)")
                 let values = try freshValues(of: file)
                 // NB: the operation in flight may have committed; only acknowledged ones are checked.
-                for (key, value) in model where key != inFlight.map({ String($0[2]) }) {
+                for (key, value) in model.values where key != model.inFlightKey {
                     #expect(values[key] == value, "round \(round) (seed \(seed)): \(key) lost or stale")
                 }
-                for key in values.keys where model[key] == nil && key != inFlight.map({ String($0[2]) }) {
+                for key in values.keys where model.values[key] == nil && key != model.inFlightKey {
                     #expect(Bool(false), "round \(round) (seed \(seed)): \(key) was removed but is back")
                 }
-                if let inFlight { model[String(inFlight[2])] = values[String(inFlight[2])] }
+                if let key = model.inFlightKey { model.values[key] = values[key] }
                 #expect(try integrityCheck(of: file) == "ok", "round \(round) (seed \(seed))")
             }
         }
@@ -344,32 +327,15 @@ struct IdleCheckpointTests {
             let deadline = ContinuousClock.now + .seconds(60)
             let child = try ChildProcess.fixture(
                 root, "full", ["churn", "f", "3000", "2", "120"], options: ["--file-size-limit", "\(128 * 1024)"])
-            var model: [String: PreferenceValue] = [:]
-            var inFlight: [Substring]?
-            var acknowledged = 0
-            while let line = try child.nextLine(before: deadline) {
-                let words = line.split(separator: " ")
-                if words.first == "do" {
-                    inFlight = words
-                } else if words.first == "ok", let operation = inFlight {
-                    switch operation[1] {
-                    case "set":
-                        model[String(operation[2])] = .string(
-                            "\(operation[2]):" + String(repeating: "x", count: Int(operation[3])!))
-                    case "del": model[String(operation[2])] = nil
-                    default: model[String(operation[2])] = .integer(Int(words[1])!)
-                    }
-                    inFlight = nil
-                    acknowledged += 1
-                }
-            }
+            var model = ChurnModel()
+            while let line = try child.nextLine(before: deadline) { model.handle(line) }
             let status = try child.wait(before: deadline)
             if status != 0 {
                 #expect(status == 2)
                 #expect(child.errorText.lowercased().contains("full"), "the failure is a full disk: \(child.errorText)")
             }
             let values = try freshValues(of: file)
-            for (key, value) in model { #expect(values[key] == value, "\(key) lost or stale") }
+            for (key, value) in model.values { #expect(values[key] == value, "\(key) lost or stale") }
             #expect(try integrityCheck(of: file) == "ok")
         }
     }

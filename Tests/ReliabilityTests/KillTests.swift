@@ -8,35 +8,6 @@ import ToolSupport
 /// A writer killed with SIGKILL at a random moment loses nothing it acknowledged and leaves a healthy file.
 @Suite(.timeLimit(.minutes(1)))
 struct KillTests {
-    /// The state the acknowledged operations of the `churn` fixture imply.
-    struct Model {
-        var values: [String: PreferenceValue] = [:]
-
-        /// Applies one operation line pair: `do <op>` and its `ok [n]`.
-        mutating func apply(_ operation: [Substring], result: Substring?) {
-            switch operation[1] {
-            case "set": values[String(operation[2])] = Self.value(key: operation[2], length: operation[3])
-            case "del": values[String(operation[2])] = nil
-            default: values[String(operation[2])] = .integer(Int(result!)!)
-            }
-        }
-
-        /// The state if the operation in flight when the process died did commit.
-        func applyingInFlight(_ operation: [Substring]) -> [String: PreferenceValue] {
-            var copy = self
-            if operation[1] == "inc" {
-                copy.values[String(operation[2])] = .integer((values[String(operation[2])]?.integerValue ?? 0) + 1)
-            } else {
-                copy.apply(operation, result: nil)
-            }
-            return copy.values
-        }
-
-        static func value(key: Substring, length: Substring) -> PreferenceValue {
-            .string("\(key):" + String(repeating: "x", count: Int(length)!))
-        }
-    }
-
     /// The domain in `file` read through a new connection; empty when the first child died before
     /// creating the file or its schema (a valid state: the next open creates it).
     private func observedValues(of file: URL) throws -> [String: PreferenceValue] {
@@ -62,43 +33,32 @@ struct KillTests {
         let seed = generator.seed
         try withTemporaryRoot { root in
             let file = databaseFile("killed", in: root)
-            var model = Model()
+            var model = ChurnModel()
             var acknowledgedInAll = 0
             for round in 0..<20 {
                 let target = round == 0 ? 0 : Int.random(in: 0...500, using: &generator)
                 let extra = Duration.microseconds(Int.random(in: 0...3000, using: &generator))
                 let deadline = ContinuousClock.now + .seconds(20)
                 let child = try ChildProcess.fixture(root, "killed", ["churn", "r\(round)", "1000000"])
-                var inFlight: [Substring]?
-                var acknowledged = 0
-                func handle(_ line: String) {
-                    let words = line.split(separator: " ")
-                    if words.first == "do" {
-                        inFlight = words
-                    } else if words.first == "ok", let operation = inFlight {
-                        model.apply(operation, result: words.dropFirst().first)
-                        inFlight = nil
-                        acknowledged += 1
-                    }
-                }
+                model.startChild()
                 if target > 0 {
-                    while acknowledged < target, let line = try child.nextLine(before: deadline) { handle(line) }
+                    while model.acknowledged < target, let line = try child.nextLine(before: deadline) { model.handle(line) }
                 }
                 let start = ContinuousClock.now
                 while ContinuousClock.now - start < extra {}  // NB: not a wait for anything: a random moment to strike.
                 child.send(SIGKILL)
-                for line in try child.remainingLines(before: deadline) { handle(line) }
+                for line in try child.remainingLines(before: deadline) { model.handle(line) }
                 try child.wait(before: deadline)
                 #expect(
                     child.process.terminationReason == .uncaughtSignal,
                     "round \(round) (seed \(seed)): the child exited by itself: \(child.errorText)")
-                acknowledgedInAll += acknowledged
+                acknowledgedInAll += model.acknowledged
 
                 let values = try observedValues(of: file)
-                let withInFlight = inFlight.map { model.applyingInFlight($0) }
+                let withInFlight = model.withInFlight
                 #expect(
                     values == model.values || values == withInFlight,
-                    "round \(round) (seed \(seed)): \(values.count) keys, \(model.values.count) acknowledged; in flight: \(inFlight?.joined(separator: " ") ?? "none")"
+                    "round \(round) (seed \(seed)): \(values.count) keys, \(model.values.count) acknowledged; in flight: \(model.inFlight?.joined(separator: " ") ?? "none")"
                 )
                 if values != model.values, let withInFlight, values == withInFlight { model.values = withInFlight }
                 if isCreated(file) { #expect(try integrityCheck(of: file) == "ok", "round \(round) (seed \(seed))") }
