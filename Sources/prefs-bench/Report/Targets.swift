@@ -44,6 +44,11 @@ struct Target: Sendable {
         rows.first { $0.caseID == caseID && $0.label == label && $0.keys == keys }?[kind]?.median
     }
 
+    /// Ours' median over `peer`'s in the row `caseID`/`label` at `keys`.
+    static func ratio(_ rows: [Row], _ caseID: String, _ label: String, _ keys: Int?, to peer: PeerKind) -> Double? {
+        divide(median(rows, caseID, label, keys, .ours), median(rows, caseID, label, keys, peer))
+    }
+
     /// `a / b` when both exist and `b` is not zero.
     static func divide(_ a: Double?, _ b: Double?) -> Double? {
         guard let a, let b, b != 0 else { return nil }
@@ -59,19 +64,17 @@ struct Target: Sendable {
                 let label = "hot read, \(kind)"
                 targets.append(
                     Target(description: "\(label), \(Report.count(size)) keys: ours / Foundation (4x faster)", limit: 0.25) {
-                        divide(median($0, "hot-read", label, size, .ours), median($0, "hot-read", label, size, .foundation))
+                        ratio($0, "hot-read", label, size, to: .foundation)
                     })
                 targets.append(
                     Target(description: "\(label), \(Report.count(size)) keys: ours / dict floor", limit: 1.2) {
-                        divide(median($0, "hot-read", label, size, .ours), median($0, "hot-read", label, size, .floor))
+                        ratio($0, "hot-read", label, size, to: .floor)
                     })
             }
             // NB: the floor has no registration domain: a registered default is held to the floor's hot read.
             targets.append(
                 Target(description: "missing key, \(Report.count(size)) keys: ours / dict floor", limit: 1.5) {
-                    divide(
-                        median($0, "fallthrough", "missing key", size, .ours),
-                        median($0, "fallthrough", "missing key", size, .floor))
+                    ratio($0, "fallthrough", "missing key", size, to: .floor)
                 })
             targets.append(
                 Target(description: "registered default, \(Report.count(size)) keys: ours / dict floor's hot read", limit: 1.5) {
@@ -93,7 +96,7 @@ struct Target: Sendable {
             for size in sizes {
                 targets.append(
                     Target(description: "\(label), \(Report.count(size)) keys: ours / SQLite", limit: 1.1) {
-                        divide(median($0, "write", label, size, .ours), median($0, "write", label, size, .sqlite))
+                        ratio($0, "write", label, size, to: .sqlite)
                     })
             }
             targets.append(
@@ -113,25 +116,19 @@ struct Target: Sendable {
         }
         targets.append(
             Target(description: "batch of 10,000 writes: ours / SQLite", limit: 1.2) {
-                divide(
-                    median($0, "batch", "batch of 10,000 writes, per row", 10_000, .ours),
-                    median($0, "batch", "batch of 10,000 writes, per row", 10_000, .sqlite))
+                ratio($0, "batch", "batch of 10,000 writes, per row", 10_000, to: .sqlite)
             })
         targets.append(
             Target(description: "cold start, open + first read, 10,000 keys: ours / SQLite", limit: 1.1) {
-                divide(
-                    median($0, "cold-start", "cold start, open + first read", 10_000, .ours),
-                    median($0, "cold-start", "cold start, open + first read", 10_000, .sqlite))
+                ratio($0, "cold-start", "cold start, open + first read", 10_000, to: .sqlite)
             })
         targets.append(
             Target(description: "cold start, 10,000 keys: ours / Foundation (a fifth)", limit: 0.2) {
-                divide(
-                    median($0, "cold-start", "cold start, open + first read", 10_000, .ours),
-                    median($0, "cold-start", "cold start, open + first read", 10_000, .foundation))
+                ratio($0, "cold-start", "cold start, open + first read", 10_000, to: .foundation)
             })
         targets.append(
             // NB: ours' growth less raw SQLite's: both fill SQLite's page cache (bounded by `cache_size`,
-            // 2 MiB by default) as every key is read; the issue counts raw SQLite as "no cache".
+            // 2 MiB by default) as every key is read; the target counts raw SQLite as "no cache".
             Target(description: "memory, 100,000 keys read: ours' cache (less SQLite's page cache) / a dictionary", limit: 1.3) {
                 let label = ProcessCases.cacheCostLabel
                 guard let ours = median($0, "memory", label, 100_000, .ours),
