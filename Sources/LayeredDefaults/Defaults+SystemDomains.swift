@@ -23,9 +23,9 @@ extension Defaults {
         let directories = configuration.systemDirectories.map(\.path)
         func existing(under subdirectory: String, isManaged: Bool) -> [DomainStore] {
             directories.compactMap { directory in
-                let root = directory + (directory.hasSuffix("/") ? "" : "/") + subdirectory
+                let root = StoreRegistry.withoutTrailingSlash(directory) + "/" + subdirectory
                 var status = stat()
-                guard lstat(root + "/" + suiteName + "." + Location.fileExtension, &status) == 0 else { return nil }
+                guard lstat(StoreRegistry.path(of: suiteName, inDirectory: root), &status) == 0 else { return nil }
                 let registry = StoreRegistry(
                     root: URL(fileURLWithPath: root, isDirectory: true),
                     busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)

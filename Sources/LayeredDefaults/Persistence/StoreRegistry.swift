@@ -60,11 +60,12 @@ final class StoreRegistry: Sendable {
     }
 
     /// The database file of `name` (which must be valid) in the directory at `directory` (no trailing slash).
-    private static func path(of name: String, inDirectory directory: String) -> String {
+    static func path(of name: String, inDirectory directory: String) -> String {
         directory + "/" + name + "." + Location.fileExtension
     }
 
-    private static func withoutTrailingSlash(_ path: String) -> String {
+    /// `path` without its trailing slash (`/` stays `/`), ready to have components joined to it.
+    static func withoutTrailingSlash(_ path: String) -> String {
         path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
