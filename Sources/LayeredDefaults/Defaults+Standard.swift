@@ -28,7 +28,7 @@ extension Defaults {
         do {
             return try Defaults(suiteName: name, configuration: configuration)
         } catch {
-            let failure = error as? DefaultsError ?? .readOnly(suite: name, key: nil)
+            let failure = DefaultsError.wrapping(error, suite: name)
             configuration.errorHandler(failure)
             return Defaults(
                 suiteName: name, configuration: configuration, registry: StoreRegistry(configuration: configuration),

@@ -143,7 +143,7 @@ public final class Defaults: Sendable {
             do {
                 global = try registry.store(named: Self.globalDomain)!
             } catch {
-                failure = error as? DefaultsError ?? .readOnly(suite: Self.globalDomain, key: nil)
+                failure = DefaultsError.wrapping(error, suite: Self.globalDomain)
                 global = .inMemory(name: Self.globalDomain, unavailable: failure)
             }
             state.withLock { state in
