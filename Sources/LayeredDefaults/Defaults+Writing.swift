@@ -22,7 +22,9 @@ extension Defaults {
     /// The body sees the latest committed state; other threads and processes wait for it (up to the
     /// busy timeout) and see all of its changes or none. If it throws, nothing changes. Reads through
     /// this instance from inside the body see the body's own changes; a write through it (instead of
-    /// through `domain`) throws ``DefaultsError/nestedTransaction(suite:)``.
+    /// through `domain`) throws ``DefaultsError/nestedTransaction(suite:)``. A body may use other suites
+    /// too, except where a transaction of that suite, on another thread, waits for this one: that call
+    /// throws ``DefaultsError/transactionCycle(suite:key:)`` at once instead of deadlocking.
     ///
     /// ```swift
     /// try defaults.transaction { domain in

@@ -41,6 +41,52 @@ import Testing
         }
     }
 
+    /// Two threads, each in a transaction of its own suite, both read a key of the other's suite that its
+    /// view does not know (so the read needs the other store's lock): the read that would close the
+    /// cycle fails with `transactionCycle` at once, its transaction rolls back, and the other one commits.
+    ///
+    /// NB: before, both waited for each other for good, and took with them every thread that later
+    /// needed either store (the observation thread, the checkpointer).
+    @Test func twoTransactionsReadingEachOthersSuiteDoNotDeadlock() throws {
+        try withTemporaryRoot { root in
+            let a = try makeDefaults("cycleA", root: root)
+            let b = try makeDefaults("cycleB", root: root)
+            let bothInside = DispatchGroup()
+            let ended = DispatchGroup()
+            let outcomes = Lock<[String: Result<Void, any Error>]>([:])
+            for (name, mine, other) in [("a", a, b), ("b", b, a)] {
+                bothInside.enter()
+                ended.enter()
+                Thread {
+                    let outcome = Result {
+                        try mine.transaction { domain in
+                            try domain.set(.string("written"), forKey: "k")
+                            bothInside.leave()
+                            bothInside.wait()
+                            _ = try other.value(forKey: "unread")
+                        }
+                    }
+                    outcomes.withLock { $0[name] = outcome }
+                    ended.leave()
+                }.start()
+            }
+            // NB: not a timing assertion: deadlocked threads never end; 60 s bounds the wait.
+            try #require(ended.wait(timeout: .now() + 60) == .success, "the two transactions deadlocked")
+            let results = outcomes.withLock { $0 }
+            let refused = results.filter { if case .failure = $0.value { true } else { false } }
+            #expect(refused.count == 1, "one read closes the cycle and only it is refused: \(results)")
+            for (name, result) in results {
+                let suite = name == "a" ? "cycleA" : "cycleB"
+                if case .failure(let error) = result {
+                    #expect(error as? DefaultsError == .transactionCycle(suite: name == "a" ? "cycleB" : "cycleA", key: "unread"))
+                    #expect(try freshValues(of: root.appendingPathComponent("\(suite).sqlite3")) == [:])
+                } else {
+                    #expect(try freshValues(of: root.appendingPathComponent("\(suite).sqlite3")) == ["k": "written"])
+                }
+            }
+        }
+    }
+
     @Test func isOnlyCommitKnowsWhetherOurCommitWrote() throws {
         try withTemporaryRoot { root in
             let store = try makeDefaults("commits", root: root).persistent

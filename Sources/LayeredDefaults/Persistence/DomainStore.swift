@@ -20,10 +20,10 @@ final class DomainStore: Sendable {
 
     // NB: the table is not Sendable; every use goes through `withTable`, which holds `tableLock`.
     nonisolated(unsafe) private let table: PreferencesTable
-    private let tableLock = Lock(())
-    /// The thread holding `tableLock` (0: none), so that a call made from inside a transaction's body
-    /// on that thread is recognized instead of deadlocking on the lock it already holds.
-    private let lockOwner = Atomic<UInt>(0)
+    /// Held across a transaction, whose body may call this store again (recognized, not a deadlock) or
+    /// another store (refused with ``DefaultsError/transactionCycle(suite:key:)`` where waiting for it
+    /// would close a cycle).
+    private let tableLock = OwnedLock()
     private let view: Lock<CachedView>
     private let signal: ChangeSignal
     /// True while a look of the ``IdleCheckpointer`` is asked for. Read and written under `tableLock`.
@@ -101,9 +101,9 @@ final class DomainStore: Sendable {
     func value(forKey key: String) throws -> PreferenceValue? {
         // NB: from inside a transaction's body on this thread, read the open transaction, never the view:
         // the body's own changes are visible, for every key alike.
-        if lockOwner.load(ordering: .relaxed) == Self.currentThread { return try read { try $0.value(forKey: key) } }
+        if tableLock.isHeldByCurrentThread { return try read { try $0.value(forKey: key) } }
         if let cached = view.withLock({ $0.lookUp(key, current: signal.fingerprint) }) { return cached }
-        return try withTable { table, reentered in
+        return try withTable(key: key) { table, reentered in
             let generation = view.withLock { view in
                 view.revalidate(signal.fingerprint)
                 return view.generation
@@ -124,7 +124,7 @@ final class DomainStore: Sendable {
     /// - Returns: the values, and an error for each row that could not be decoded (skipped, untouched).
     /// - Throws: ``DefaultsError`` when the database cannot be read.
     func allValues() throws -> (values: [String: PreferenceValue], undecodable: [DefaultsError]) {
-        try withTable { table, reentered in
+        try withTable(key: nil) { table, reentered in
             let generation = view.withLock { view in
                 view.revalidate(signal.fingerprint)
                 return view.generation
@@ -143,7 +143,7 @@ final class DomainStore: Sendable {
     /// Runs `body` with the table gateway, for reads that the view does not serve (e.g. the migrations table).
     /// - Throws: what `body` throws, storage errors classified as ``DefaultsError``.
     func read<T>(_ body: (PreferencesTable) throws -> T) throws -> T {
-        try withTable { table, _ in
+        try withTable(key: nil) { table, _ in
             do {
                 return try body(table)
             } catch {
@@ -174,7 +174,7 @@ final class DomainStore: Sendable {
             if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
             throw unavailable
         }
-        return try withTable { table, reentered in
+        return try withTable(key: key) { table, reentered in
             guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
             do {
                 try table.begin()
@@ -229,14 +229,16 @@ final class DomainStore: Sendable {
     /// A checkpoint that could not copy everything (a reader of an older snapshot, another connection
     /// checkpointing) is not an error: what is left waits for the next idle checkpoint, or the backstop.
     func checkpointIfIdle(since commits: UInt64) -> UInt64? {
-        // NB: the checkpointer's thread is never inside a transaction's body, so it takes the lock itself.
-        tableLock.withLock { _ in
+        // NB: the checkpointer's thread holds no other store's lock, so it is never refused; were it
+        // refused, the look would simply be asked again.
+        let checkpointed = try? tableLock.withLock { _ in
             let now = table.connection.walCommitCount
             guard now == commits else { return now }
             awaitsIdleCheckpoint.store(false, ordering: .relaxed)
             table.connection.checkpoint()
             return nil
         }
+        return checkpointed ?? commits
     }
 
     /// Runs between a transaction's `COMMIT` and the store's look at the WAL-index header: a seam for tests
@@ -247,7 +249,7 @@ final class DomainStore: Sendable {
     /// (e.g. `PRAGMA max_page_count` to make the disk look full). Never for reading or writing values,
     /// which the in-memory view would not know about.
     func withConnectionForTesting<T>(_ body: (Connection) throws -> T) throws -> T {
-        try withTable { table, _ in try body(table.connection) }
+        try withTable(key: nil) { table, _ in try body(table.connection) }
     }
 
     /// The stored values the in-memory view holds now: a seam for tests of what the view keeps.
@@ -264,23 +266,14 @@ final class DomainStore: Sendable {
 
     /// Runs `body` with the table gateway, holding its lock; `reentered` is true when this thread already
     /// held it (a call from inside a transaction's body), which then runs without taking it again.
-    private func withTable<T>(_ body: (PreferencesTable, _ reentered: Bool) throws -> T) throws -> T {
-        let thread = Self.currentThread
-        if lockOwner.load(ordering: .relaxed) == thread { return try body(table, true) }
-        var result: Result<T, any Error>?
-        tableLock.withLock { _ in
-            lockOwner.store(thread, ordering: .relaxed)
-            defer { lockOwner.store(0, ordering: .relaxed) }
-            result = Result { try body(table, false) }
+    /// - Throws: what `body` throws, or ``DefaultsError/transactionCycle(suite:key:)`` (about `key`)
+    ///   without running it when waiting for the lock would deadlock: its holder waits for a store whose
+    ///   lock this thread holds (two transactions, each reading the other's suite).
+    private func withTable<T>(key: String?, _ body: (PreferencesTable, _ reentered: Bool) throws -> T) throws -> T {
+        do {
+            return try tableLock.withLock { reentered in try body(table, reentered) }
+        } catch is OwnedLock.WouldDeadlock {
+            throw DefaultsError.transactionCycle(suite: name, key: key)
         }
-        return try result!.get()
-    }
-
-    private static var currentThread: UInt {
-        #if canImport(Darwin)
-            UInt(bitPattern: pthread_self())
-        #else
-            UInt(pthread_self())
-        #endif
     }
 }

@@ -72,4 +72,20 @@ package final class Lock<State>: @unchecked Sendable {
         #endif
         return try body(&state.pointee)
     }
+
+    /// Runs `body` with exclusive access to the state when the lock is free now, and returns what it
+    /// returns; returns nil, without waiting and without running `body`, when another thread holds it.
+    /// - Throws: what `body` throws; the lock is released either way.
+    package func withLockIfAvailable<Result: ~Copyable, E: Error>(
+        _ body: (inout sending State) throws(E) -> sending Result
+    ) throws(E) -> sending Result? {
+        #if canImport(Darwin)
+            guard os_unfair_lock_trylock(primitive) else { return nil }
+            defer { os_unfair_lock_unlock(primitive) }
+        #else
+            guard pthread_mutex_trylock(primitive) == 0 else { return nil }
+            defer { pthread_mutex_unlock(primitive) }
+        #endif
+        return try body(&state.pointee)
+    }
 }

@@ -62,7 +62,7 @@ enum PrefsError: Error, Sendable, Equatable {
             case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint,
                 .permissionDenied,
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction,
-                .storageFailure,
+                .transactionCycle, .storageFailure,
                 .fileSystemFailure:
                 self = .storage(error.description)
             }
