@@ -249,6 +249,65 @@ import Testing
             }
         }
     }
+
+    /// An observation is cancelled from inside a transaction's body while the observation thread
+    /// evaluates another one, of the whole store, which waits for that body's store: `cancel()` returns.
+    ///
+    /// NB: before, `cancel()` waited for the evaluation and the evaluation for the body's store: both
+    /// hung for good, and every observation of the process with them. When it hangs, the observations
+    /// are kept forever (releasing one waits for the observation thread).
+    @Test func cancellingFromInsideATransactionReturns() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("cancelInside", root: root)
+            let everything = defaults.observeAll { _ in }  // reads the whole store: needs its lock
+            let other = defaults.observe("other") { _ in }
+            let ended = DispatchSemaphore(value: 0)
+            Thread {
+                try? defaults.transaction { domain in
+                    try domain.set(.integer(1), forKey: "k")
+                    defaults.register(["r": .integer(1)])  // asks for an evaluation of `everything`
+                    Thread.sleep(forTimeInterval: 0.5)  // NB: lets it reach the store's lock; not an assertion
+                    other.cancel()
+                }
+                ended.signal()
+            }.start()
+            // NB: not a timing assertion: a deadlocked cancel never returns; 60 s bounds the wait.
+            let returned = ended.wait(timeout: .now() + 60) == .success
+            keep([everything, other], unlessCancellable: returned)
+            #expect(returned, "cancel() inside a transaction's body waited for an evaluation waiting for that body")
+        }
+    }
+
+    /// The error handler, called by an evaluation on the observation thread, cancels an observation:
+    /// `cancel()` returns.
+    ///
+    /// NB: before, it waited for the evaluation that called it: the observation thread hung on itself.
+    @Test func cancellingFromTheErrorHandlerOfAnEvaluationReturns() throws {
+        try withTemporaryRoot { root in
+            let observation = Lock<DefaultsObservation?>(nil)
+            let handled = DispatchSemaphore(value: 0)
+            let defaults = try makeDefaults("cancelFromHandler", root: root) { _ in
+                observation.withLock { $0 }?.cancel()
+                handled.signal()
+            }
+            let observed = defaults.observe(Defaults.Key<Int>("n", default: 0)) { _ in }
+            observation.withLock { $0 = observed }
+            try defaults.write("not a number", forKey: "n")  // its evaluation reports a mismatched value
+            // NB: not a timing assertion: a deadlocked handler never returns; 60 s bounds the wait.
+            let returned = handled.wait(timeout: .now() + 60) == .success
+            keep([observed], unlessCancellable: returned)
+            #expect(returned, "cancel() in the error handler waited for the evaluation that called it")
+        }
+    }
+
+    /// Cancels `observations` when `cancellable`; else keeps them for good, since releasing one would
+    /// wait for an observation thread that a deadlock holds.
+    private func keep(_ observations: [DefaultsObservation], unlessCancellable cancellable: Bool) {
+        if cancellable { observations.forEach { $0.cancel() } } else { Self.hung.withLock { $0 += observations } }
+    }
+
+    /// The observations of a test that hung (see `keep(_:unlessCancellable:)`).
+    private static let hung = Lock<[DefaultsObservation]>([])
 }
 
 /// Which changes ask the observation center for an evaluation (on a center of the test's own).

@@ -54,8 +54,11 @@ import Testing
             let bothInside = DispatchGroup()
             let ended = DispatchGroup()
             let outcomes = Lock<[String: Result<Void, any Error>]>([:])
+            // NB: both entered before either thread starts: else the first could leave and pass alone,
+            // commit, and leave the second nothing to be refused.
+            bothInside.enter()
+            bothInside.enter()
             for (name, mine, other) in [("a", a, b), ("b", b, a)] {
-                bothInside.enter()
                 ended.enter()
                 Thread {
                     let outcome = Result {
@@ -84,6 +87,41 @@ import Testing
                     #expect(try freshValues(of: root.appendingPathComponent("\(suite).sqlite3")) == ["k": "written"])
                 }
             }
+        }
+    }
+
+    /// Three transactions, each reading the next one's suite once all three are inside: exactly one
+    /// read closes the ring and is refused; the other two commit.
+    @Test func threeTransactionsReadingInARingDoNotDeadlock() throws {
+        try withTemporaryRoot { root in
+            let stores = try (0..<3).map { try makeDefaults("ring\($0)", root: root) }
+            let allInside = DispatchGroup()
+            let ended = DispatchGroup()
+            let refused = Lock<[any Error]>([])
+            // NB: all entered before any thread starts: else the first could leave and pass alone.
+            for _ in 0..<3 { allInside.enter() }
+            for index in 0..<3 {
+                ended.enter()
+                let (mine, next) = (stores[index], stores[(index + 1) % 3])
+                Thread {
+                    do {
+                        try mine.transaction { domain in
+                            try domain.set(.string("written"), forKey: "k")
+                            allInside.leave()
+                            allInside.wait()
+                            _ = try next.value(forKey: "unread")
+                        }
+                    } catch {
+                        refused.withLock { $0.append(error) }
+                    }
+                    ended.leave()
+                }.start()
+            }
+            // NB: not a timing assertion: deadlocked threads never end; 60 s bounds the wait.
+            try #require(ended.wait(timeout: .now() + 60) == .success, "the ring of transactions deadlocked")
+            let errors = refused.withLock { $0 }
+            #expect(errors.count == 1, "\(errors)")
+            #expect(errors.allSatisfy { if case .transactionCycle? = $0 as? DefaultsError { true } else { false } })
         }
     }
 

@@ -12,6 +12,10 @@ public final class DefaultsObservation: Sendable {
     deinit { cancel() }
 
     /// Stops the observation: its handler is not called for changes seen after this returns.
+    ///
+    /// Called from inside a transaction's body, or from the error handler while an evaluation reports
+    /// to it, it does not wait for an evaluation running now (which may need the body's store): that
+    /// evaluation may still call the handler once.
     public func cancel() { stop(waitingForEvaluation: true) }
 
     /// Stops the observation; with `waitingForEvaluation` false, an evaluation running now may still

@@ -25,8 +25,9 @@ final class ObservationCenter: Sendable {
     let deliveryQueue = DispatchQueue(label: "LayeredDefaults.observation")
 
     private let registrations = Lock(Registrations())
-    /// Held while an evaluation runs, so that ``remove(_:waitingForEvaluation:)`` can wait one out.
-    private let evaluation = Lock(())
+    /// Held while an evaluation runs, so that ``remove(_:waitingForEvaluation:)`` can wait one out. An
+    /// `OwnedLock`, so that the evaluating thread counts as holding one (see `remove`).
+    private let evaluation = OwnedLock()
     private let nextID = Atomic<UInt64>(1)
     private let count = Atomic<Int>(0)
     /// Wakes the evaluating thread.
@@ -83,6 +84,12 @@ final class ObservationCenter: Sendable {
 
     /// Removes an observation; unless `waitingForEvaluation` is false, it is not evaluated again once this
     /// returns (an evaluation running it is waited out).
+    ///
+    /// NB: a thread holding an `OwnedLock` never waits: inside a transaction's body it holds a store's lock,
+    /// which the running evaluation may be waiting for; on the evaluating thread (an error handler called
+    /// by an evaluation) it holds `evaluation` itself. Either wait would never end, and the cycle check
+    /// cannot see it. The observation is out of the registrations already: only an evaluation running
+    /// now may still evaluate it, once.
     func remove(_ id: UInt64, waitingForEvaluation: Bool = true) {
         let removed = registrations.withLock { registrations in
             let removed = registrations.observations.removeValue(forKey: id)
@@ -90,7 +97,8 @@ final class ObservationCenter: Sendable {
             return removed != nil
         }
         guard removed else { return }
-        if waitingForEvaluation { evaluation.withLock { _ in } }
+        // NB: a thread that holds no `OwnedLock` closes no cycle, so it is never refused.
+        if waitingForEvaluation, !OwnedLock.isAnyHeldByCurrentThread { try? evaluation.withLock { _ in } }
         count.add(-1, ordering: .sequentiallyConsistent)
     }
 
@@ -120,7 +128,8 @@ final class ObservationCenter: Sendable {
             }
             // NB: cleared before evaluating, so a change made from here on asks for another evaluation.
             evaluationPending.store(false, ordering: .sequentiallyConsistent)
-            evaluation.withLock { _ in
+            // NB: this thread holds no `OwnedLock` here, so it is never refused.
+            try? evaluation.withLock { _ in
                 let evaluations = registrations.withLock { $0.observations.values.map(\.evaluate) }
                 for evaluate in evaluations { evaluate() }
             }

@@ -26,8 +26,20 @@ final class OwnedLock: Sendable {
     /// The lock each waiting thread waits for. Recorded and searched under its own lock, taken last.
     private static let waits = Lock<[UInt: OwnedLock]>([:])
 
+    /// How many locks of this kind the calling thread holds (as a pointer's bit pattern; nil: none).
+    private static let heldCount: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }()
+
     /// Whether the calling thread holds the lock.
     var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == Self.currentThread }
+
+    /// Whether the calling thread holds any lock of this kind: it must not wait for a lock of another
+    /// kind that is held while waiting for one of these (its wait would be invisible to the cycle check).
+    static var isAnyHeldByCurrentThread: Bool { pthread_getspecific(heldCount) != nil }
 
     /// Runs `body` holding the lock, and returns what it returns; `reentered` is true when the calling
     /// thread already held it, and `body` then runs without taking it again.
@@ -38,8 +50,13 @@ final class OwnedLock: Sendable {
         if owner.load(ordering: .relaxed) == thread { return try body(true) }
         var result: Result<T, any Error>?
         func run() {
+            let held = pthread_getspecific(Self.heldCount)
+            pthread_setspecific(Self.heldCount, UnsafeRawPointer(bitPattern: Int(bitPattern: held) + 1))
             owner.store(thread, ordering: .relaxed)
-            defer { owner.store(0, ordering: .relaxed) }
+            defer {
+                owner.store(0, ordering: .relaxed)
+                pthread_setspecific(Self.heldCount, held)
+            }
             result = Result { try body(false) }
         }
         if lock.withLockIfAvailable({ _ in run() }) == nil {
