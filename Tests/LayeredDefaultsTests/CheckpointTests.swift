@@ -104,25 +104,26 @@ import Testing
     /// lost, nothing crashes (and, under ThreadSanitizer, nothing races).
     @Test func storesReleasedWhileLookedAtLoseNothing() async throws {
         try await withTemporaryRoot { root in
-            let done = Atomic<Bool>(false)
-            let looker = Task.detached {
-                while !done.load(ordering: .relaxed) {
-                    IdleCheckpointer.shared.lookNowForTesting { $0.path?.contains(root.lastPathComponent) == true }
-                }
+            let looker = RepeatingThread {
+                IdleCheckpointer.shared.lookNowForTesting { $0.path?.contains(root.lastPathComponent) == true }
             }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for writer in 0..<4 {
-                    group.addTask {
-                        for round in 0..<25 {
-                            let defaults = try makeDefaults("churn\(writer)", root: root)
-                            try defaults.write(.integer(round), forKey: "round")
+            // NB: the looker stops whatever happens, or it would spin on after a failure.
+            var failure: (any Error)?
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for writer in 0..<4 {
+                        group.addTask {
+                            for round in 0..<25 {
+                                let defaults = try makeDefaults("churn\(writer)", root: root)
+                                try defaults.write(.integer(round), forKey: "round")
+                            }
                         }
                     }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
-            }
-            done.store(true, ordering: .relaxed)
-            await looker.value
+            } catch { failure = error }
+            looker.stop()
+            if let failure { throw failure }
             for writer in 0..<4 {
                 #expect(try freshValues(of: root.appendingPathComponent("churn\(writer).sqlite3"))["round"] == 24)
             }

@@ -39,26 +39,9 @@ struct IdleCheckpointTests {
         return try condition()
     }
 
-    /// A thread (not a task: a spinning task would hold one of the cooperative pool's few threads)
-    /// running the looks of the stores under a root without pause until stopped.
-    final class Looker: Sendable {
-        private let done = Atomic<Bool>(false)
-        private let ended = DispatchSemaphore(value: 0)
-
-        init(root: URL) {
-            Thread { [self] in
-                while !done.load(ordering: .relaxed) {
-                    IdleCheckpointer.shared.lookNowForTesting { $0.path?.contains(root.lastPathComponent) == true }
-                }
-                ended.signal()
-            }.start()
-        }
-
-        /// Stops the thread and waits for it to end.
-        func stop() {
-            done.store(true, ordering: .relaxed)
-            ended.wait()
-        }
+    /// The looks of the stores under `root`, run without pause on a thread of their own until stopped.
+    func looksWithoutPause(under root: URL) -> RepeatingThread {
+        RepeatingThread { IdleCheckpointer.shared.lookNowForTesting { $0.path?.contains(root.lastPathComponent) == true } }
     }
 
     // MARK: Killed writers
@@ -205,7 +188,7 @@ struct IdleCheckpointTests {
     /// old one's look is pending or running (and its last reference released by the checkpointer).
     @Test func aStoreReopenedWhileItsLookIsPendingSeesItsWrites() async throws {
         try await withTemporaryRoot { root in
-            let looker = Looker(root: root)
+            let looker = looksWithoutPause(under: root)
             let problems = Lock<[String]>([])
             // NB: the looker stops whatever happens, or it would spin on after a failure.
             var failure: (any Error)?
@@ -291,7 +274,7 @@ struct IdleCheckpointTests {
                     seen.add(1, ordering: .relaxed)
                 }
             }
-            let looker = Looker(root: root)
+            let looker = looksWithoutPause(under: root)
             // NB: the looker stops whatever happens, or it would spin on after a failure.
             var failure: (any Error)?
             do {
