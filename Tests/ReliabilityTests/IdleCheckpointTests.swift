@@ -41,7 +41,7 @@ struct IdleCheckpointTests {
 
     /// The looks of the stores under `root`, run without pause on a thread of their own until stopped.
     func looksWithoutPause(under root: URL) -> RepeatingThread {
-        RepeatingThread { IdleCheckpointer.shared.lookNowForTesting { $0.path?.contains(root.lastPathComponent) == true } }
+        RepeatingThread { IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) } }
     }
 
     // MARK: Killed writers
@@ -232,7 +232,7 @@ struct IdleCheckpointTests {
         try withTemporaryRoot { root in
             let errors = ReportedErrors()
             let defaults = try open("batch", root, errors: errors)
-            let mine = { (store: DomainStore) in store === defaults.persistent }
+            let mine = { (path: String) in path == defaults.persistent.path }
             for round in 0..<50 {
                 try defaults.write(.integer(round), forKey: "k")
                 switch round % 3 {
@@ -341,7 +341,7 @@ struct IdleCheckpointTests {
             let file = databaseFile("unlinked", in: root)
             do {
                 let defaults = try open("unlinked", root, errors: errors)
-                let mine = { (store: DomainStore) in store === defaults.persistent }
+                let mine = { (path: String) in path == defaults.persistent.path }
                 for index in 0..<20 { try defaults.write(.integer(index), forKey: "a\(index)") }
                 try FileManager.default.removeItem(atPath: file.path + "-wal")
                 IdleCheckpointer.shared.lookNowForTesting(at: mine)
