@@ -54,8 +54,11 @@ import Testing
             let bothInside = DispatchGroup()
             let ended = DispatchGroup()
             let outcomes = Lock<[String: Result<Void, any Error>]>([:])
+            // NB: both enter before either thread starts: a thread that ran before the second `enter()`
+            // found the group empty and read the other suite before the other transaction began: both committed.
+            bothInside.enter()
+            bothInside.enter()
             for (name, mine, other) in [("a", a, b), ("b", b, a)] {
-                bothInside.enter()
                 ended.enter()
                 Thread {
                     let outcome = Result {
