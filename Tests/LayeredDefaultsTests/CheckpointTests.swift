@@ -28,8 +28,8 @@ import Testing
             let defaults = try makeDefaults("idle", root: root)
             for index in 0..<50 { try defaults.write(.integer(index), forKey: "k\(index % 10)") }
             // NB: twice: a look finding commits made since the store asked for it asks again.
-            IdleCheckpointer.shared.lookNowForTesting { $0 === defaults.persistent }
-            IdleCheckpointer.shared.lookNowForTesting { $0 === defaults.persistent }
+            IdleCheckpointer.shared.lookNowForTesting { $0 == defaults.persistent.path }
+            IdleCheckpointer.shared.lookNowForTesting { $0 == defaults.persistent.path }
             let log = try logFrames(of: defaults)
             #expect(log.frames > 0)
             #expect(log.backfilled == log.frames, "every frame of an idle store's log is in the database")
@@ -43,7 +43,7 @@ import Testing
     @Test func aStoreStillWritingIsNotCheckpointed() throws {
         try withTemporaryRoot { root in
             let defaults = try makeDefaults("busy", root: root)
-            let mine = { (store: DomainStore) in store === defaults.persistent }
+            let mine = { (path: String) in path == defaults.persistent.path }
             var judged = false
             for _ in 0..<10 where !judged {
                 let start = ContinuousClock.now
@@ -89,8 +89,34 @@ import Testing
                 #expect(awaits(defaults.persistent))
             }
             #expect(released == nil, "a pending checkpoint does not keep the store alive")
-            IdleCheckpointer.shared.lookNowForTesting { $0.path?.contains(root.lastPathComponent) == true }
+            IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) }
             #expect(try freshValues(of: root.appendingPathComponent("released.sqlite3"))["k"] == 1)
+        }
+    }
+
+    /// A look at some stores never holds the others it passes over (another test's, say): one its owner
+    /// releases meanwhile goes at once, as the owner expects (closed, its log checkpointed and removed).
+    ///
+    /// NB: before, every look took each pending store to ask whether it was selected: a test's looker
+    /// running without pause kept other tests' released stores open a moment longer, at random.
+    @Test func aLookNeverHoldsTheStoresItPassesOver() throws {
+        try withTemporaryRoot { root in
+            var owner: Defaults? = try makeDefaults("passed", root: root)
+            weak let released = owner?.persistent
+            let path = try #require(released?.path)
+            var goneAtOnce: Bool?
+            // NB: a few rounds, for the checkpointer's own look may come first on a loaded machine.
+            for _ in 0..<10 where goneAtOnce == nil {
+                try owner?.write(.integer(1), forKey: "k")  // asks for a look
+                IdleCheckpointer.shared.lookNowForTesting { candidate in
+                    if candidate == path {
+                        owner = nil  // released while the look passes over it
+                        goneAtOnce = released == nil
+                    }
+                    return false
+                }
+            }
+            #expect(goneAtOnce == true, "the look held a store it did not select")
         }
     }
 
@@ -104,25 +130,26 @@ import Testing
     /// lost, nothing crashes (and, under ThreadSanitizer, nothing races).
     @Test func storesReleasedWhileLookedAtLoseNothing() async throws {
         try await withTemporaryRoot { root in
-            let done = Atomic<Bool>(false)
-            let looker = Task.detached {
-                while !done.load(ordering: .relaxed) {
-                    IdleCheckpointer.shared.lookNowForTesting { $0.path?.contains(root.lastPathComponent) == true }
-                }
+            let looker = RepeatingThread {
+                IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) }
             }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for writer in 0..<4 {
-                    group.addTask {
-                        for round in 0..<25 {
-                            let defaults = try makeDefaults("churn\(writer)", root: root)
-                            try defaults.write(.integer(round), forKey: "round")
+            // NB: the looker stops whatever happens, or it would spin on after a failure.
+            var failure: (any Error)?
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for writer in 0..<4 {
+                        group.addTask {
+                            for round in 0..<25 {
+                                let defaults = try makeDefaults("churn\(writer)", root: root)
+                                try defaults.write(.integer(round), forKey: "round")
+                            }
                         }
                     }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
-            }
-            done.store(true, ordering: .relaxed)
-            await looker.value
+            } catch { failure = error }
+            looker.stop()
+            if let failure { throw failure }
             for writer in 0..<4 {
                 #expect(try freshValues(of: root.appendingPathComponent("churn\(writer).sqlite3"))["round"] == 24)
             }

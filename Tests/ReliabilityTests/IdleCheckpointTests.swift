@@ -39,26 +39,9 @@ struct IdleCheckpointTests {
         return try condition()
     }
 
-    /// A thread (not a task: a spinning task would hold one of the cooperative pool's few threads)
-    /// running the looks of the stores under a root without pause until stopped.
-    final class Looker: Sendable {
-        private let done = Atomic<Bool>(false)
-        private let ended = DispatchSemaphore(value: 0)
-
-        init(root: URL) {
-            Thread { [self] in
-                while !done.load(ordering: .relaxed) {
-                    IdleCheckpointer.shared.lookNowForTesting { $0.path?.contains(root.lastPathComponent) == true }
-                }
-                ended.signal()
-            }.start()
-        }
-
-        /// Stops the thread and waits for it to end.
-        func stop() {
-            done.store(true, ordering: .relaxed)
-            ended.wait()
-        }
+    /// The looks of the stores under `root`, run without pause on a thread of their own until stopped.
+    func looksWithoutPause(under root: URL) -> RepeatingThread {
+        RepeatingThread { IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) } }
     }
 
     // MARK: Killed writers
@@ -205,7 +188,7 @@ struct IdleCheckpointTests {
     /// old one's look is pending or running (and its last reference released by the checkpointer).
     @Test func aStoreReopenedWhileItsLookIsPendingSeesItsWrites() async throws {
         try await withTemporaryRoot { root in
-            let looker = Looker(root: root)
+            let looker = looksWithoutPause(under: root)
             let problems = Lock<[String]>([])
             // NB: the looker stops whatever happens, or it would spin on after a failure.
             var failure: (any Error)?
@@ -249,7 +232,7 @@ struct IdleCheckpointTests {
         try withTemporaryRoot { root in
             let errors = ReportedErrors()
             let defaults = try open("batch", root, errors: errors)
-            let mine = { (store: DomainStore) in store === defaults.persistent }
+            let mine = { (path: String) in path == defaults.persistent.path }
             for round in 0..<50 {
                 try defaults.write(.integer(round), forKey: "k")
                 switch round % 3 {
@@ -291,7 +274,7 @@ struct IdleCheckpointTests {
                     seen.add(1, ordering: .relaxed)
                 }
             }
-            let looker = Looker(root: root)
+            let looker = looksWithoutPause(under: root)
             // NB: the looker stops whatever happens, or it would spin on after a failure.
             var failure: (any Error)?
             do {
@@ -358,7 +341,7 @@ struct IdleCheckpointTests {
             let file = databaseFile("unlinked", in: root)
             do {
                 let defaults = try open("unlinked", root, errors: errors)
-                let mine = { (store: DomainStore) in store === defaults.persistent }
+                let mine = { (path: String) in path == defaults.persistent.path }
                 for index in 0..<20 { try defaults.write(.integer(index), forKey: "a\(index)") }
                 try FileManager.default.removeItem(atPath: file.path + "-wal")
                 IdleCheckpointer.shared.lookNowForTesting(at: mine)

@@ -30,9 +30,12 @@ final class IdleCheckpointer: Sendable {
     /// apart than that, writes of one burst closer; and a store is looked at no more often.
     static let quietPeriod = Duration.milliseconds(100)
 
-    /// A look asked for: the store, its commit count when it was asked, and when it is due.
+    /// A look asked for: the store and its database file, its commit count when it was asked, and when
+    /// it is due.
     private struct Look {
         weak var store: DomainStore?
+        /// The store's ``DomainStore/path``, by which a test selects looks without holding their stores.
+        let path: String?
         let commits: UInt64
         let deadline: DispatchTime
     }
@@ -53,7 +56,7 @@ final class IdleCheckpointer: Sendable {
     func schedule(_ store: DomainStore, commits: UInt64) {
         let deadline = DispatchTime.now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds))
         let first = looks.withLock { looks in
-            looks.append(Look(store: store, commits: commits, deadline: deadline))
+            looks.append(Look(store: store, path: store.path, commits: commits, deadline: deadline))
             return looks.count == 1
         }
         if !started.exchange(true, ordering: .acquiringAndReleasing) {
@@ -64,10 +67,13 @@ final class IdleCheckpointer: Sendable {
         if first { wakeup.signal() }
     }
 
-    /// Runs the looks of the stores `selected` accepts now, due or not, on the caller's thread (after
-    /// one the thread may be running): a test's "the quiet period has passed". A store that wrote since
-    /// it asked is asked again. The looks of other stores (other tests') are left as they were.
-    func lookNowForTesting(at selected: (DomainStore) -> Bool) { look(dueBy: .distantFuture, at: selected) }
+    /// Runs the looks of the stores whose database file `selected` accepts now, due or not, on the
+    /// caller's thread (after one the thread may be running): a test's "the quiet period has passed". A
+    /// store that wrote since it asked is asked again. The looks of other stores (other tests') are left
+    /// as they were, their stores never held: one released meanwhile goes at once, as without the look.
+    func lookNowForTesting(at selected: (_ path: String) -> Bool) {
+        look(dueBy: .distantFuture) { path in path.map(selected) ?? false }
+    }
 
     /// The thread: sleeps until the first look is due, then runs the due looks.
     private func run() -> Never {
@@ -84,9 +90,10 @@ final class IdleCheckpointer: Sendable {
         }
     }
 
-    /// Runs the looks due by `time` of the stores `selected` accepts: each store still alive is
-    /// checkpointed when idle, else asked again. The looks of stores not accepted are kept, in order.
-    private func look(dueBy time: DispatchTime, at selected: (DomainStore) -> Bool = { _ in true }) {
+    /// Runs the looks due by `time` of the stores whose ``Look/path`` `selected` accepts: each store
+    /// still alive is checkpointed when idle, else asked again. The looks of stores not accepted are
+    /// kept, in order.
+    private func look(dueBy time: DispatchTime, at selected: (_ path: String?) -> Bool = { _ in true }) {
         looking.withLock { _ in
             let due = looks.withLock { looks in
                 let count = looks.prefix { $0.deadline <= time }.count
@@ -95,11 +102,13 @@ final class IdleCheckpointer: Sendable {
             }
             var kept: [Look] = []
             for look in due {
-                guard let store = look.store else { continue }
-                guard selected(store) else {
+                // NB: selected before its store is taken: a look at one store never holds another, whose
+                // owner may be releasing it now (and expects it closed once released).
+                guard selected(look.path) else {
                     kept.append(look)
                     continue
                 }
+                guard let store = look.store else { continue }
                 if let commits = store.checkpointIfIdle(since: look.commits) { schedule(store, commits: commits) }
             }
             // NB: the thread may have found the list empty while they were out, and gone to sleep for good.
