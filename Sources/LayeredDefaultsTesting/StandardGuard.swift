@@ -48,13 +48,34 @@ enum StandardGuard {
         }
     }
 
+    #if canImport(Runtime) && os(Linux)
+        /// The images of the process, captured once by ``captureImagesAtLoad()``, for every backtrace.
+        ///
+        /// NB: on Linux, capturing images probes the start of every mapped file, and crashes the process
+        /// when another thread unmaps one meanwhile, as SQLite does whenever a connection closes
+        /// (swiftlang/swift#92089; a test process crashed so in 2 of 52 runs). Captured when the process
+        /// loads, no other thread runs; the tests' code is in the executable, mapped by then.
+        private static let images = ImageMap.capture()
+    #endif
+
+    /// Captures the process's images now (on Linux; elsewhere capturing them is safe at any time).
+    static func captureImagesAtLoad() {
+        #if canImport(Runtime) && os(Linux)
+            _ = images
+        #endif
+    }
+
     /// The function and line that used `Defaults.standard`: the first frame of the call stack, with a
     /// source location, outside this package's libraries. Nil when the binary has no debug information.
     private static func callSite() -> (function: String, location: SourceLocation)? {
         #if canImport(Runtime)
-            guard #available(macOS 26, *), let frames = try? Backtrace.capture(limit: 48).symbolicated()?.frames else {
-                return nil
-            }
+            #if os(Linux)
+                let backtrace = try? Backtrace.capture(limit: 48, images: images).symbolicated(with: images)
+            #else
+                guard #available(macOS 26, *) else { return nil }
+                let backtrace = try? Backtrace.capture(limit: 48).symbolicated()
+            #endif
+            guard let frames = backtrace?.frames else { return nil }
             for frame in frames where !frame.isSwiftThunk {
                 guard let symbol = frame.symbol, let location = symbol.sourceLocation else { continue }
                 let path = location.path
@@ -118,6 +139,7 @@ struct RunningTest: Sendable {
 /// Installs the guard; called once when the process loads (see `LayeredDefaultsTestingLoader`).
 @_cdecl("layered_defaults_testing_install_standard_guard")
 func installStandardGuard() {
+    StandardGuard.captureImagesAtLoad()
     Defaults.installStandardGuard(StandardGuard.replacement)
     #if canImport(XCTest)
         XCTestObservationCenter.shared.addTestObserver(XCTestCaseTracker.shared)

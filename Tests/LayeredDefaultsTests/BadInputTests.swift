@@ -149,8 +149,14 @@ import Testing
                         uniqueKeysWithValues: (0..<2000).map {
                             ("key-\($0)", PreferenceValue.string(String(repeating: "v", count: 100)))
                         }))
+                // NB: every page into the file now: closing would do it only once no look of the idle
+                // checkpointer holds the store, and an uncheckpointed file is a bare empty database,
+                // whose first half is still a whole one.
+                let result = try defaults.persistent.withConnectionForTesting { $0.checkpoint() }
+                try #require(result == SQLITE_OK)
             }
             let full = try Data(contentsOf: scratch.appendingPathComponent("bad.sqlite3"))
+            try #require(full.count > 200_000, "the file holds the 2,000 values of 100 bytes")
             try full.prefix(full.count / 2).write(to: file)
             try FileManager.default.removeItem(at: scratch)
         case .foreignSchema:

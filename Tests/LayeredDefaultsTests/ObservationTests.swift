@@ -303,7 +303,8 @@ import Testing
     /// Cancels `observations` when `cancellable`; else keeps them for good, since releasing one would
     /// wait for an observation thread that a deadlock holds.
     private func keep(_ observations: [DefaultsObservation], unlessCancellable cancellable: Bool) {
-        if cancellable { observations.forEach { $0.cancel() } } else { Self.hung.withLock { $0 += observations } }
+        guard cancellable else { return Self.hung.withLock { $0 += observations } }
+        for observation in observations { observation.cancel() }
     }
 
     /// The observations of a test that hung (see `keep(_:unlessCancellable:)`).
