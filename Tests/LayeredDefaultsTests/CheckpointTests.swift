@@ -34,6 +34,8 @@ import Testing
             #expect(log.frames > 0)
             #expect(log.backfilled == log.frames, "every frame of an idle store's log is in the database")
             #expect(!awaits(defaults.persistent))
+            let path = try #require(defaults.persistent.path)
+            #expect(IdleCheckpointer.shared.pendingLooksForTesting(at: path) == 0, "a checkpointed store asks for no look")
             try defaults.write(99, forKey: "k0")
             #expect(try freshValues(of: root.appendingPathComponent("idle.sqlite3"))["k0"] == 99)
         }

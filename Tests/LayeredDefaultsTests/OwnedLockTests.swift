@@ -28,4 +28,20 @@ import Testing
         }
         #expect(refused.load(ordering: .relaxed) == 0, "a wait that could not deadlock was refused")
     }
+
+    /// The thread's count of held locks follows every way out: a body that returns, one that throws,
+    /// and a re-entry (which takes nothing).
+    @Test func aThreadHoldsALockExactlyWhileInsideIt() throws {
+        struct Failure: Error {}
+        let lock = OwnedLock()
+        #expect(!OwnedLock.isAnyHeldByCurrentThread)
+        try lock.withLock { reentered in
+            #expect(!reentered && OwnedLock.isAnyHeldByCurrentThread && lock.isHeldByCurrentThread)
+            try lock.withLock { reentered in #expect(reentered) }
+            #expect(OwnedLock.isAnyHeldByCurrentThread, "leaving a re-entry releases nothing")
+        }
+        #expect(!OwnedLock.isAnyHeldByCurrentThread && !lock.isHeldByCurrentThread)
+        #expect(throws: Failure.self) { try lock.withLock { _ in throw Failure() } }
+        #expect(!OwnedLock.isAnyHeldByCurrentThread && !lock.isHeldByCurrentThread, "a throwing body released it")
+    }
 }

@@ -85,11 +85,12 @@ final class ObservationCenter: Sendable {
     /// Removes an observation; unless `waitingForEvaluation` is false, it is not evaluated again once this
     /// returns (an evaluation running it is waited out).
     ///
-    /// NB: a thread holding an `OwnedLock` never waits: inside a transaction's body it holds a store's lock,
-    /// which the running evaluation may be waiting for; on the evaluating thread (an error handler called
-    /// by an evaluation) it holds `evaluation` itself. Either wait would never end, and the cycle check
-    /// cannot see it. The observation is out of the registrations already: only an evaluation running
-    /// now may still evaluate it, once.
+    /// NB: a thread holding an `OwnedLock` does not wait. Inside a transaction's body it holds a store's
+    /// lock, which the running evaluation may be waiting for: the cycle check would break that cycle by
+    /// refusing whichever wait closed it, possibly the evaluation's read, which would then report a
+    /// `transactionCycle` the app did not cause. (On the evaluating thread itself, an error handler that
+    /// cancels, `evaluation` is held already, and re-entry would not wait either.) The observation is
+    /// out of the registrations already: only an evaluation running now may still evaluate it, once.
     func remove(_ id: UInt64, waitingForEvaluation: Bool = true) {
         let removed = registrations.withLock { registrations in
             let removed = registrations.observations.removeValue(forKey: id)

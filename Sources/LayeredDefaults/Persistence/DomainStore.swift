@@ -230,15 +230,19 @@ final class DomainStore: Sendable {
     /// checkpointing) is not an error: what is left waits for the next idle checkpoint, or the backstop.
     func checkpointIfIdle(since commits: UInt64) -> UInt64? {
         // NB: the checkpointer's thread holds no other store's lock, so it is never refused; were it
-        // refused, the look would simply be asked again.
-        let checkpointed = try? tableLock.withLock { _ in
-            let now = table.connection.walCommitCount
-            guard now == commits else { return now }
-            awaitsIdleCheckpoint.store(false, ordering: .relaxed)
-            table.connection.checkpoint()
-            return nil
+        // refused, the look would simply be asked again. (Not `try?`: it would flatten "checkpointed",
+        // nil, and "refused" into one.)
+        do {
+            return try tableLock.withLock { _ in
+                let now = table.connection.walCommitCount
+                guard now == commits else { return now }
+                awaitsIdleCheckpoint.store(false, ordering: .relaxed)
+                table.connection.checkpoint()
+                return nil
+            }
+        } catch {
+            return commits
         }
-        return checkpointed ?? commits
     }
 
     /// Runs between a transaction's `COMMIT` and the store's look at the WAL-index header: a seam for tests

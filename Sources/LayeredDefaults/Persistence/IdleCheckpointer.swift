@@ -75,6 +75,9 @@ final class IdleCheckpointer: Sendable {
         look(dueBy: .distantFuture) { path in path.map(selected) ?? false }
     }
 
+    /// How many looks are asked for the store of the database file `path`: a seam for tests.
+    func pendingLooksForTesting(at path: String) -> Int { looks.withLock { $0.count { $0.path == path } } }
+
     /// The thread: sleeps until the first look is due, then runs the due looks.
     private func run() -> Never {
         while true {

@@ -15,7 +15,8 @@ import Synchronization
 ///   for A) is refused with ``WouldDeadlock`` at once: the refused thread unwinds and releases what it
 ///   holds, and the others go on. A thread that holds no such lock is never refused.
 ///
-/// Waits are recorded only when the lock is taken: an uncontended lock costs one `trylock`.
+/// Waits are recorded only when the lock is already held: an uncontended lock costs a `trylock`, the
+/// owner's two atomic stores and the thread's count of held locks (two thread-local accesses).
 final class OwnedLock: Sendable {
     /// Waiting for the lock would have closed a cycle of threads waiting for each other.
     struct WouldDeadlock: Error {}
