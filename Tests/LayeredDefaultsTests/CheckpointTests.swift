@@ -132,12 +132,7 @@ import Testing
     /// lost, nothing crashes (and, under ThreadSanitizer, nothing races).
     @Test func storesReleasedWhileLookedAtLoseNothing() async throws {
         try await withTemporaryRoot { root in
-            let looker = RepeatingThread {
-                IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) }
-            }
-            // NB: the looker stops whatever happens, or it would spin on after a failure.
-            var failure: (any Error)?
-            do {
+            try await whileRepeating({ IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) } }) {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for writer in 0..<4 {
                         group.addTask {
@@ -149,9 +144,7 @@ import Testing
                     }
                     try await group.waitForAll()
                 }
-            } catch { failure = error }
-            looker.stop()
-            if let failure { throw failure }
+            }
             for writer in 0..<4 {
                 #expect(try freshValues(of: root.appendingPathComponent("churn\(writer).sqlite3"))["round"] == 24)
             }

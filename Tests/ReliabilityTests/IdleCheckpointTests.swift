@@ -40,8 +40,9 @@ struct IdleCheckpointTests {
     }
 
     /// The looks of the stores under `root`, run without pause on a thread of their own until stopped.
-    func looksWithoutPause(under root: URL) -> RepeatingThread {
-        RepeatingThread { IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) } }
+    /// The looks of the stores under `root`, run now: what a test repeats without pause (`whileRepeating`).
+    func looks(under root: URL) -> @Sendable () -> Void {
+        { IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) } }
     }
 
     // MARK: Killed writers
@@ -188,11 +189,8 @@ struct IdleCheckpointTests {
     /// old one's look is pending or running (and its last reference released by the checkpointer).
     @Test func aStoreReopenedWhileItsLookIsPendingSeesItsWrites() async throws {
         try await withTemporaryRoot { root in
-            let looker = looksWithoutPause(under: root)
             let problems = Lock<[String]>([])
-            // NB: the looker stops whatever happens, or it would spin on after a failure.
-            var failure: (any Error)?
-            do {
+            try await whileRepeating(looks(under: root)) {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for writer in 0..<4 {
                         group.addTask {
@@ -212,9 +210,7 @@ struct IdleCheckpointTests {
                     }
                     try await group.waitForAll()
                 }
-            } catch { failure = error }
-            looker.stop()
-            if let failure { throw failure }
+            }
             #expect(problems.withLock { $0 }.isEmpty, "\(problems.withLock { $0.prefix(5) })")
             for suite in 0..<2 {
                 let file = databaseFile("reopen\(suite)", in: root)
@@ -274,10 +270,7 @@ struct IdleCheckpointTests {
                     seen.add(1, ordering: .relaxed)
                 }
             }
-            let looker = looksWithoutPause(under: root)
-            // NB: the looker stops whatever happens, or it would spin on after a failure.
-            var failure: (any Error)?
-            do {
+            try await whileRepeating(looks(under: root)) {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for (mine, other) in [(a, b), (b, a)] {
                         group.addTask {
@@ -299,9 +292,7 @@ struct IdleCheckpointTests {
                     }
                     try await group.waitForAll()
                 }
-            } catch { failure = error }
-            looker.stop()
-            if let failure { throw failure }
+            }
             for observation in observations { observation.cancel() }
             #expect(try a.persistentValue(forKey: "k") == .integer(299))
             #expect(try b.persistentValue(forKey: "k") == .integer(299))
