@@ -38,8 +38,8 @@ final class OwnedLock: Sendable {
     /// Whether the calling thread holds the lock.
     var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == Self.currentThread }
 
-    /// Whether the calling thread holds any lock of this kind: it must not wait for a lock of another
-    /// kind that is held while waiting for one of these (its wait would be invisible to the cycle check).
+    /// Whether the calling thread holds any lock of this kind: such a thread does not wait for an
+    /// observation's evaluation (see `ObservationCenter.remove`).
     static var isAnyHeldByCurrentThread: Bool { pthread_getspecific(heldCount) != nil }
 
     /// Runs `body` holding the lock, and returns what it returns; `reentered` is true when the calling
