@@ -41,87 +41,53 @@ import Testing
         }
     }
 
-    /// Two threads, each in a transaction of its own suite, both read a key of the other's suite that its
-    /// view does not know (so the read needs the other store's lock): the read that would close the
-    /// cycle fails with `transactionCycle` at once, its transaction rolls back, and the other one commits.
+    /// A ring of `size` threads, each in a transaction of its own suite, each reading (once all are
+    /// inside) a key of the next one's suite that its view does not know, so the read needs that store's
+    /// lock: the read that closes the cycle fails with `transactionCycle` at once, its transaction rolls
+    /// back, and every other one commits.
     ///
-    /// NB: before, both waited for each other for good, and took with them every thread that later
-    /// needed either store (the observation thread, the checkpointer).
-    @Test func twoTransactionsReadingEachOthersSuiteDoNotDeadlock() throws {
+    /// NB: before, the threads waited for each other for good, and took with them every thread that
+    /// later needed one of the stores (the observation thread, the checkpointer).
+    @Test(arguments: [2, 3]) func transactionsReadingInARingDoNotDeadlock(size: Int) throws {
         try withTemporaryRoot { root in
-            let a = try makeDefaults("cycleA", root: root)
-            let b = try makeDefaults("cycleB", root: root)
-            let bothInside = DispatchGroup()
-            let ended = DispatchGroup()
-            let outcomes = Lock<[String: Result<Void, any Error>]>([:])
-            // NB: both entered before either thread starts: else the first could leave and pass alone,
-            // commit, and leave the second nothing to be refused.
-            bothInside.enter()
-            bothInside.enter()
-            for (name, mine, other) in [("a", a, b), ("b", b, a)] {
-                ended.enter()
-                Thread {
-                    let outcome = Result {
-                        try mine.transaction { domain in
-                            try domain.set(.string("written"), forKey: "k")
-                            bothInside.leave()
-                            bothInside.wait()
-                            _ = try other.value(forKey: "unread")
-                        }
-                    }
-                    outcomes.withLock { $0[name] = outcome }
-                    ended.leave()
-                }.start()
-            }
-            // NB: not a timing assertion: deadlocked threads never end; 60 s bounds the wait.
-            try #require(ended.wait(timeout: .now() + 60) == .success, "the two transactions deadlocked")
-            let results = outcomes.withLock { $0 }
-            let refused = results.filter { if case .failure = $0.value { true } else { false } }
-            #expect(refused.count == 1, "one read closes the cycle and only it is refused: \(results)")
-            for (name, result) in results {
-                let suite = name == "a" ? "cycleA" : "cycleB"
-                if case .failure(let error) = result {
-                    #expect(error as? DefaultsError == .transactionCycle(suite: name == "a" ? "cycleB" : "cycleA", key: "unread"))
-                    #expect(try freshValues(of: root.appendingPathComponent("\(suite).sqlite3")) == [:])
-                } else {
-                    #expect(try freshValues(of: root.appendingPathComponent("\(suite).sqlite3")) == ["k": "written"])
-                }
-            }
-        }
-    }
-
-    /// Three transactions, each reading the next one's suite once all three are inside: exactly one
-    /// read closes the ring and is refused; the other two commit.
-    @Test func threeTransactionsReadingInARingDoNotDeadlock() throws {
-        try withTemporaryRoot { root in
-            let stores = try (0..<3).map { try makeDefaults("ring\($0)", root: root) }
+            let stores = try (0..<size).map { try makeDefaults("ring\($0)", root: root) }
             let allInside = DispatchGroup()
             let ended = DispatchGroup()
-            let refused = Lock<[any Error]>([])
-            // NB: all entered before any thread starts: else the first could leave and pass alone.
-            for _ in 0..<3 { allInside.enter() }
-            for index in 0..<3 {
+            let outcomes = Lock<[Int: Result<Void, any Error>]>([:])
+            // NB: all entered before any thread starts: else the first could leave and pass alone,
+            // commit, and leave the others nothing to be refused.
+            for _ in 0..<size { allInside.enter() }
+            for index in 0..<size {
                 ended.enter()
-                let (mine, next) = (stores[index], stores[(index + 1) % 3])
+                let (mine, next) = (stores[index], stores[(index + 1) % size])
                 Thread {
-                    do {
+                    let outcome = Result {
                         try mine.transaction { domain in
                             try domain.set(.string("written"), forKey: "k")
                             allInside.leave()
                             allInside.wait()
                             _ = try next.value(forKey: "unread")
                         }
-                    } catch {
-                        refused.withLock { $0.append(error) }
                     }
+                    outcomes.withLock { $0[index] = outcome }
                     ended.leave()
                 }.start()
             }
             // NB: not a timing assertion: deadlocked threads never end; 60 s bounds the wait.
             try #require(ended.wait(timeout: .now() + 60) == .success, "the ring of transactions deadlocked")
-            let errors = refused.withLock { $0 }
-            #expect(errors.count == 1, "\(errors)")
-            #expect(errors.allSatisfy { if case .transactionCycle? = $0 as? DefaultsError { true } else { false } })
+            let results = outcomes.withLock { $0 }
+            let refused = results.filter { if case .failure = $0.value { true } else { false } }
+            #expect(refused.count == 1, "one read closes the cycle and only it is refused: \(results)")
+            for (index, result) in results {
+                let file = root.appendingPathComponent("ring\(index).sqlite3")
+                if case .failure(let error) = result {
+                    let next = "ring\((index + 1) % size)"
+                    #expect(error as? DefaultsError == .transactionCycle(suite: next, key: "unread"))
+                    #expect(try freshValues(of: file) == [:])
+                } else {
+                    #expect(try freshValues(of: file) == ["k": "written"])
+                }
+            }
         }
     }
 
