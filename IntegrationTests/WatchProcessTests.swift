@@ -15,21 +15,13 @@ import Testing
     ) throws -> (line: String?, status: Int32, error: String) {
         let defaults = try Defaults(suiteName: "app", configuration: .init(location: .directory(launcher.root), arguments: []))
         let watch = try launcher.start("prefs", ["watch"] + arguments)
-        let done = Atomic(false)
-        let finished = DispatchSemaphore(value: 0)
-        let writer = Thread {
-            defer { finished.signal() }
-            var count = 0
-            while !done.load(ordering: .relaxed) {
-                count += 1
-                try? defaults.write(.integer(count), forKey: key)
-                usleep(50_000)
-            }
+        let count = Atomic(0)
+        let write: @Sendable () -> Void = {
+            try? defaults.write(.integer(count.add(1, ordering: .relaxed).newValue), forKey: key)
+            usleep(50_000)
         }
-        writer.start()
-        let line = try watch.nextLine(before: .now + .seconds(60))
-        done.store(true, ordering: .relaxed)
-        finished.wait()  // NB: no write outlives the test's directory.
+        // NB: the writes stop before this goes on, even when no line came: none outlives the test's directory.
+        let line = try whileRepeating(write) { try watch.nextLine(before: .now + .seconds(60)) }
         watch.send(SIGINT)
         let status = try watch.wait(before: .now + .seconds(60))
         return (line, status, watch.errorText)

@@ -1,5 +1,6 @@
 import Foundation
 import PackageTestSupport
+import Synchronization
 import Testing
 
 @testable import LayeredDefaults
@@ -217,34 +218,26 @@ import Testing
     @Test func cancellingAConsumerWhileAChangeIsDeliveredReturns() throws {
         try withTemporaryRoot { root in
             let defaults = try makeDefaults("cancel", root: root)
-            let stop = Lock(false)
-            let writerEnded = DispatchSemaphore(value: 0)
-            Thread {
-                var value = 0
-                while !stop.withLock({ $0 }) {
-                    value += 1
-                    try? defaults.write(.integer(value), forKey: "k")
-                }
-                writerEnded.signal()
-            }.start()
-            defer {
-                stop.withLock { $0 = true }
-                writerEnded.wait()
+            let written = Atomic<Int>(0)
+            let write: @Sendable () -> Void = {
+                try? defaults.write(.integer(written.add(1, ordering: .relaxed).newValue), forKey: "k")
             }
-            for round in 0..<300 {
-                let consumer = Task.detached {
-                    for await _ in defaults.changes(forKey: "k") {}
-                }
-                Thread.sleep(forTimeInterval: 0.002)
-                let cancelled = DispatchSemaphore(value: 0)
-                Thread {
-                    consumer.cancel()
-                    cancelled.signal()
-                }.start()
-                // NB: not a timing assertion: a deadlocked cancellation never returns; 30 s bounds the wait.
-                if cancelled.wait(timeout: .now() + 30) == .timedOut {
-                    Issue.record("round \(round): Task.cancel() of a changes(forKey:) consumer never returned")
-                    return
+            whileRepeating(write) {
+                for round in 0..<300 {
+                    let consumer = Task.detached {
+                        for await _ in defaults.changes(forKey: "k") {}
+                    }
+                    Thread.sleep(forTimeInterval: 0.002)
+                    let cancelled = DispatchSemaphore(value: 0)
+                    Thread {
+                        consumer.cancel()
+                        cancelled.signal()
+                    }.start()
+                    // NB: not a timing assertion: a deadlocked cancellation never returns; 30 s bounds the wait.
+                    if cancelled.wait(timeout: .now() + 30) == .timedOut {
+                        Issue.record("round \(round): Task.cancel() of a changes(forKey:) consumer never returned")
+                        return
+                    }
                 }
             }
         }

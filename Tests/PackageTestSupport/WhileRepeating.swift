@@ -17,6 +17,13 @@ public func whileRepeating<T>(
     return try await body()
 }
 
+/// The synchronous form of ``whileRepeating(_:isolation:_:)``.
+public func whileRepeating<T>(_ repeated: @escaping @Sendable () -> Void, _ body: () throws -> T) rethrows -> T {
+    let thread = RepeatingThread(repeated)
+    defer { thread.stop() }
+    return try body()
+}
+
 /// The thread of ``whileRepeating(_:isolation:_:)``.
 private final class RepeatingThread: Sendable {
     private let stopped = Atomic<Bool>(false)
