@@ -63,6 +63,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The value's arrays and dictionaries nest deeper than `limit` levels
     /// (``PreferenceValue/maximumNestingDepth``). Nothing was written.
     case nestingTooDeep(suite: String, key: String, limit: Int)
+    /// The value holds a date outside ``PreferenceValue/dateRange`` (years 1 to 9999; NaN and the
+    /// infinities are outside it), which not every format the store uses can hold. Nothing was written.
+    case dateOutOfRange(suite: String, key: String)
     /// The key's value is forced by the managed domain (an administrator's, under
     /// ``Defaults/Configuration/systemDirectories``): no write through ``Defaults`` may change it.
     /// Nothing was written.
@@ -77,9 +80,16 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// (`reason` says which). It has not been modified, and nothing was imported.
     case notPropertyListFile(path: String, reason: String)
     /// The property list to import holds values for `keys` that have no exact ``PreferenceValue`` (an
-    /// integer above `Int64.max`, nesting deeper than ``PreferenceValue/maximumNestingDepth``, a binary
-    /// plist's UID), or an empty key. Nothing was imported; the file has not been modified.
+    /// integer outside `Int64`, a real too large for a `Double`, a date that is not a real date or lies
+    /// outside ``PreferenceValue/dateRange``, `<data>` that is not base64, text naming a lone UTF-16
+    /// surrogate, nesting deeper than ``PreferenceValue/maximumNestingDepth``, a binary property list's
+    /// set, UID or null), or `keys` that are empty or held twice in one dictionary. Nothing was
+    /// imported; the file has not been modified.
     case unmappableValues(path: String, keys: [String])
+
+    /// What makes a property list's value unmappable, for the messages that name its keys.
+    package static let unmappableReasons =
+        "an integer outside Int64, a real too large, an invalid date or one outside the years 1-9999, data that is not base64, a lone UTF-16 surrogate, nesting deeper than \(PreferenceValue.maximumNestingDepth) levels, a set, a UID or a null"
 
     /// The message: what went wrong, naming the suite, key, file or type, and what to do next; never a value.
     public var description: String {
@@ -126,6 +136,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot encode the value of type \(type) for key '\(key)' in suite '\(suite)'; nothing was changed"
         case .nestingTooDeep(let suite, let key, let limit):
             "Cannot store the value for key '\(key)' in suite '\(suite)': its arrays and dictionaries nest more than \(limit) levels deep; nothing was changed"
+        case .dateOutOfRange(let suite, let key):
+            "Cannot store the value for key '\(key)' in suite '\(suite)': it holds a date outside the years 1 to 9999 (or not a number); nothing was changed"
         case .forced(let suite, let key):
             "Cannot write key '\(key)' in suite '\(suite)': its value is forced by the managed domain (layered-defaults/managed under $XDG_CONFIG_DIRS); nothing was changed"
         case .storageFailure(let suite, let key, _, let reason):
@@ -135,7 +147,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notPropertyListFile(let path, let reason):
             "Cannot import '\(path)': \(reason); it was left untouched and nothing was imported"
         case .unmappableValues(let path, let keys):
-            "Cannot import '\(path)': the values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) have no exact preference type (an integer above Int64.max, nesting deeper than \(PreferenceValue.maximumNestingDepth) levels, a UID, or an empty key); nothing was imported and the file was left untouched: exclude those keys to import the rest"
+            "Cannot import '\(path)': the values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) have no exact preference type, or the keys are empty or held twice (\(Self.unmappableReasons)); nothing was imported and the file was left untouched: exclude those keys to import the rest"
         }
     }
 

@@ -83,6 +83,32 @@ import Testing
         #expect(malformed.kind == .malformed)
     }
 
+    /// A string a reader could take for a comment (`//`, `/*`) is quoted, so what is printed parses back;
+    /// so does data, printed as old-style data.
+    @Test(arguments: [
+        PreferenceValue.string("//cdn.example.com/x"), "a//b", "/*", "x/*y*/", "/", "a/b", ["//", ["k//": "/*v"]],
+        .data(Data([0, 255])), .data(Data()), ["bytes": .data(Data([1]))], "\u{0}nul", "\u{1F600}",
+    ])
+    func whatIsPrintedParsesBackToItself(value: PreferenceValue) throws {
+        let printed = PropertyListText.format(value)
+        #expect(try PropertyListText.parse(printed) == value, "\(printed)")
+        #expect(try PropertyListText.parse("(\(printed), b)") == [value, "b"])
+    }
+
+    /// Where Foundation's reader would give another text (octal escapes above 0177 in the NeXTSTEP
+    /// encoding) or refuses (a NUL), the parser refuses; ASCII octal escapes and surrogate pairs read as
+    /// Foundation reads them.
+    @Test func escapesThatWouldBeGuessedAtAreRefused() throws {
+        for text in [
+            "\"\\370\"", "\"\\200\"", "\"a\u{0}b\"", "'\u{0}'", "\"\\Ud83d\"", "\"\\Ude00\\Ud83d\"", "\"\\Ud83d\\U0041\"",
+            "{a = 1; a = 2;}", "{a = 1; \"a\" = 1;}",
+        ] {
+            #expect(throws: PropertyListText.ParseError.self, "\(text)") { try PropertyListText.parse(text) }
+        }
+        #expect(try PropertyListText.parse("\"\\101\\0\\177\"") == "A\u{0}\u{7F}")
+        #expect(try PropertyListText.parse("\"\\Ud83d\\Ude00\\U00e9\\U0000\"") == "😀é\u{0}")
+    }
+
     @Test func formatsAsDefaultsReadDoes() {
         let value: PreferenceValue = [
             "name": "two words", "count": 3, "flag": true, "list": ["a"], "bytes": .data(Data([1, 2])),
@@ -91,7 +117,7 @@ import Testing
             PropertyListText.format(value)
                 == """
                 {
-                    bytes = {length = 2, bytes = 0x0102};
+                    bytes = <0102>;
                     count = 3;
                     flag = 1;
                     list =     (

@@ -24,7 +24,7 @@ import Testing
             ["-date", "2026-11-29T21:44:42Z"], .date(Date(timeIntervalSinceReferenceDate: 817_681_482)),
             "2026-11-29 21:44:42 +0000"
         ),
-        (["-data", "0a0b0c"], .data(Data([10, 11, 12])), "{length = 3, bytes = 0x0a0b0c}"),
+        (["-data", "0a0b0c"], .data(Data([10, 11, 12])), "<0a0b0c>"),
         (["-array", "a", "-int", "2"], .array(["a", 2]), "(\n    a,\n    2\n)"),
         (["-array"], .array([]), "(\n)"),
         (["-dict", "k", "v w", "n", "-bool", "1"], .dictionary(["k": "v w", "n": true]), "{\n    k = \"v w\";\n    n = 1;\n}"),

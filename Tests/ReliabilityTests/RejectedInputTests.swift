@@ -86,6 +86,40 @@ struct RejectedInputTests {
         }
     }
 
+    /// A date outside `PreferenceValue.dateRange` (NaN, the infinities, years past 9999 or before 1), alone
+    /// or inside a container, is refused by every write path before anything is written, naming suite and
+    /// key; the range's own ends are stored.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300, 252_423_993_600, -63_113_904_000.001])
+    func datesOutsideTheRangeAreRefusedByEveryWritePath(seconds: Double) throws {
+        try withTemporaryRoot { root in
+            let reported = ReportedErrors()
+            let defaults = try Defaults(
+                suiteName: "dates", configuration: .init(location: .directory(root), arguments: [], errorHandler: reported.record)
+            )
+            try defaults.write("kept", forKey: "k")
+            let expected = DefaultsError.dateOutOfRange(suite: "dates", key: "k")
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            for value in [PreferenceValue.date(date), ["a", .date(date)], ["when": ["at": .date(date)]]] {
+                #expect(throws: expected) { try defaults.write(value, forKey: "k") }
+                #expect(throws: expected) { try defaults.update(forKey: "k") { _ in value } }
+                #expect(throws: expected) {
+                    try defaults.transaction { domain in
+                        try domain.set("changed", forKey: "other")
+                        try domain.set(value, forKey: "k")
+                    }
+                }
+                #expect(throws: expected) { try defaults.replacePersistentValues(["k": value, "other": "changed"]) }
+                defaults.set(value.anyValue, forKey: "k")
+            }
+            #expect(reported.all == [expected, expected, expected])
+            #expect(try freshValues(of: databaseFile("dates", in: root)) == ["k": "kept"])
+            for edge in [PreferenceValue.dateRange.lowerBound, PreferenceValue.dateRange.upperBound.addingTimeInterval(-0.001)] {
+                try defaults.write(.date(edge), forKey: "k")
+                #expect(try freshValues(of: databaseFile("dates", in: root)) == ["k": .date(edge)])
+            }
+        }
+    }
+
     /// A value whose containers nest deeper than `PreferenceValue.maximumNestingDepth` (just past it, and
     /// 256 levels, which JSON cannot even hold) is refused by every write path before anything is
     /// written, with an error naming suite, key and limit but not the value; one at the limit is stored.
@@ -102,7 +136,7 @@ struct RejectedInputTests {
             let expected = DefaultsError.nestingTooDeep(suite: "deep", key: "k", limit: limit)
             for levels in [limit + 1, 256] {
                 let deep = nested(levels, around: "private-marker")
-                #expect(deep.exceedsNestingLimit)
+                #expect(throws: expected) { try deep.checkStorable(suite: "deep", key: "k") }
                 #expect(throws: expected) { try defaults.write(deep, forKey: "k") }
                 #expect(throws: expected) { try defaults.update(forKey: "k") { _ in deep } }
                 #expect(throws: expected) {
@@ -121,7 +155,7 @@ struct RejectedInputTests {
             #expect(try freshValues(of: databaseFile("deep", in: root)) == ["k": "kept"])
 
             let deepest = nested(limit, around: "leaf")
-            #expect(!deepest.exceedsNestingLimit)
+            #expect(throws: Never.self) { try deepest.checkStorable(suite: "deep", key: "k") }
             try defaults.write(deepest, forKey: "k")
             #expect(try freshValues(of: databaseFile("deep", in: root)) == ["k": deepest])
         }

@@ -41,7 +41,8 @@ public struct DomainTransaction: ~Copyable {
     /// Stores `value` for `key`; nil removes the key.
     /// - Throws: ``DefaultsError/invalidKey(suite:)`` for an empty key,
     ///   ``DefaultsError/nestingTooDeep(suite:key:limit:)`` for a value nested deeper than
-    ///   ``PreferenceValue/maximumNestingDepth``, ``DefaultsError/forced(suite:key:)`` for a key of the
+    ///   ``PreferenceValue/maximumNestingDepth``, ``DefaultsError/dateOutOfRange(suite:key:)`` for a date
+    ///   outside ``PreferenceValue/dateRange``, ``DefaultsError/forced(suite:key:)`` for a key of the
     ///   managed domain (all before anything is written), or a storage error.
     public mutating func set(_ value: PreferenceValue?, forKey key: String) throws {
         guard !key.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
@@ -49,9 +50,7 @@ public struct DomainTransaction: ~Copyable {
         for store in forced where try store.value(forKey: key) != nil {
             throw DefaultsError.forced(suite: suiteName, key: key)
         }
-        if let value, value.exceedsNestingLimit {
-            throw DefaultsError.nestingTooDeep(suite: suiteName, key: key, limit: PreferenceValue.maximumNestingDepth)
-        }
+        try value?.checkStorable(suite: suiteName, key: key)
         try recordingFailure { try table.set(value, forKey: key) }
         changes.append((key, value))
     }

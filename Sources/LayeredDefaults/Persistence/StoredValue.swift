@@ -9,7 +9,7 @@ import Foundation
 /// | `integer`    | INTEGER                                                               |
 /// | `double`     | REAL (NaN, which SQLite cannot store, as the TEXT `nan`)              |
 /// | `bool`       | INTEGER 0 or 1                                                        |
-/// | `date`       | REAL seconds since 2001-01-01 00:00:00 UTC (Foundation's reference date; NaN as the TEXT `nan`) |
+/// | `date`       | REAL seconds since 2001-01-01 00:00:00 UTC (Foundation's reference date), within ``PreferenceValue/dateRange`` |
 /// | `data`       | BLOB                                                                  |
 /// | `array`, `dictionary` | TEXT: the JSON form of ``PreferenceValue``'s `Codable` conformance |
 ///
@@ -38,7 +38,6 @@ enum StoredValue {
         case .double(let number) where number.isNaN: statement.bind("nan", at: index + 1)
         case .double(let number): statement.bind(number, at: index + 1)
         case .bool(let flag): statement.bind(flag ? 1 : 0, at: index + 1)
-        case .date(let date) where date.timeIntervalSinceReferenceDate.isNaN: statement.bind("nan", at: index + 1)
         case .date(let date): statement.bind(date.timeIntervalSinceReferenceDate, at: index + 1)
         case .data(let bytes): statement.bind(bytes, at: index + 1)
         case .array, .dictionary:
@@ -64,9 +63,8 @@ enum StoredValue {
         case "bool" where storage == SQLITE_INTEGER:
             return .bool(statement.int(at: column) != 0)
         case "date" where storage == SQLITE_FLOAT || storage == SQLITE_INTEGER:
-            return .date(Date(timeIntervalSinceReferenceDate: statement.double(at: column)))
-        case "date" where storage == SQLITE_TEXT && statement.text(at: column) == "nan":
-            return .date(Date(timeIntervalSinceReferenceDate: .nan))
+            let date = Date(timeIntervalSinceReferenceDate: statement.double(at: column))
+            return PreferenceValue.dateRange.contains(date) ? .date(date) : nil
         case "data" where storage == SQLITE_BLOB:
             return .data(statement.data(at: column))
         case let tag where (tag == "array" || tag == "dictionary") && storage == SQLITE_TEXT:

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// `{"string":"a"}`, `{"integer":42}`, `{"double":0.5}` (`"nan"`, `"inf"`, `"-inf"` for the
 /// non-finite ones), `{"bool":true}`, `{"date":786000000.25}` (seconds since 2001-01-01 00:00:00 UTC,
-/// Foundation's reference date, so no precision is lost; `"nan"`, `"inf"`, `"-inf"` as for doubles),
+/// Foundation's reference date, so no precision is lost; within ``PreferenceValue/dateRange``),
 /// `{"data":"AAEC"}` (base64),
 /// `{"array":[...]}`, `{"dictionary":{"key":{...}}}`. Every value round-trips exactly.
 extension PreferenceValue: Codable {
@@ -39,13 +39,12 @@ extension PreferenceValue: Codable {
             }
         case .bool: self = .bool(try container.decode(Bool.self, forKey: tag))
         case .date:
-            if let seconds = try? container.decode(Double.self, forKey: tag) {
-                self = .date(Date(timeIntervalSinceReferenceDate: seconds))
-            } else if let seconds = Self.nonFinite[try container.decode(String.self, forKey: tag)] {
-                self = .date(Date(timeIntervalSinceReferenceDate: seconds))
-            } else {
-                throw DecodingError.dataCorruptedError(forKey: tag, in: container, debugDescription: "Not a date")
+            let date = Date(timeIntervalSinceReferenceDate: try container.decode(Double.self, forKey: tag))
+            guard Self.dateRange.contains(date) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: tag, in: container, debugDescription: "A date outside the years 1 to 9999")
             }
+            self = .date(date)
         case .data:
             guard let data = Data(base64Encoded: try container.decode(String.self, forKey: tag)) else {
                 throw DecodingError.dataCorruptedError(forKey: tag, in: container, debugDescription: "Not base64")
@@ -57,7 +56,8 @@ extension PreferenceValue: Codable {
     }
 
     /// Encodes the tagged JSON form.
-    /// - Throws: only what the encoder throws.
+    /// - Throws: only what the encoder throws (a date outside ``PreferenceValue/dateRange``, which no
+    ///   store holds, may not be finite).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Tag.self)
         switch self {
@@ -70,14 +70,7 @@ extension PreferenceValue: Codable {
                 try container.encode(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf", forKey: .double)
             }
         case .bool(let value): try container.encode(value, forKey: .bool)
-        case .date(let value):
-            // NB: JSON has no NaN or infinity; like doubles, such dates are written as strings.
-            let seconds = value.timeIntervalSinceReferenceDate
-            if seconds.isFinite {
-                try container.encode(seconds, forKey: .date)
-            } else {
-                try container.encode(seconds.isNaN ? "nan" : seconds < 0 ? "-inf" : "inf", forKey: .date)
-            }
+        case .date(let value): try container.encode(value.timeIntervalSinceReferenceDate, forKey: .date)
         case .data(let value): try container.encode(value.base64EncodedString(), forKey: .data)
         case .array(let value): try container.encode(value, forKey: .array)
         case .dictionary(let value): try container.encode(value, forKey: .dictionary)

@@ -16,110 +16,87 @@ package enum PropertyListFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// A key of a property list's top-level dictionary and its value: nil where the value has no exact
+/// ``PreferenceValue``.
+struct PropertyListEntry {
+    /// The key, as the document spells it.
+    var key: String
+    /// The value, or nil when it has none.
+    var value: PreferenceValue?
+}
+
+/// Why a document is not a property list the store reads: a reason about its structure, never its text.
+struct PropertyListMalformed: Error {
+    /// What is wrong, e.g. "its top level is not a dictionary".
+    let reason: String
+
+    init(_ reason: String) { self.reason = reason }
+}
+
 extension PreferenceValue {
-    /// The most values a binary property-list document may stand for, counting an object shared by
-    /// several containers each time it is used: a few hundred bytes could otherwise stand for billions
-    /// of values (see ``BinaryPropertyListSize``). An XML document has no shared objects.
+    /// The most values a property-list document may stand for, counting an object shared by several
+    /// containers of a binary property list each time it is used: a few hundred bytes could otherwise
+    /// stand for billions of values.
     package static let maximumPropertyListValues = 1_000_000
 
-    /// The dictionary of a property-list document (XML or binary), each value mapped exactly: Foundation's
-    /// booleans to `.bool`, its integers to `.integer`, its reals to `.double`, dates, data, strings,
-    /// arrays and dictionaries to theirs.
+    /// The dictionary of a property-list document (XML or binary), each value mapped exactly: booleans to
+    /// `.bool`, integers to `.integer`, reals to `.double`, dates, data, strings, arrays and dictionaries
+    /// to theirs.
+    ///
+    /// The document is read by the package's own strict readers (``XMLPropertyListReader``,
+    /// ``BinaryPropertyListReader``), never by Foundation: what a file holds is never guessed at, and no
+    /// file can crash the reader.
     /// - Parameters:
     ///   - data: the document.
     ///   - path: where it came from, for the errors.
     ///   - excluded: keys left out, unmapped.
     /// - Throws: ``DefaultsError/notPropertyListFile(path:reason:)`` when it is not an XML or binary
-    ///   property list whose top level is a dictionary; ``DefaultsError/unmappableValues(path:keys:)``
-    ///   naming every key whose value has no exact ``PreferenceValue`` (an integer above `Int64.max`,
-    ///   nesting deeper than ``maximumNestingDepth``, a binary-only object such as a UID), or that is
-    ///   empty. A document of more than ``maximumPropertyListValues`` values is not read.
+    ///   property list whose top level is a dictionary, or stands for more than
+    ///   ``maximumPropertyListValues`` values; ``DefaultsError/unmappableValues(path:keys:)`` naming every
+    ///   key that is empty or held twice, or whose value has no exact ``PreferenceValue`` (see the error).
     package static func dictionary(
         propertyList data: Data, path: String, excluding excluded: Set<String> = []
-    ) throws -> [String: PreferenceValue] {
-        if let count = BinaryPropertyListSize.expandedCount(of: data, limit: maximumPropertyListValues),
-            count > maximumPropertyListValues
-        {
-            throw DefaultsError.notPropertyListFile(
-                path: path,
-                reason:
-                    "it stands for more than \(maximumPropertyListValues) values (a shared object counts each time it is used)")
-        }
-        var format = PropertyListSerialization.PropertyListFormat.openStep
-        let object: Any
-        do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
+    ) throws(DefaultsError) -> [String: PreferenceValue] {
+        let bytes = [UInt8](data)
+        let entries: [PropertyListEntry]
+        do throws(PropertyListMalformed) {
+            if bytes.starts(with: BinaryPropertyListReader.magic) {
+                entries = try BinaryPropertyListReader.entries(of: bytes, limit: maximumPropertyListValues)
+            } else if bytes.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first
+                == UInt8(ascii: "<")
+            {
+                entries = try XMLPropertyListReader.entries(of: bytes, limit: maximumPropertyListValues)
+            } else if let text = String(validating: bytes, as: UTF8.self),
+                case .dictionary? = try? PropertyListText.parse(text)
+            {
+                throw PropertyListMalformed("an old-style (text) property list, whose values are all strings")
+            } else {
+                throw PropertyListMalformed("not an XML or binary property list")
+            }
         } catch {
-            // NB: Foundation's error descriptions may quote the document; only its kind is told.
-            throw DefaultsError.notPropertyListFile(path: path, reason: "not an XML or binary property list")
-        }
-        guard format == .xml || format == .binary else {
-            throw DefaultsError.notPropertyListFile(
-                path: path, reason: "an old-style (text) property list, whose values are all strings")
-        }
-        guard let top = object as? [String: Any] else {
-            throw DefaultsError.notPropertyListFile(path: path, reason: "its top level is not a dictionary")
+            throw .notPropertyListFile(path: path, reason: error.reason)
         }
         var values: [String: PreferenceValue] = [:]
-        var unmappable: [String] = []
-        for (key, object) in top where !excluded.contains(key) {
-            if !key.isEmpty, let value = PreferenceValue(propertyListObject: object), !value.exceedsNestingLimit {
-                values[key] = value
-            } else {
-                unmappable.append(key)
+        var unmappable: Set<String> = []
+        for entry in entries where !excluded.contains(entry.key) {
+            // NB: String's == treats canonically equivalent texts as one key, as the store does.
+            if !entry.key.isEmpty, let value = entry.value,
+                values.updateValue(value, forKey: entry.key) == nil
+            {
+                continue
             }
+            unmappable.insert(entry.key)
         }
-        guard unmappable.isEmpty else { throw DefaultsError.unmappableValues(path: path, keys: unmappable.sorted()) }
+        guard unmappable.isEmpty else { throw .unmappableValues(path: path, keys: unmappable.sorted()) }
         return values
-    }
-
-    /// An object of `PropertyListSerialization` as a value, or nil when it has no exact one.
-    ///
-    /// NB: Foundation on Linux decodes `<true/>` as a Swift `Bool` and numbers as `NSNumber`, whose
-    /// `objCType` tells integers (`q`, `i`, ... and `Q` for those above `Int64.max`) from reals (`d`,
-    /// `f`); on Darwin a boolean is an `NSNumber` of type `c`, which no integer of a property list has.
-    /// The exact type is tested, never a cast: `NSNumber as? Bool` succeeds for any 0 or 1.
-    private init?(propertyListObject object: Any) {
-        switch object {
-        case let string as String: self = .string(string)
-        case let date as Date: self = .date(date)
-        case let data as Data: self = .data(data)
-        case let array as [Any]:
-            var values: [PreferenceValue] = []
-            values.reserveCapacity(array.count)
-            for element in array {
-                guard let value = PreferenceValue(propertyListObject: element) else { return nil }
-                values.append(value)
-            }
-            self = .array(values)
-        case let dictionary as [String: Any]:
-            var values: [String: PreferenceValue] = [:]
-            for (key, element) in dictionary {
-                guard let value = PreferenceValue(propertyListObject: element) else { return nil }
-                values[key] = value
-            }
-            self = .dictionary(values)
-        default:
-            if type(of: object) == Bool.self, let flag = object as? Bool {
-                self = .bool(flag)
-                return
-            }
-            guard type(of: object) is NSNumber.Type, let number = object as? NSNumber else { return nil }
-            switch String(cString: number.objCType) {
-            case "c", "B": self = .bool(number.boolValue)
-            case "d", "f": self = .double(number.doubleValue)
-            case "Q", "L", "I", "S", "C":
-                guard let exact = Int(exactly: number.uint64Value) else { return nil }
-                self = .integer(exact)
-            default: self = .integer(number.intValue)
-            }
-        }
     }
 
     /// A property-list document (`format`) of `values`, written by Foundation's `PropertyListSerialization`.
     ///
     /// Not every value survives every format: an XML date keeps whole seconds, and XML has no negative
     /// zero. ``lostKeys(in:reading:)`` finds the keys that did not survive.
+    ///
+    /// NB: Foundation writes the document: it is given only values of the store, never untrusted input.
     /// - Throws: Foundation's error when it cannot write the document.
     package static func propertyListData(_ values: [String: PreferenceValue], format: PropertyListFormat) throws -> Data {
         try PropertyListSerialization.data(fromPropertyList: values.mapValues(\.anyValue), format: format.foundation, options: 0)

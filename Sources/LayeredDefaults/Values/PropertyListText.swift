@@ -6,6 +6,13 @@ import Foundation
 /// escapes), an unquoted word of `A-Z a-z 0-9 _ $ + / : . -`, an array `(a, b)`, a dictionary
 /// `{ k = v; }`, data `<0a0b 0c>`; `//` and `/* */` comments. Every leaf is a string or data, as in
 /// Foundation: `(1, 2)` is an array of the strings "1" and "2".
+///
+/// Where Foundation's reader would give another text, it refuses instead of guessing: an octal escape
+/// above `\177` (Foundation reads it in the NeXTSTEP encoding; write `\Uxxxx`), a NUL character inside
+/// a quoted string (Foundation refuses it too; write `\U0000`), a `\U` escape naming a lone UTF-16
+/// surrogate (a pair, `\Ud83d\Ude00`, is one character, as in Foundation), a dictionary key held twice.
+/// What ``format(_:indent:)`` prints of a tree of strings, data, arrays and dictionaries parses back
+/// to that tree.
 package enum PropertyListText {
     /// Nesting this deep or deeper is refused (``ParseError/Kind/tooDeep``) rather than risking the stack.
     package static let maximumDepth = 256
@@ -42,7 +49,8 @@ package enum PropertyListText {
 
     /// Formats a value as `defaults read` prints it: dictionaries and arrays indented by four spaces,
     /// strings quoted when they need it, numbers bare, booleans as 1/0, dates as
-    /// `"2026-11-29 21:44:42 +0000"`, data as `{length = 3, bytes = 0x0a0b0c}`.
+    /// `"2026-11-29 21:44:42 +0000"`, data as `<0a0b0c>` (which parses back to the same bytes, where
+    /// macOS prints `{length = 3, bytes = 0x0a0b0c}`).
     package static func format(_ value: PreferenceValue, indent: Int = 0) -> String {
         let pad = String(repeating: " ", count: indent)
         let inner = String(repeating: " ", count: indent + 4)
@@ -53,7 +61,7 @@ package enum PropertyListText {
         case .bool(let flag): return flag ? "1" : "0"
         case .date(let date): return quoted(dateFormatter.string(from: date))
         case .data(let data):
-            return "{length = \(data.count), bytes = 0x\(data.map { String(format: "%02x", $0) }.joined())}"
+            return "<\(data.map { String(format: "%02x", $0) }.joined())>"
         case .array(let values):
             guard !values.isEmpty else { return "(\n\(pad))" }
             let items = values.map { inner + format($0, indent: indent + 4) }
@@ -67,9 +75,14 @@ package enum PropertyListText {
         }
     }
 
-    /// A string as a property-list word: bare when every character is a word character, quoted otherwise.
+    /// A string as a property-list word: bare when every character is a word character and it holds no
+    /// `//` or `/*` (a reader may take either for the start of a comment), quoted otherwise.
     package static func quoted(_ text: String) -> String {
-        if !text.isEmpty, text.unicodeScalars.allSatisfy(Parser.isWordCharacter) { return text }
+        if !text.isEmpty, text.unicodeScalars.allSatisfy(Parser.isWordCharacter), !text.contains("//"),
+            !text.contains("/*")
+        {
+            return text
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -161,6 +174,7 @@ private struct Parser {
             let scalar = scalars[index]
             index += 1
             if scalar == quote { return String(result) }
+            guard scalar != "\0" else { throw error("a NUL character inside a quoted string (write \\U0000)") }
             guard scalar == "\\" else {
                 result.append(scalar)
                 continue
@@ -176,32 +190,48 @@ private struct Parser {
             case "b": result.append("\u{08}")
             case "f": result.append("\u{0C}")
             case "v": result.append("\u{0B}")
-            case "U", "u": result.append(try hexEscape())
-            case "0"..."7": result.append(octalEscape(first: escaped))
+            case "U", "u": result.append(try unicodeEscape())
+            case "0"..."7": result.append(try octalEscape(first: escaped))
             default: result.append(escaped)
             }
         }
     }
 
-    mutating func hexEscape() throws(PropertyListText.ParseError) -> Unicode.Scalar {
+    /// The character of `\\Uxxxx` (after the `U`), or of a pair of them naming a UTF-16 surrogate pair.
+    mutating func unicodeEscape() throws(PropertyListText.ParseError) -> Unicode.Scalar {
+        let unit = try hexDigits()
+        if let scalar = Unicode.Scalar(unit) { return scalar }
+        guard UTF16.isLeadSurrogate(UInt16(unit)), index + 1 < scalars.count, scalars[index] == "\\",
+            scalars[index + 1] == "U" || scalars[index + 1] == "u"
+        else { throw error("a \\U escape names a lone UTF-16 surrogate") }
+        index += 2
+        let trail = try hexDigits()
+        guard UTF16.isTrailSurrogate(UInt16(trail)) else { throw error("a \\U escape names a lone UTF-16 surrogate") }
+        return Unicode.Scalar(0x10000 + (unit - 0xD800) << 10 + (trail - 0xDC00))!
+    }
+
+    /// Four hex digits.
+    mutating func hexDigits() throws(PropertyListText.ParseError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard !atEnd, let digit = scalars[index].hexDigitValue else { throw error("expected four hex digits") }
             value = value * 16 + UInt32(digit)
             index += 1
         }
-        guard let scalar = Unicode.Scalar(value) else { throw error("invalid Unicode escape") }
-        return scalar
+        return value
     }
 
-    mutating func octalEscape(first: Unicode.Scalar) -> Unicode.Scalar {
+    /// The ASCII character of an octal escape of up to three digits; one above `\\177` is refused:
+    /// Foundation reads it in the NeXTSTEP encoding.
+    mutating func octalEscape(first: Unicode.Scalar) throws(PropertyListText.ParseError) -> Unicode.Scalar {
         var value = first.value - 48
         for _ in 0..<2 {
             guard !atEnd, ("0"..."7").contains(scalars[index]) else { break }
             value = value * 8 + scalars[index].value - 48
             index += 1
         }
-        return Unicode.Scalar(UInt8(truncatingIfNeeded: value))
+        guard value < 0x80 else { throw error("an octal escape above \\177 (write \\Uxxxx instead)") }
+        return Unicode.Scalar(UInt8(value))
     }
 
     mutating func array(depth: Int) throws(PropertyListText.ParseError) -> PreferenceValue {
@@ -243,8 +273,9 @@ private struct Parser {
             let value = try value(depth: depth + 1)
             try skipSpace()
             guard !atEnd, scalars[index] == ";" else { throw error("expected ';'") }
+            // NB: String's == treats canonically equivalent texts as one key, as the store does.
+            guard values.updateValue(value, forKey: key) == nil else { throw error("a dictionary holds a key twice") }
             index += 1
-            values[key] = value
         }
     }
 

@@ -8,7 +8,7 @@ enum Read: Command {
     static let details = """
         A string prints as it is and a date as 2026-11-29 21:44:42 +0000 (as macOS `defaults read` prints
         them); other values and whole domains print as old-style property-list text: numbers bare, booleans
-        as 1 or 0, data as {length = 2, bytes = 0x0a0b}, arrays as ( ... ), dictionaries as { key = value; }.
+        as 1 or 0, data as <0a0b>, arrays as ( ... ), dictionaries as { key = value; }.
         With --json: the value's tagged JSON ({"integer":42}), or the domain as an object of them (the
         export format).
         <domain> is a domain name, or -g / NSGlobalDomain for the global domain.

@@ -87,11 +87,12 @@ struct Context: Sendable {
     }
 
     /// Refuses values that no write could store, before any store is opened, so nothing is created:
-    /// those nested deeper than ``PreferenceValue/maximumNestingDepth``.
-    /// - Throws: ``PrefsError/usage(_:)`` with the library's ``DefaultsError/nestingTooDeep(suite:key:limit:)``.
+    /// those nested deeper than ``PreferenceValue/maximumNestingDepth``, and dates outside
+    /// ``PreferenceValue/dateRange``.
+    /// - Throws: ``PrefsError/usage(_:)`` with the library's error (``PreferenceValue/checkStorable(suite:key:)``).
     static func checkStorable(_ values: [String: PreferenceValue], in domain: String) throws(PrefsError) {
-        for key in values.keys.sorted() where values[key]!.exceedsNestingLimit {
-            throw PrefsError(DefaultsError.nestingTooDeep(suite: domain, key: key, limit: PreferenceValue.maximumNestingDepth))
+        for key in values.keys.sorted() {
+            do { try values[key]!.checkStorable(suite: domain, key: key) } catch { throw PrefsError(error) }
         }
     }
 

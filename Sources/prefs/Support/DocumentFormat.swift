@@ -56,13 +56,20 @@ enum DocumentFormat: String, CaseIterable {
         }
         do {
             return try PreferenceValue.dictionary(propertyList: input, path: source)
-        } catch DefaultsError.notPropertyListFile(_, let reason) {
-            throw PrefsError.usage(
-                "\(source) is not a property list whose top level is a dictionary (\(reason)); nothing was changed")
-        } catch DefaultsError.unmappableValues(_, let keys) {
-            throw PrefsError.usage(
-                "\(source) holds values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) that have no exact preference type (an integer above Int64.max, nesting deeper than \(PreferenceValue.maximumNestingDepth) levels, a UID, or an empty key); nothing was changed"
-            )
+        } catch {
+            // NB: one untyped catch and a switch: catch clauses matching cases of a typed throw crash the
+            // 6.3 compiler here.
+            switch error {
+            case .notPropertyListFile(_, let reason):
+                throw PrefsError.usage(
+                    "\(source) is not a property list whose top level is a dictionary (\(reason)); nothing was changed")
+            case .unmappableValues(_, let keys):
+                throw PrefsError.usage(
+                    "\(source) holds values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) that have no exact preference type, or keys that are empty or held twice (\(DefaultsError.unmappableReasons)); nothing was changed"
+                )
+            default:
+                throw PrefsError(error)
+            }
         }
     }
 }

@@ -57,6 +57,7 @@ enum PrefsError: Error, Sendable, Equatable {
         case let error as DefaultsError:
             switch error {
             case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep,
+                .dateOutOfRange,
                 .notPropertyListFile, .unmappableValues, .forced:
                 self = .usage(error.description)
             case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint,

@@ -6,7 +6,7 @@ import ToolSupport
 
 /// Random property-list values for load and fuzz tests.
 enum RandomValues {
-    /// A random value, nested at most `depth` levels; `finite` leaves out NaN and infinities.
+    /// A random value, nested at most `depth` levels; `finite` leaves out NaN and infinite doubles.
     static func value(depth: Int = 2, finite: Bool = true, using generator: inout SplitMix64) -> PreferenceValue {
         switch Int.random(in: 0..<(depth > 0 ? 10 : 8), using: &generator) {
         case 0, 1: return .string(string(using: &generator))
@@ -14,7 +14,7 @@ enum RandomValues {
         case 3: return .integer(Int.random(in: -1000...1000, using: &generator))
         case 4: return .double(double(finite: finite, using: &generator))
         case 5: return .bool(Bool.random(using: &generator))
-        case 6: return .date(Date(timeIntervalSinceReferenceDate: double(finite: finite, using: &generator)))
+        case 6: return .date(date(using: &generator))
         case 7:
             return .data(
                 Data((0..<Int.random(in: 0...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }))
@@ -30,6 +30,21 @@ enum RandomValues {
             }
             return .dictionary(values)
         }
+    }
+
+    /// A random date a store holds: anywhere in `PreferenceValue.dateRange`, near its ends, or near now,
+    /// with or without a fraction of a second.
+    static func date(using generator: inout SplitMix64) -> Date {
+        let range = PreferenceValue.dateRange
+        let (first, last) = (range.lowerBound.timeIntervalSinceReferenceDate, range.upperBound.timeIntervalSinceReferenceDate)
+        let seconds: Double
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0: seconds = first + Double(Int.random(in: 0...1000, using: &generator))
+        case 1: seconds = last - Double(Int.random(in: 1...1000, using: &generator))
+        case 2: seconds = Double(Int.random(in: -1_000_000_000...1_000_000_000, using: &generator))
+        default: seconds = Double.random(in: first..<last, using: &generator)
+        }
+        return Date(timeIntervalSinceReferenceDate: seconds)
     }
 
     /// A random string: ASCII, accents, CJK, emoji, control characters and NUL.

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A binary property list assembled object by object, for documents Foundation would never write:
+/// each object's bytes are given as they stand in the file, references as one-byte object numbers.
+struct HandMadeBinaryPropertyList {
+    /// The objects, object 0 first.
+    var objects: [[UInt8]]
+    /// The number of the top object.
+    var top = 0
+    /// The size of an object reference, written into the trailer.
+    var referenceSize: UInt8 = 1
+
+    /// The document: the header, the objects, a table of one-byte offsets and the trailer. `trailer`
+    /// replaces the object count, top object and table offset the trailer would state.
+    func data(trailer: (objectCount: UInt64, top: UInt64, table: UInt64)? = nil) -> Data {
+        var body = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for object in objects {
+            offsets.append(UInt8(body.count))
+            body += object
+        }
+        let table = body.count
+        body += offsets
+        let stated = trailer ?? (UInt64(objects.count), UInt64(top), UInt64(table))
+        body +=
+            [0, 0, 0, 0, 0, 0, 1, referenceSize] + Self.big64(stated.objectCount) + Self.big64(stated.top)
+            + Self.big64(stated.table)
+        return Data(body)
+    }
+
+    /// `value` as eight big-endian bytes.
+    static func big64(_ value: UInt64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+
+    /// An ASCII string object.
+    static func ascii(_ text: String) -> [UInt8] { [0x50 | UInt8(text.utf8.count)] + Array(text.utf8) }
+
+    /// A one-entry dictionary `{key: value}` whose key is object 1 and value object 2: the usual top.
+    static func entry(_ key: String, _ value: [UInt8]) -> HandMadeBinaryPropertyList {
+        HandMadeBinaryPropertyList(objects: [[0xD1, 1, 2], ascii(key), value])
+    }
+}
