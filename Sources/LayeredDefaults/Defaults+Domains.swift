@@ -64,28 +64,48 @@ extension Defaults {
 
     /// Replaces the whole persistent domain `domainName` (this one by default) with `values`, in one
     /// transaction: the batch write.
-    /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/invalidKey(suite:)`` or a
+    ///
+    /// A key the domain's managed domain forces keeps its row (the user's own value, which the forced
+    /// one shadows), as no write may change it: `values` may hold that key only with that same value.
+    /// - Returns: the forced keys whose rows were kept, sorted (usually none).
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/invalidKey(suite:)``,
+    ///   ``DefaultsError/forced(suite:key:)`` for a forced key whose value `values` would change, or a
     ///   storage error; nothing changes then.
-    public func replacePersistentValues(_ values: [String: PreferenceValue], forName domainName: String? = nil) throws {
+    @discardableResult
+    public func replacePersistentValues(
+        _ values: [String: PreferenceValue], forName domainName: String? = nil
+    ) throws
+        -> [String]
+    {
         let store = try store(named: domainName ?? suiteName, create: true)!
-        try transaction(in: store) { domain in
-            try domain.removeAll()
-            for (key, value) in values { try domain.set(value, forKey: key) }
+        let kept = try transaction(in: store) { domain in
+            let kept = try domain.removeAll()
+            for (key, value) in values {
+                if kept.contains(key), try domain.value(forKey: key) == value { continue }
+                try domain.set(value, forKey: key)
+            }
+            return kept
         }
         postChange()
+        return kept
     }
 
     /// Removes every value of the persistent domain `domainName` (this one by default), in one
     /// transaction; a domain that does not exist stays so.
     ///
     /// The file stays (empty), because deleting a SQLite file that another process has open would
-    /// silently lose that process's later writes; `prefs prune` deletes the files of unused domains.
+    /// silently lose that process's later writes; `prefs prune` deletes the files of unused domains. A
+    /// key the domain's managed domain forces keeps its row, as no write may change it.
+    /// - Returns: the forced keys whose rows were kept, sorted (usually none).
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` or a storage error; nothing changes then.
-    public func removePersistentValues(forName domainName: String? = nil) throws {
+    @discardableResult
+    public func removePersistentValues(forName domainName: String? = nil) throws -> [String] {
+        var kept: [String] = []
         if let store = try store(named: domainName ?? suiteName, create: false) {
-            try transaction(in: store) { try $0.removeAll() }
+            kept = try transaction(in: store) { try $0.removeAll() }
         }
         postChange()
+        return kept
     }
 
     /// The names of the persistent domains at this instance's location: one per database file, sorted.

@@ -17,31 +17,46 @@ extension Defaults {
     )
         -> (managed: [DomainStore], system: [DomainStore], managedFailure: DefaultsError?)
     {
-        var managedFailure: DefaultsError?
+        let (managed, managedFailure) = managedLayer(of: suiteName, configuration: configuration, excluding: persistent)
+        let system = existingStores(
+            of: suiteName, under: Location.systemSubdirectory, configuration: configuration, excluding: persistent
+        ).stores
+        return (managed, system, managedFailure)
+    }
+
+    /// The managed stores of `suiteName` (see ``systemLayers(of:configuration:excluding:)``), and the
+    /// error of the first that exists but cannot be opened.
+    static func managedLayer(
+        of suiteName: String, configuration: Configuration, excluding persistent: DomainStore
+    ) -> (stores: [DomainStore], failure: DefaultsError?) {
+        existingStores(of: suiteName, under: Location.managedSubdirectory, configuration: configuration, excluding: persistent)
+    }
+
+    /// The stores of `suiteName` in `subdirectory` of each system directory where its file exists, and
+    /// the error of the first that cannot be opened (each such error also sent to the error handler).
+    private static func existingStores(
+        of suiteName: String, under subdirectory: String, configuration: Configuration, excluding persistent: DomainStore
+    ) -> (stores: [DomainStore], failure: DefaultsError?) {
+        var firstFailure: DefaultsError?
         // NB: absent layers are the common case and must cost next to nothing at open: one lstat each,
         // paths joined as strings, no registry, no URL.
-        let directories = configuration.systemDirectories.map(\.path)
-        func existing(under subdirectory: String, isManaged: Bool) -> [DomainStore] {
-            directories.compactMap { directory in
-                let root = StoreRegistry.withoutTrailingSlash(directory) + "/" + subdirectory
-                var status = stat()
-                guard lstat(StoreRegistry.path(of: suiteName, inDirectory: root), &status) == 0 else { return nil }
-                let registry = StoreRegistry(
-                    root: URL(fileURLWithPath: root, isDirectory: true),
-                    busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
-                do {
-                    return try registry.store(named: suiteName, create: false).flatMap { $0 === persistent ? nil : $0 }
-                } catch {
-                    let failure = DefaultsError.wrapping(error, suite: suiteName)
-                    configuration.errorHandler(failure)
-                    if isManaged, managedFailure == nil { managedFailure = failure }
-                    return nil
-                }
+        let stores = configuration.systemDirectories.compactMap { directory -> DomainStore? in
+            let root = StoreRegistry.withoutTrailingSlash(directory.path) + "/" + subdirectory
+            var status = stat()
+            guard lstat(StoreRegistry.path(of: suiteName, inDirectory: root), &status) == 0 else { return nil }
+            let registry = StoreRegistry(
+                root: URL(fileURLWithPath: root, isDirectory: true),
+                busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+            do {
+                return try registry.store(named: suiteName, create: false).flatMap { $0 === persistent ? nil : $0 }
+            } catch {
+                let failure = DefaultsError.wrapping(error, suite: suiteName)
+                configuration.errorHandler(failure)
+                if firstFailure == nil { firstFailure = failure }
+                return nil
             }
         }
-        let managed = existing(under: Location.managedSubdirectory, isManaged: true)
-        let system = existing(under: Location.systemSubdirectory, isManaged: false)
-        return (managed, system, managedFailure)
+        return (stores, firstFailure)
     }
 
     /// The value of `key` in the managed domain (the first of its files that holds it), or nil.
@@ -52,14 +67,22 @@ extension Defaults {
         return nil
     }
 
-    /// Runs `body` in one write transaction on `store`: the one way this instance writes. On its own
-    /// persistent domain, a key of the managed domain is refused with ``DefaultsError/forced(suite:key:)``
-    /// (see ``DomainTransaction/set(_:forKey:)``).
+    /// Runs `body` in one write transaction on `store`: the one way any API of this instance changes the
+    /// rows of any domain. The keys of that domain's managed domain (under this instance's system
+    /// directories) are forced: ``DomainTransaction/set(_:forKey:)`` refuses them with
+    /// ``DefaultsError/forced(suite:key:)``, and ``DomainTransaction/removeAll()`` keeps their rows.
     ///
     /// NB: fails closed: when a managed file exists but cannot be read, no key of it can be known to be
-    /// free, so every write to the persistent domain fails with that file's error.
+    /// free, so every write to that domain fails with that file's error. The forced keys are read
+    /// before the transaction begins, so that no store's lock is taken while this one is held.
     func transaction<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
-        if store === persistent, let managedFailure { throw managedFailure }
-        return try store.transaction(key: key, forced: store === persistent ? managed : [], body)
+        let (forced, failure) =
+            store === persistent
+            ? (managed, managedFailure)
+            : Self.managedLayer(of: store.name, configuration: configuration, excluding: store)
+        if let failure { throw failure }
+        var forcedKeys = Set<String>()
+        for managedStore in forced { forcedKeys.formUnion(try managedStore.allValues().values.keys) }
+        return try store.transaction(key: key, forcedKeys: forcedKeys, body)
     }
 }

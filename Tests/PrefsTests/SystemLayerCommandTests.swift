@@ -22,6 +22,26 @@ import Testing
         }
     }
 
+    /// `delete <domain>` and `import` keep the row of a forced key (the user's own value) and name it on
+    /// standard error; an import that would change it is refused, nothing changed.
+    @Test func wholeDomainCommandsKeepAForcedKeysRow() throws {
+        try withTestRoot { root in
+            try root.prefs("write", "app", "k", "mine").requireSuccess()
+            try root.prefs("write", "app", "free", "mine").requireSuccess()
+            try root.prefs("--managed", "write", "app", "k", "managed").requireSuccess()
+            let keptLine = "prefs: kept 'k' in domain 'app': forced by the managed domain, which no write may change"
+            let deleted = root.prefs("delete", "app")
+            #expect(deleted.status == .success && deleted.errorLines == [keptLine])
+            #expect(try root.stored("app") == ["k": "mine"])
+            let imported = root.prefs("import", "app", "-", input: Data(#"{"other":{"integer":1}}"#.utf8))
+            #expect(imported.status == .success && imported.errorLines == [keptLine])
+            #expect(try root.stored("app") == ["k": "mine", "other": 1])
+            let refused = root.prefs("import", "app", "-", input: Data(#"{"k":{"string":"changed"}}"#.utf8))
+            #expect(refused.errorLines == ["prefs: \(DefaultsError.forced(suite: "app", key: "k"))"])
+            #expect(try root.stored("app") == ["k": "mine", "other": 1])
+        }
+    }
+
     @Test func systemWriteIsBelowTheUsersDomain() throws {
         try withTestRoot { root in
             try root.prefs("--system", "write", "app", "k", "system").requireSuccess()

@@ -166,10 +166,12 @@ final class DomainStore: Sendable {
     ///   the database and the view are as they were.
     /// - Parameters:
     ///   - key: the key the transaction is about, if one, for error messages.
-    ///   - forced: the stores whose keys the body may not set (the managed domain of this one).
+    ///   - forcedKeys: the keys the body may not set, whose rows it does not remove (those of the managed
+    ///     domain of this one).
     @discardableResult
-    func transaction<T>(key: String? = nil, forced: [DomainStore] = [], _ body: (inout DomainTransaction) throws -> T) throws -> T
-    {
+    func transaction<T>(
+        key: String? = nil, forcedKeys: Set<String> = [], _ body: (inout DomainTransaction) throws -> T
+    ) throws -> T {
         if let unavailable {
             if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
             throw unavailable
@@ -181,7 +183,7 @@ final class DomainStore: Sendable {
             } catch {
                 throw failure(error, key: key)
             }
-            var transaction = DomainTransaction(table: table, forced: forced)
+            var transaction = DomainTransaction(table: table, forcedKeys: forcedKeys)
             let before: (generation: Int, fingerprint: ChangeSignal.Fingerprint)
             let result: T
             let wroteLog: Bool

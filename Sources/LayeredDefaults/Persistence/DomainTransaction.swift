@@ -15,12 +15,13 @@ public struct DomainTransaction: ~Copyable {
     /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
     var removedAll = false
 
-    /// The stores whose keys ``set(_:forKey:)`` refuses: the managed domain of this one (usually none).
-    let forced: [DomainStore]
+    /// The keys ``set(_:forKey:)`` refuses and ``removeAll()`` keeps: those of the managed domain of this
+    /// one (usually none).
+    let forcedKeys: Set<String>
 
-    init(table: PreferencesTable, forced: [DomainStore] = []) {
+    init(table: PreferencesTable, forcedKeys: Set<String> = []) {
         self.table = table
-        self.forced = forced
+        self.forcedKeys = forcedKeys
     }
 
     /// The name of the domain.
@@ -46,10 +47,8 @@ public struct DomainTransaction: ~Copyable {
     ///   managed domain (all before anything is written), or a storage error.
     public mutating func set(_ value: PreferenceValue?, forKey key: String) throws {
         guard !key.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
-        // NB: every write of `Defaults` to its own domain comes here, so this one check covers them all.
-        for store in forced where try store.value(forKey: key) != nil {
-            throw DefaultsError.forced(suite: suiteName, key: key)
-        }
+        // NB: every change of a row by any API comes here or to `removeAll`, so these checks cover them all.
+        if forcedKeys.contains(key) { throw DefaultsError.forced(suite: suiteName, key: key) }
         try value?.checkStorable(suite: suiteName, key: key)
         try recordingFailure { try table.set(value, forKey: key) }
         changes.append((key, value))
@@ -83,11 +82,20 @@ public struct DomainTransaction: ~Copyable {
         }
     }
 
-    /// Removes every key of this domain.
+    /// Removes every key of this domain but those the managed domain forces: their rows, the user's own
+    /// values that the forced ones shadow, are kept (as no write may change them).
+    /// - Returns: the keys kept, sorted (usually none).
     /// - Throws: a storage error.
-    public mutating func removeAll() throws {
-        try recordingFailure { try table.removeAll() }
-        changes.removeAll()
-        removedAll = true
+    @discardableResult
+    public mutating func removeAll() throws -> [String] {
+        guard !forcedKeys.isEmpty else {
+            try recordingFailure { try table.removeAll() }
+            changes.removeAll()
+            removedAll = true
+            return []
+        }
+        let (removed, kept) = try recordingFailure { try table.removeAll(keeping: forcedKeys) }
+        changes.append(contentsOf: removed.map { ($0, nil) })
+        return kept
     }
 }

@@ -124,6 +124,29 @@ final class PreferencesTable {
         try connection.statement("DELETE FROM preferences").run()
     }
 
+    /// Removes every row whose key is not in `kept` (compared as Swift compares strings, so in any
+    /// Unicode form), undecodable rows included.
+    /// - Returns: the key columns of the rows removed and of those kept.
+    /// - Throws: ``SQLiteError``.
+    func removeAll(keeping kept: Set<String>) throws -> (removed: [String], kept: [String]) {
+        let select = try connection.statement("SELECT key FROM preferences ORDER BY key")
+        var keys: [String] = []
+        while try select.step() { keys.append(select.text(at: 0)) }
+        select.reset()
+        var result: (removed: [String], kept: [String]) = ([], [])
+        for key in keys {
+            guard !kept.contains(key) else {
+                result.kept.append(key)
+                continue
+            }
+            let delete = try connection.statement("DELETE FROM preferences WHERE key = ?")
+            delete.bind(key, at: 1)
+            try delete.run()
+            result.removed.append(key)
+        }
+        return result
+    }
+
     /// True when the migration `name` has been recorded, in any Unicode form (see ``StoredKey``).
     /// - Throws: ``SQLiteError``.
     func hasMigration(named name: String) throws -> Bool {

@@ -8,7 +8,8 @@ enum Delete: Command {
     static let details = """
         Without <key>, the domain is emptied in one transaction and its file is kept: deleting a database
         that another process has open would lose that process's later writes. `prefs prune` deletes the
-        files of domains nobody uses. Prints nothing.
+        files of domains nobody uses. A key the managed domain forces keeps its value (which no write may
+        change), and a line on standard error names it. Prints nothing else.
         Exit status: 0; 1 when the key or the domain does not exist (nothing is created).
         """
 
@@ -19,7 +20,11 @@ enum Delete: Command {
             throw operands.count == 2
                 ? PrefsError.missingPair(domain: domain, key: operands[1]) : PrefsError.missingDomain(domain)
         }
-        guard operands.count == 2 else { return try defaults.replacePersistentValues([:]) }
+        guard operands.count == 2 else {
+            let kept = try defaults.removePersistentValues()
+            Context.reportKept(kept, in: domain, console: context.console)
+            return
+        }
         let key = operands[1]
         try defaults.transaction { transaction in
             guard try transaction.value(forKey: key) != nil else { throw PrefsError.missingPair(domain: domain, key: key) }

@@ -12,7 +12,8 @@ enum Import: Command {
         an XML or binary property list (`defaults export`, or the file of a Foundation `UserDefaults`
         domain) when it starts with '<' or 'bplist', its top level a dictionary and every value keeping
         its type (booleans, integers and reals stay distinct); else JSON. The domain is created
-        when missing; its keys not in the input are removed; all in one transaction. The input is read
+        when missing; its keys not in the input are removed, but for a key the managed domain forces,
+        which keeps its value (a line on standard error names it); all in one transaction. The input is read
         and checked completely first: when it is not valid, nothing is changed. Prints nothing.
         Exit status: 0; 2 when the input cannot be read or is not an export (nothing is changed); 3 when
         the store cannot be written (nothing is changed).
@@ -30,7 +31,8 @@ enum Import: Command {
         }
         let values = try DocumentFormat.values(of: input, from: name)
         try Context.checkStorable(values, in: domain)
-        try context.defaults(domain).replacePersistentValues(values)
+        let kept = try context.defaults(domain).replacePersistentValues(values)
+        Context.reportKept(kept, in: domain, console: context.console)
     }
 
     /// The values of an export.

@@ -96,6 +96,14 @@ struct Context: Sendable {
         }
     }
 
+    /// Names, on standard error, the forced keys a whole-domain change kept (their values never shown).
+    static func reportKept(_ kept: [String], in domain: String, console: Console) {
+        guard !kept.isEmpty else { return }
+        console.printError(
+            "prefs: kept \(kept.map { "'\($0)'" }.joined(separator: ", ")) in domain '\(domain)': forced by the managed domain, which no write may change"
+        )
+    }
+
     /// The database file of `domain` (a valid name) under the root.
     func file(of domain: String) -> URL {
         root.appendingPathComponent(domain + "." + Location.fileExtension)
