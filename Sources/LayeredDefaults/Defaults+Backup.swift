@@ -117,7 +117,8 @@ extension Defaults {
         } catch DefaultsError.unsupportedSchemaVersion(_, let found, let supported) {
             throw DefaultsError.invalidBackup(
                 path: source,
-                reason: "it was written by a newer version of LayeredDefaults (schema version \(found); this one reads \(supported))")
+                reason: "it was written by a newer version of LayeredDefaults "
+                    + "(schema version \(found); this one reads \(supported))")
         }
         defer { FileAdmission.close(refused: candidate.connection, path: source) }
         do {

@@ -81,7 +81,6 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// plist's UID), or an empty key. Nothing was imported; the file has not been modified.
     case unmappableValues(path: String, keys: [String])
 
-    /// The message: what went wrong, naming the suite, key, file or type, and what to do next; never a value.
     /// Another file was put at the path of a domain's file while this process had it open (`mv` or
     /// `cp` over it, e.g. a backup copied into place by hand): this process's connection still has the
     /// old file, and its writes would go into a `-wal` that the new file's readers take as the new
@@ -96,6 +95,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The domain has no file (nothing to back up). Nothing was created.
     case noSuchDomain(suite: String)
 
+    /// The message: what went wrong, naming the suite, key, file or type, and what to do next; never a value.
     public var description: String {
         switch self {
         case .invalidSuiteName(let name):

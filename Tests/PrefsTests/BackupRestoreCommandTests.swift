@@ -56,7 +56,9 @@ import Testing
             #expect(refused.errorLines.count == 1 && refused.error.contains(bad.path) && !refused.error.contains("secret"))
             #expect(try root.stored("app") == ["k": "secret-value"])
             #expect(root.prefs("--managed", "restore", "app", bad.path).status == .usage)
-            #expect(!FileManager.default.fileExists(atPath: Location.managedRoot(in: root.systemDirectory).appendingPathComponent("app.sqlite3").path))
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: Location.managedRoot(in: root.systemDirectory).appendingPathComponent("app.sqlite3").path))
         }
     }
 

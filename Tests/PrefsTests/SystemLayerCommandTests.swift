@@ -79,7 +79,8 @@ extension RunResult {
         try withTestRoot { root in
             try root.prefs(layer, "write", "app", "k", "v").requireSuccess()
             let directory =
-                layer == "--managed" ? Location.managedRoot(in: root.systemDirectory) : Location.systemRoot(in: root.systemDirectory)
+                layer == "--managed"
+                ? Location.managedRoot(in: root.systemDirectory) : Location.systemRoot(in: root.systemDirectory)
             let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
             for arguments in [
                 ["read", "app"], ["read", "app", "k"], ["read-type", "app", "k"], ["exists", "app", "k"],

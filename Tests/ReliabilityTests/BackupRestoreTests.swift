@@ -146,9 +146,12 @@ struct BackupRestoreTests {
         }
     }
 
-    /// A store whose file was deleted and created anew by another instance closes without deleting the
-    /// `-wal` and `-shm` by name, which now belong to the new file: the new file's commits still in
-    /// its log survive.
+    /// A store whose file was deleted and created anew by another instance (as `prefs watch` lets its
+    /// store go, to follow the new file) closes without deleting the `-wal` and `-shm` by name, which
+    /// now belong to the new file: the new file's commits still in its log survive.
+    ///
+    /// NB: SQLite itself sees that the file has moved (`SQLITE_FCNTL_HAS_MOVED`) and then skips the
+    /// checkpoint and the deletion on close; this pins that behaviour, which the watch relies on.
     @Test func closingAStoreWhoseFileWasReplacedKeepsTheNewFilesLog() throws {
         try withTemporaryRoot { root in
             let file = databaseFile("app", in: root)

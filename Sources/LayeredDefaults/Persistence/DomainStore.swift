@@ -43,12 +43,6 @@ final class DomainStore: Sendable {
     }
 
     deinit {
-        // NB: closing the last connection checkpoints the log and then deletes the `-wal` and `-shm` by
-        // name. When the path no longer names this store's file (deleted, or another file moved over it),
-        // those names may now belong to another database that other connections use: deleting them would
-        // lose its commits and split its readers onto two WAL indexes. So such a store closes without
-        // checkpointing, which deletes nothing.
-        if !isFileAtPath { table.connection.setCheckpointOnClose(false) }
         // NB: `signal` points into the connection's mapping of the -shm file; nothing reads it from here on.
         table.connection.close()
     }

@@ -91,7 +91,8 @@ enum Schema {
                 let objects = try connection.integer("SELECT count(*) FROM sqlite_schema")
                 reason = id == 0 && objects == 0 ? "it is empty" : "it is a SQLite database, but not a LayeredDefaults store"
             } else if found > version {
-                reason = "it was written by a newer version of LayeredDefaults (schema version \(found); this one reads \(version))"
+                reason =
+                    "it was written by a newer version of LayeredDefaults (schema version \(found); this one reads \(version))"
             } else if tables != 2 {
                 reason = "its tables are missing"
             } else if try connection.text("PRAGMA quick_check") != "ok" {
