@@ -51,10 +51,100 @@ import Testing
         }
     }
 
-    @Test func aMissingDomainIsNotFound() throws {
+    /// The lines of `watch` up to the first one `isLast` accepts (at most 60 s).
+    static func lines(of watch: ChildProcess, until isLast: (String) -> Bool) throws -> [String] {
+        var lines: [String] = []
+        while let line = try watch.nextLine(before: .now + .seconds(60)) {
+            lines.append(line)
+            if isLast(line) { break }
+        }
+        return lines
+    }
+
+    /// Starts `prefs watch app` and returns it once it prints: this process writes `ready` until then.
+    static func runningWatch(in launcher: Launcher, _ arguments: [String] = []) throws -> ChildProcess {
+        let watch = try launcher.start("prefs", arguments + ["watch", "app"])
+        let defaults = try Defaults(suiteName: "app", configuration: .init(location: .directory(launcher.root), arguments: []))
+        let count = Atomic(0)
+        let line = try whileRepeating({
+            try? defaults.write(.integer(count.add(1, ordering: .relaxed).newValue), forKey: "ready")
+            usleep(50_000)
+        }) { try watch.nextLine(before: .now + .seconds(60)) }
+        #expect(line?.contains("ready") == true, "\(String(describing: line))")
+        return watch
+    }
+
+    /// A domain that does not exist yet is waited for, creating nothing meanwhile, as `dconf watch` does.
+    @Test func aMissingDomainIsWaitedFor() throws {
         try withTemporaryRoot { root throws in
-            let result = try Launcher(root: root).prefs("watch", "nowhere")
-            #expect(result.status == 1 && result.error == "Domain nowhere does not exist\n")
+            let launcher = Launcher(root: root)
+            let watch = try launcher.start("prefs", ["watch", "later"])
+            usleep(300_000)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty, "the watch created nothing")
+            try launcher.prefs("write", "later", "k", "-int", "1")
+            #expect(try watch.nextLine(before: .now + .seconds(60)) == "k = 1")
+            watch.send(SIGINT)
+            #expect(try watch.wait(before: .now + .seconds(60)) == 0)
+        }
+    }
+
+    /// A domain's file deleted while watched: its keys print as removed; created again, it is followed.
+    @Test func aFileDeletedAndCreatedAgainIsFollowed() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            let watch = try Self.runningWatch(in: launcher)
+            let file = root.appendingPathComponent("app.sqlite3").path
+            for suffix in ["", "-wal", "-shm"] { unlink(file + suffix) }
+            #expect(try Self.lines(of: watch) { $0 == "ready removed" }.last == "ready removed")
+            try launcher.prefs("write", "app", "k", "-int", "7")
+            #expect(try Self.lines(of: watch) { $0 == "k = 7" }.last == "k = 7", "the new file is watched")
+            watch.send(SIGINT)
+            #expect(try watch.wait(before: .now + .seconds(60)) == 0)
+        }
+    }
+
+    /// What `watch` prints is the committed states it sees, in order: of a fast series of writes, each
+    /// line is one of them, later than the line before, and the last value is always printed.
+    @Test func printsTheCommittedStatesItSeesEndingWithTheLast() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            let watch = try Self.runningWatch(in: launcher, ["--json"])
+            let defaults = try Defaults(suiteName: "app", configuration: .init(location: .directory(root), arguments: []))
+            for value in 1...40 { try defaults.write(.integer(value), forKey: "k") }
+            let lines = try Self.lines(of: watch) { $0 == #"{"key":"k","value":{"integer":40}}"# }
+            let values = lines.compactMap { line -> Int? in
+                guard line.hasPrefix(#"{"key":"k","value":{"integer":"#) else { return nil }
+                return Int(line.dropFirst(#"{"key":"k","value":{"integer":"#.count).dropLast(2))
+            }
+            #expect(values.last == 40)
+            #expect(values == values.sorted() && Set(values).count == values.count, "\(values)")
+            watch.send(SIGINT)
+            #expect(try watch.wait(before: .now + .seconds(60)) == 0)
+        }
+    }
+
+    /// `prefs --managed watch` creates nothing in the managed layer (it used to create the global
+    /// domain's file there, mode 0600, which then failed every other user's `prefs write -g`).
+    @Test func watchingTheManagedLayerCreatesNothing() throws {
+        try withTemporaryRoot { root throws in
+            var environment = Launcher(root: root).environment
+            environment["XDG_CONFIG_DIRS"] = root.appendingPathComponent("xdg").path
+            let managed = root.appendingPathComponent("xdg/layered-defaults/managed")
+            let environmentCopy = environment
+            @Sendable func prefs(_ arguments: String...) throws -> ProcessResult {
+                try run("prefs", arguments, environment: environmentCopy)
+            }
+            #expect(try prefs("--managed", "write", "app", "k", "-int", "0").status == 0)
+            let watch = try ChildProcess("prefs", ["--managed", "watch", "app"], environment: environment)
+            let count = Atomic(0)
+            let line = try whileRepeating({
+                _ = try? prefs("--managed", "write", "app", "k", "-int", "\(count.add(1, ordering: .relaxed).newValue)")
+            }) { try watch.nextLine(before: .now + .seconds(60)) }
+            #expect(line?.hasPrefix("k = ") == true)
+            watch.send(SIGINT)
+            _ = try? watch.wait(before: .now + .seconds(60))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: managed.path).sorted() == ["app.sqlite3"])
+            #expect(try prefs("write", "-g", "k", "mine").status == 0)
         }
     }
 

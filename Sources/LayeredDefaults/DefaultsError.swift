@@ -87,6 +87,20 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// imported; the file has not been modified.
     case unmappableValues(path: String, keys: [String])
 
+    /// Another file was put at the path of a domain's file while this process had it open (`mv` or
+    /// `cp` over it, e.g. a backup copied into place by hand): this process's connection still has the
+    /// old file, and its writes would go into a `-wal` that the new file's readers take as the new
+    /// file's. Nothing was written.
+    case replacedFile(suite: String, path: String)
+    /// The file given to ``Defaults/restore(suiteName:location:from:)`` is not a backup that can be
+    /// restored (`reason` says why). Nothing was changed.
+    case invalidBackup(path: String, reason: String)
+    /// ``Defaults/backup(suiteName:location:to:replacing:)`` found a file at its destination and was not
+    /// asked to replace it. Nothing was written.
+    case backupExists(path: String)
+    /// The domain has no file (nothing to back up). Nothing was created.
+    case noSuchDomain(suite: String)
+
     /// What makes a property list's value unmappable, for the messages that name its keys.
     package static let unmappableReasons =
         "an integer outside Int64, a real too large, an invalid date or one outside the years 1-9999, data that is not base64, a lone UTF-16 surrogate, nesting deeper than \(PreferenceValue.maximumNestingDepth) levels, a set, a UID or a null"
@@ -103,7 +117,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .valueOutOfRange(let suite, let key, let type):
             "Cannot store a \(type) for key '\(key)' in suite '\(suite)': it does not fit in a signed 64-bit integer"
         case .corruptStore(let path, let reason):
-            "The preferences file '\(path)' is not a readable database (\(reason)); it was left untouched: restore it from a backup, or move it aside with `prefs repair <domain>` (Defaults.repair)"
+            "The preferences file '\(path)' is not a readable database (\(reason)); it was left untouched: move it aside with `prefs repair <domain>` (Defaults.repair), then restore a backup, if you have one, with `prefs restore <domain> <file>` (Defaults.restore), never by copying a file over it"
         case .foreignDatabase(let path):
             "The file '\(path)' is a SQLite database but not a LayeredDefaults store; it was left untouched"
         case .unsupportedSchemaVersion(let path, let found, let supported):
@@ -146,6 +160,14 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot \(operation) '\(path)': \(String(cString: strerror(code)))"
         case .notPropertyListFile(let path, let reason):
             "Cannot import '\(path)': \(reason); it was left untouched and nothing was imported"
+        case .replacedFile(let suite, let path):
+            "Cannot write to suite '\(suite)': another file was put at '\(path)' while this process had the old one open (`mv` or `cp` over it); nothing was written: restart this process, and restore backups with `prefs restore <domain> <file>` (Defaults.restore), which is safe while the domain is in use"
+        case .invalidBackup(let path, let reason):
+            "Cannot restore from '\(path)': \(reason); nothing was changed: give a file made by `prefs backup` (Defaults.backup)"
+        case .backupExists(let path):
+            "Cannot back up to '\(path)': a file is already there; nothing was written: choose another path, or replace it with `prefs backup --replace` (Defaults.backup(..., replacing: true))"
+        case .noSuchDomain(let suite):
+            "The domain '\(suite)' does not exist (it has no file); nothing was created"
         case .unmappableValues(let path, let keys):
             "Cannot import '\(path)': the values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) have no exact preference type, or the keys are empty or held twice (\(Self.unmappableReasons)); nothing was imported and the file was left untouched: exclude those keys to import the rest"
         }

@@ -18,7 +18,7 @@ enum Prefs {
     static var commands: [any Command.Type] {
         [
             Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Domains.self, Find.self,
-            Export.self, Import.self, Watch.self, Prune.self,
+            Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self,
         ]
     }
 

@@ -91,3 +91,46 @@ extension RunResult {
         try #require(status == .success, "\(errorLines)")
     }
 }
+
+/// Reading a system-wide layer creates nothing there: a file made by a read (the global domain's, say,
+/// mode 0600) would be unreadable to every other user, and an unreadable managed file fails their writes.
+@Suite struct SystemLayerReadTests {
+    @Test(arguments: ["--managed", "--system"]) func readingCreatesNothing(_ layer: String) throws {
+        try withTestRoot { root in
+            try root.prefs(layer, "write", "app", "k", "v").requireSuccess()
+            let directory =
+                layer == "--managed"
+                ? Location.managedRoot(in: root.systemDirectory) : Location.systemRoot(in: root.systemDirectory)
+            let before = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+            for arguments in [
+                ["read", "app"], ["read", "app", "k"], ["read-type", "app", "k"], ["exists", "app", "k"],
+                ["export", "app", "-"], ["find", "v"], ["domains"], ["read", "-g"], ["exists", "-g", "k"],
+                ["read", "missing"],
+            ] {
+                _ = root.prefs([layer] + arguments)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before, "\(arguments)")
+            }
+        }
+    }
+}
+
+/// A system-wide layer that an administrator writes is readable by every user, whatever the umask:
+/// directories 0755, files 0644, as under `/etc/xdg`.
+@Suite struct SystemLayerModeTests {
+    @Test func aManagedWriteUnderARestrictiveUmaskIsReadableByEveryone() throws {
+        try withTemporaryRoot { root in
+            let xdg = root.appendingPathComponent("xdg")
+            let result = try run(
+                executable: URL(fileURLWithPath: "/bin/sh"),
+                ["-c", #"umask 077; exec "$0" --managed write app k v"#, BuiltProducts.url(of: "prefs").path],
+                environment: ["LAYERED_DEFAULTS_HOME": root.appendingPathComponent("user").path, "XDG_CONFIG_DIRS": xdg.path])
+            #expect(result.status == 0, "\(result.error)")
+            func mode(_ path: String) throws -> Int? {
+                try FileManager.default.attributesOfItem(atPath: xdg.appendingPathComponent(path).path)[.posixPermissions] as? Int
+            }
+            #expect(try mode("layered-defaults") == 0o755)
+            #expect(try mode("layered-defaults/managed") == 0o755)
+            #expect(try mode("layered-defaults/managed/app.sqlite3") == 0o644)
+        }
+    }
+}

@@ -47,6 +47,28 @@ final class DomainStore: Sendable {
         table.connection.close()
     }
 
+    /// True while ``path`` names this store's own file (by device and inode); false once that file was
+    /// deleted or another file was put at its path (`mv` or `cp` over it). Always true in memory.
+    var isFileAtPath: Bool {
+        guard let path, let identity else { return true }
+        var status = stat()
+        return lstat(path, &status) == 0 && FileIdentity(status) == identity
+    }
+
+    /// Refuses to write when another file now sits at ``path``: this store's connection would write its
+    /// commits into a `-wal` that the other file's readers take as that file's, mixing two databases.
+    ///
+    /// NB: a path that names nothing is allowed: a root renamed while the store is open (its file is
+    /// found by identity, see ``StoreRegistry/store(named:create:)``) looks the same as a deleted file.
+    /// - Throws: ``DefaultsError/replacedFile(suite:path:)``.
+    private func refuseWritingIfReplaced() throws {
+        guard let path, let identity else { return }
+        var status = stat()
+        if lstat(path, &status) == 0, FileIdentity(status) != identity {
+            throw DefaultsError.replacedFile(suite: name, path: path)
+        }
+    }
+
     /// Opens the database of `name` at `path`, an existing file whose `lstat` status is `status` (see
     /// ``FileAdmission/create(_:suite:)`` for a new one).
     ///
@@ -178,6 +200,7 @@ final class DomainStore: Sendable {
         }
         return try withTable(key: key) { table, reentered in
             guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
+            try refuseWritingIfReplaced()
             do {
                 try table.begin()
             } catch {
@@ -221,6 +244,48 @@ final class DomainStore: Sendable {
                 IdleCheckpointer.shared.schedule(self, commits: table.connection.walCommitCount)
             }
             return result
+        }
+    }
+
+    // MARK: Backup and restore
+
+    /// Copies this domain's committed content, its write-ahead log included, into the database that
+    /// `destination` has open (see ``Connection/copy(into:)``), holding the store's lock.
+    /// - Throws: ``DefaultsError`` when the domain cannot be read or the destination written.
+    func copyContents(into destination: Connection) throws {
+        try withTable(key: nil) { table, reentered in
+            guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
+            do {
+                try table.connection.copy(into: destination)
+            } catch {
+                throw failure(error, key: nil)
+            }
+        }
+    }
+
+    /// Replaces this domain's whole content with the database `source` has open (a backup already
+    /// admitted), in one write transaction: other connections, in any process, see the old content or
+    /// the new one, and their views are discarded by the commit's change of the WAL-index header.
+    /// - Throws: ``unavailable``, ``DefaultsError/replacedFile(suite:path:)``, or a storage error
+    ///   (``DefaultsError/busy(suite:key:)``, ...), after which the domain is as it was.
+    func replaceContents(from source: Connection) throws {
+        if let unavailable { throw unavailable }
+        try withTable(key: nil) { table, reentered in
+            guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
+            try refuseWritingIfReplaced()
+            do {
+                try source.copy(into: table.connection)
+            } catch {
+                throw failure(error, key: nil)
+            }
+            // NB: never patched: everything may have changed, so the view is revalidated (the commit moved
+            // the WAL-index header). The backup API's commit does not run the WAL hook, so the idle
+            // checkpoint is asked for here, whatever the commit count says.
+            view.withLock { $0.revalidate(signal.fingerprint) }
+            if !awaitsIdleCheckpoint.load(ordering: .relaxed) {
+                awaitsIdleCheckpoint.store(true, ordering: .relaxed)
+                IdleCheckpointer.shared.schedule(self, commits: table.connection.walCommitCount)
+            }
         }
     }
 

@@ -72,6 +72,40 @@ enum Schema {
         }
     }
 
+    /// Checks, reading only, that the database `connection` has open (a backup about to be restored, its
+    /// file already through ``FileAdmission``) is a whole, healthy store of ours: our application id, a
+    /// schema version this one reads, both tables, and `PRAGMA quick_check`.
+    ///
+    /// NB: stricter than opening a domain, which accepts an empty file (a new domain) and checks pages only
+    /// when the header suggests some are missing: a restore replaces everything, so what it copies must be
+    /// known good first.
+    /// - Throws: ``DefaultsError/invalidBackup(path:reason:)``, or a storage error when it cannot be read.
+    static func verifyBackup(_ connection: Connection, path: String) throws {
+        let reason: String?
+        do {
+            let id = try connection.integer("PRAGMA application_id")
+            let found = try connection.integer("PRAGMA user_version")
+            let tables = try connection.integer(
+                "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('preferences', 'migrations')")
+            if id != applicationID {
+                let objects = try connection.integer("SELECT count(*) FROM sqlite_schema")
+                reason = id == 0 && objects == 0 ? "it is empty" : "it is a SQLite database, but not a LayeredDefaults store"
+            } else if found > version {
+                reason =
+                    "it was written by a newer version of LayeredDefaults (schema version \(found); this one reads \(version))"
+            } else if tables != 2 {
+                reason = "its tables are missing"
+            } else if try connection.text("PRAGMA quick_check") != "ok" {
+                reason = "it is damaged (malformed)"
+            } else {
+                reason = nil
+            }
+        } catch let error as SQLiteError where error.code.primary == .notADatabase || error.code.primary == .corrupt {
+            reason = error.code.primary == .corrupt ? "it is damaged (malformed)" : "it is not a database"
+        }
+        if let reason { throw DefaultsError.invalidBackup(path: path, reason: reason) }
+    }
+
     /// A file of ours, checked for missing pages when its header suggests some are missing.
     ///
     /// NB: a store whose main file lost pages beside a log can still open, and fail only on the first

@@ -77,6 +77,26 @@ final class Connection {
         sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
+    /// Copies every page of this connection's main database into `destination`'s main database in one
+    /// step, with SQLite's online backup API (`sqlite3_backup_init`, `_step(-1)`, `_finish`).
+    ///
+    /// The source is read in one read transaction (a consistent snapshot, its write-ahead log
+    /// included); the destination is written in one write transaction, waiting for its lock up to its
+    /// busy timeout, so its other readers see either its old content or the whole new one. A
+    /// destination in WAL mode stays in WAL mode.
+    /// - Throws: ``SQLiteError`` as the destination reports it (e.g. `SQLITE_BUSY`, `SQLITE_READONLY`
+    ///   for a page size a destination in WAL mode cannot take); the destination is then unchanged.
+    func copy(into destination: Connection) throws {
+        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
+            throw SQLiteError(connection: destination.handle, code: sqlite3_errcode(destination.handle))
+        }
+        let stepped = sqlite3_backup_step(backup, -1)
+        let finished = sqlite3_backup_finish(backup)
+        guard stepped == SQLITE_DONE else {
+            throw SQLiteError(connection: destination.handle, code: finished != SQLITE_OK ? finished : stepped)
+        }
+    }
+
     /// Whether closing the last connection to the file checkpoints its write-ahead log into it and
     /// deletes the log (SQLite's default: on). Turned off while a file is not yet known to be ours.
     func setCheckpointOnClose(_ enabled: Bool) {

@@ -1,20 +1,33 @@
 import Foundation
 import LayeredDefaults
 
-/// `prefs watch <domain> [<key>...]`: prints each change of a domain as it happens, until interrupted.
+/// `prefs watch <domain> [<key>...]`: prints the changes of a domain as it sees them, until interrupted.
+///
+/// It looks at the domain's file every ``interval`` and prints each key whose value differs from the
+/// last look: so what it prints is the sequence of committed states it saw, not every write. It waits
+/// for a domain that does not exist yet, and follows a file deleted and created again, or replaced
+/// (`mv` over it). It creates nothing, in the user's root or in a system-wide layer.
 enum Watch: Command {
     static let verb = "watch"
     static let synopsis = "watch <domain> [<key>...]"
     static let summary =
-        "Prints one line per change of <domain> (of its <key>s only, when given) as it happens, until interrupted."
+        "Prints each change of <domain> (of its <key>s only, when given) it sees, until interrupted."
     static let details = """
-        Sees every writer: this machine's other processes as well as prefs itself. Each line is
+        Sees every writer: this machine's other processes as well as prefs itself. Every 100 ms it looks
+        at the domain and prints one line for each key whose value differs from its last look:
         `<key> = <value>` (the value as property-list text on one line) or `<key> removed`; with --json,
         one object a line: {"key":"theme","value":{"string":"dark"}}, "value":null when removed.
-        Changes in quick succession may be seen together: the last value of each key is always printed.
-        Ends with exit status 0 on SIGINT (Ctrl-C).
-        Exit status: 0 when interrupted; 1 when the domain does not exist; 3 when it cannot be read.
+        So it prints the committed states it sees, not every write: of several writes between two looks
+        only each key's last value is printed, and a key added and removed again between two looks
+        prints nothing. Values present when it starts are not printed.
+        A domain that does not exist yet is waited for (its keys then print as they appear); a domain
+        whose file is deleted prints its keys as removed, and is followed when it is created again or
+        another file is put in its place. Nothing is created, not even in --system or --managed.
+        Ends with exit status 0 on SIGINT (Ctrl-C); 3 when the domain cannot be read.
         """
+
+    /// How often the domain is looked at, in milliseconds: a change is printed within this time.
+    static let intervalMilliseconds = 100
 
     /// One change, as `--json` prints it.
     private struct Change: Encodable {
@@ -34,10 +47,9 @@ enum Watch: Command {
         let operands = try operands(invocation, 1...Int.max)
         let domain = try Context.domainName(operands[0])
         let keys = Set(operands.dropFirst())
-        guard let defaults = try context.existingDefaults(domain) else { throw PrefsError.missingDomain(domain) }
 
-        // NB: SIGINT is taken from its default action before the observation starts, so an interrupt
-        // always ends the watch through `stop`, never half-way through a line.
+        // NB: SIGINT is taken from its default action before the first look, so an interrupt always ends
+        // the watch between two looks, never half-way through a line.
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let stop = DispatchSemaphore(value: 0)
@@ -45,37 +57,44 @@ enum Watch: Command {
         interrupt.resume()
         defer { interrupt.cancel() }
 
-        // NB: the baseline is read before the observation starts and compared again right after it, so a
-        // change between the two is printed, not taken for the starting state.
-        let seen = Lock(try defaults.persistentValues())
-        let failure = Lock<(any Error)?>(nil)
-        let report: @Sendable () -> Void = {
-            do {
-                let now = try defaults.persistentValues()
-                let before = seen.withLock { seen in
-                    defer { seen = now }
-                    return seen
-                }
-                for key in Set(before.keys).union(now.keys).sorted() where keys.isEmpty || keys.contains(key) {
-                    if let old = before[key], let new = now[key], old.isIdentical(to: new) { continue }
-                    context.console.print(try line(key: key, value: now[key], json: context.json))
-                }
-                // NB: output that cannot be written (a reader gone, as in `prefs watch d | head -1`) ends the
-                // watch; `Prefs.run` then gives the status of output cut short.
-                if context.console.outputFailure() != nil { stop.signal() }
-            } catch {
-                failure.withLock { $0 = error }
-                stop.signal()
+        var looker = Looker(domain: domain, context: context)
+        var seen = try looker.values()
+        while stop.wait(timeout: .now() + .milliseconds(intervalMilliseconds)) == .timedOut {
+            let now = try looker.values()
+            for key in Set(seen.keys).union(now.keys).sorted() where keys.isEmpty || keys.contains(key) {
+                if let old = seen[key], let new = now[key], old.isIdentical(to: new) { continue }
+                context.console.print(try line(key: key, value: now[key], json: context.json))
             }
+            seen = now
+            // NB: output that cannot be written (a reader gone, as in `prefs watch d | head -1`) ends the
+            // watch; `Prefs.run` then gives the status of output cut short.
+            if context.console.outputFailure() != nil { return }
         }
-        let changes = defaults.changes(initial: false)  // the first report() shows the current values
-        let watcher = Task.detached {
-            report()
-            for await _ in changes { report() }
+    }
+
+    /// Reads the watched domain at each look: through a store while its file is the one at the path,
+    /// opening the file there again once it was deleted or replaced.
+    private struct Looker {
+        let domain: String
+        let context: Context
+        private var defaults: Defaults?
+
+        init(domain: String, context: Context) {
+            self.domain = domain
+            self.context = context
         }
-        stop.wait()
-        watcher.cancel()
-        if let error = failure.withLock({ $0 }) { throw error }
+
+        /// The values stored in the domain now; none while it has no file.
+        /// - Throws: the library's error when the file there cannot be read.
+        mutating func values() throws -> [String: PreferenceValue] {
+            // NB: a store whose file was deleted or replaced reads a file nobody writes any more: let it go
+            // (it then closes without touching the names its file had) and open what is there now.
+            if let open = defaults, !open.persistentFileIsCurrent { defaults = nil }
+            if defaults == nil { defaults = try context.existingDefaults(domain) }
+            // NB: the persistent domain alone: searching further (as observing would) opens the global
+            // domain, creating its file, which in a system-wide layer would fail every user's writes.
+            return try defaults?.persistentValues() ?? [:]
+        }
     }
 
     /// The line of a change of `key` to `value` (nil: removed).

@@ -120,14 +120,21 @@ struct Context: Sendable {
     /// NB: opening any domain creates the global domain's (empty) file when it is missing: that is how
     /// ``Defaults`` opens its search list.
     /// - Throws: the library's error when the file cannot be opened (corrupt, foreign, unsafe).
+    ///
+    /// NB: never ``createShared(_:)``: reading a system-wide layer creates nothing in it.
     func existingDefaults(_ domain: String) throws -> Defaults? {
-        try domainExists(domain) ? try defaults(domain) : nil
+        try domainExists(domain) ? try store(domain) : nil
     }
 
     /// The store of `domain`, its file created when missing.
     /// - Throws: the library's error when the file cannot be opened or created.
     func defaults(_ domain: String) throws -> Defaults {
         if layer != .user { try createShared(domain) }
+        return try store(domain)
+    }
+
+    /// The store of `domain` under the root, searching no other domain's file until it is read past.
+    private func store(_ domain: String) throws -> Defaults {
         let warnings = warnings
         return try Defaults(
             suiteName: domain,
@@ -141,8 +148,10 @@ struct Context: Sendable {
     ///
     /// NB: the library makes a user's files private (0700 directories, 0600 files); SQLite gives the file's
     /// mode to its `-wal` and `-shm`, so they become readable too.
+    /// - Returns: true when this call created the file.
     /// - Throws: the library's error when they cannot be created (e.g. permission denied).
-    private func createShared(_ domain: String) throws {
+    @discardableResult
+    func createShared(_ domain: String) throws -> Bool {
         do {
             try FileManager.default.createDirectory(
                 at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
@@ -153,12 +162,14 @@ struct Context: Sendable {
         if descriptor >= 0 {
             fchmod(descriptor, 0o644)
             close(descriptor)
+            return true
         } else if errno != EEXIST {
             let path = file(of: domain).path
             throw errno == EACCES || errno == EPERM
                 ? DefaultsError.permissionDenied(path: path)
                 : DefaultsError.fileSystemFailure(path: path, operation: "create", code: errno)
         }
+        return false
     }
 
     /// Every value stored in `domain`, nil when the domain has no file.

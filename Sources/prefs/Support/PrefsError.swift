@@ -58,13 +58,15 @@ enum PrefsError: Error, Sendable, Equatable {
             switch error {
             case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep,
                 .dateOutOfRange,
-                .notPropertyListFile, .unmappableValues, .forced:
+                .notPropertyListFile, .unmappableValues, .forced, .invalidBackup, .backupExists:
                 self = .usage(error.description)
+            case .noSuchDomain(let suite):
+                self = .missingDomain(suite)
             case .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint,
                 .permissionDenied,
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction,
                 .transactionCycle, .storageFailure,
-                .fileSystemFailure:
+                .fileSystemFailure, .replacedFile:
                 self = .storage(error.description)
             }
         default:

@@ -1,0 +1,180 @@
+import Foundation
+
+/// Backup and restore: the one safe way to copy a domain out of its file and back into it.
+///
+/// A domain's latest commits may be in its `-wal` file for a while (a process that exits before its idle
+/// checkpoint leaves them there), so copying `<suite>.sqlite3` alone loses them; and a file moved or
+/// copied over a domain that a process has open is mixed with the old file's `-wal` and `-shm`, which
+/// SQLite finds by name: the restored keys can vanish. Both doors here go through SQLite's online backup
+/// API, on the live database.
+extension Defaults {
+    /// Writes a copy of the domain `suiteName`, every committed write included (also those still in its
+    /// write-ahead log), to the single file `destination`, created with mode 0600.
+    ///
+    /// The copy is a consistent snapshot, taken while other processes go on reading and writing. It is
+    /// written beside `destination` under a temporary name and renamed into place once complete, so
+    /// `destination` is never a partial file. An existing file at `destination` is refused unless
+    /// `replacing` is true, which replaces it atomically.
+    ///
+    /// ```swift
+    /// try Defaults.backup(suiteName: "com.example.app", to: URL(fileURLWithPath: "app-backup.sqlite3"))
+    /// ```
+    /// - Parameters:
+    ///   - suiteName: the domain to copy.
+    ///   - location: where the domain lives; the default resolves as for ``init(suiteName:configuration:)``.
+    ///   - destination: the backup file to write.
+    ///   - replacing: replace a file already at `destination` (default: refuse it).
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/noSuchDomain(suite:)`` (also for an
+    ///   in-memory location), ``DefaultsError/backupExists(path:)``, an error of opening the domain
+    ///   (``DefaultsError/corruptStore(path:reason:)``, ...), or a storage error writing the copy. Nothing
+    ///   is left at `destination` (or the file there is unchanged) when it throws.
+    public static func backup(
+        suiteName: String, location: Location = .default, to destination: URL, replacing: Bool = false
+    ) throws {
+        try SuiteName.validate(suiteName)
+        let registry = StoreRegistry(configuration: Configuration(location: location, arguments: [], systemDirectories: []))
+        guard registry.root != nil, let store = try registry.store(named: suiteName, create: false) else {
+            throw DefaultsError.noSuchDomain(suite: suiteName)
+        }
+        let target = destination.standardizedFileURL.path
+        var status = stat()
+        if !replacing, lstat(target, &status) == 0 { throw DefaultsError.backupExists(path: target) }
+        let temporary =
+            (target as NSString).deletingLastPathComponent + "/." + (target as NSString).lastPathComponent + ".backup-"
+            + UUID().uuidString
+        try createPrivateFile(temporary, naming: target)
+        do {
+            let connection: Connection
+            do {
+                connection = try Connection(path: temporary, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
+            } catch {
+                throw DefaultsError.storage(error, suite: suiteName, key: nil)
+            }
+            defer { connection.close() }
+            try store.copyContents(into: connection)
+            // NB: a copy of a database in WAL mode says so in its header; rollback mode makes it one
+            // self-contained file, with no `-wal` or `-shm` left beside it once closed.
+            do {
+                _ = try connection.text("PRAGMA journal_mode = DELETE")
+            } catch {
+                throw DefaultsError.storage(error, suite: suiteName, key: nil)
+            }
+            connection.close()
+            try synchronize(temporary, naming: target)
+            try moveIntoPlace(temporary, target, replacing: replacing)
+        } catch {
+            for suffix in [""] + Location.companionSuffixes { unlink(temporary + suffix) }
+            throw error
+        }
+    }
+
+    /// Replaces the whole content of the domain `suiteName` with the backup file `backup`, in one write
+    /// transaction on the live database, safe while any process has the domain open.
+    ///
+    /// The backup is checked first, reading only: it must be a healthy store of ours (a file made by
+    /// ``backup(suiteName:location:to:replacing:)``, or a domain's file with nothing pending in a
+    /// `-wal`), else it is refused and nothing changes. Other processes then see the old content or the
+    /// restored one, never a mix; their cached values and observers follow within 100 ms, this process's
+    /// at once. Every key, and the record of migrations run, becomes the backup's. The domain is created
+    /// when it does not exist. The backup file is not modified.
+    ///
+    /// ```swift
+    /// try Defaults.restore(suiteName: "com.example.app", from: URL(fileURLWithPath: "app-backup.sqlite3"))
+    /// ```
+    /// - Parameters:
+    ///   - suiteName: the domain to restore.
+    ///   - location: where the domain lives; the default resolves as for ``init(suiteName:configuration:)``.
+    ///   - backup: the backup file to read.
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/invalidBackup(path:reason:)``,
+    ///   ``DefaultsError/unsafePath(path:)``, ``DefaultsError/hardLinked(path:)`` or
+    ///   ``DefaultsError/permissionDenied(path:)`` for the backup; ``DefaultsError/noSuchDomain(suite:)``
+    ///   for an in-memory location; an error of opening the domain (a corrupt one: move it aside with
+    ///   ``repair(suiteName:location:)`` first); ``DefaultsError/busy(suite:key:)`` or another storage
+    ///   error. Nothing changes when it throws.
+    public static func restore(suiteName: String, location: Location = .default, from backup: URL) throws {
+        try SuiteName.validate(suiteName)
+        let registry = StoreRegistry(configuration: Configuration(location: location, arguments: [], systemDirectories: []))
+        guard registry.root != nil else { throw DefaultsError.noSuchDomain(suite: suiteName) }
+        let source = backup.standardizedFileURL.path
+        guard let status = try Location.status(ofEntry: source) else {
+            throw DefaultsError.invalidBackup(path: source, reason: "there is no such file")
+        }
+        // NB: never a second connection to the domain's own file: closing it would drop every POSIX lock
+        // this process holds on the file, SQLite's included.
+        if let live = registry.filePath(of: suiteName), let found = try Location.status(ofEntry: live),
+            FileIdentity(found) == FileIdentity(status)
+        {
+            throw DefaultsError.invalidBackup(path: source, reason: "it is the domain's own file")
+        }
+        let candidate: FileAdmission.Candidate
+        do {
+            candidate = try FileAdmission.open(
+                source, status: status, suite: suiteName, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
+        } catch DefaultsError.corruptStore(_, let reason) {
+            throw DefaultsError.invalidBackup(path: source, reason: "it is not a readable database (\(reason))")
+        } catch DefaultsError.foreignDatabase {
+            throw DefaultsError.invalidBackup(path: source, reason: "it is a SQLite database, but not a LayeredDefaults store")
+        } catch DefaultsError.unsupportedSchemaVersion(_, let found, let supported) {
+            throw DefaultsError.invalidBackup(
+                path: source,
+                reason: "it was written by a newer version of LayeredDefaults "
+                    + "(schema version \(found); this one reads \(supported))")
+        }
+        defer { FileAdmission.close(refused: candidate.connection, path: source) }
+        do {
+            try Schema.verifyBackup(candidate.connection, path: source)
+        } catch let error as DefaultsError {
+            throw error
+        } catch {
+            throw DefaultsError.storage(error, suite: suiteName, key: nil)
+        }
+        let store = try registry.store(named: suiteName, create: true)!
+        try store.replaceContents(from: candidate.connection)
+        // NB: this process's observers are evaluated now; other processes' at their next poll.
+        ObservationCenter.shared.changed(keys: nil as [String]?)
+    }
+
+    /// Creates the empty file `path` with mode 0600 whatever the umask, failing when anything is there.
+    /// - Throws: ``DefaultsError/fileSystemFailure(path:operation:code:)`` or ``DefaultsError/permissionDenied(path:)``
+    ///   naming `target`, the file the caller is making.
+    private static func createPrivateFile(_ path: String, naming target: String) throws {
+        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw DefaultsError.fileSystem(errno, path: target, operation: "create the backup") }
+        fchmod(descriptor, 0o600)
+        Foundation.close(descriptor)
+    }
+
+    /// Flushes the file `path` to disk (no SQLite connection has it open any more).
+    private static func synchronize(_ path: String, naming target: String) throws {
+        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw DefaultsError.fileSystem(errno, path: target, operation: "write the backup") }
+        defer { Foundation.close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw DefaultsError.fileSystem(errno, path: target, operation: "write the backup") }
+    }
+
+    /// Renames the complete file `temporary` to `target`; unless `replacing`, only when nothing is there.
+    ///
+    /// NB: without `replacing`, the name is first claimed with an empty file made with `O_EXCL`, which
+    /// fails when anything is there (another writer's file, appeared since the first look); the rename
+    /// then replaces only that claim.
+    private static func moveIntoPlace(_ temporary: String, _ target: String, replacing: Bool) throws {
+        if !replacing {
+            let claim = Foundation.open(target, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard claim >= 0 else {
+                if errno == EEXIST { throw DefaultsError.backupExists(path: target) }
+                throw DefaultsError.fileSystem(errno, path: target, operation: "create the backup")
+            }
+            Foundation.close(claim)
+        }
+        guard rename(temporary, target) == 0 else {
+            let code = errno
+            if !replacing { unlink(target) }
+            throw DefaultsError.fileSystem(code, path: target, operation: "create the backup")
+        }
+        let directory = Foundation.open((target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            Foundation.close(directory)
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import PackageTestSupport
+import Synchronization
+import Testing
+
+@testable import LayeredDefaults
+
+/// `Defaults.backup` and `Defaults.restore`: the one safe door out of a domain's file and back in,
+/// and what happens to a store when a file is put at its path by hand instead.
+@Suite(.timeLimit(.minutes(1)))
+struct BackupRestoreTests {
+    private func open(_ suite: String, in root: URL) throws -> Defaults {
+        try Defaults(suiteName: suite, configuration: .init(location: .directory(root), arguments: [], systemDirectories: []))
+    }
+
+    /// A backup holds the writes still in the domain's `-wal` (this process has not checkpointed them),
+    /// is one file of mode 0600, and leaves nothing else beside it.
+    @Test func aBackupHoldsWritesStillInTheLog() throws {
+        try withTemporaryRoot { root in
+            let defaults = try open("app", in: root)
+            for index in 0..<50 { try defaults.write(.integer(index), forKey: "k\(index)") }
+            #expect(mode(of: databaseFile("app", in: root).path + "-wal") != nil, "the writes are in the log")
+            let backups = root.appendingPathComponent("backups")
+            try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: false)
+            let backup = backups.appendingPathComponent("app-backup.sqlite3")
+            try Defaults.backup(suiteName: "app", location: .directory(root), to: backup)
+            #expect(try freshValues(of: backup).count == 50)
+            #expect(mode(of: backup.path) == 0o600)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path) == ["app-backup.sqlite3"])
+        }
+    }
+
+    /// An existing file is never overwritten silently; `replacing: true` replaces it.
+    @Test func aBackupRefusesAnExistingFileUnlessReplacing() throws {
+        try withTemporaryRoot { root in
+            try open("app", in: root).write("v", forKey: "k")
+            let backup = root.appendingPathComponent("kept.txt")
+            try Data("mine".utf8).write(to: backup)
+            #expect(throws: DefaultsError.backupExists(path: backup.path)) {
+                try Defaults.backup(suiteName: "app", location: .directory(root), to: backup)
+            }
+            #expect(try Data(contentsOf: backup) == Data("mine".utf8))
+            try Defaults.backup(suiteName: "app", location: .directory(root), to: backup, replacing: true)
+            #expect(try freshValues(of: backup) == ["k": "v"])
+            #expect(mode(of: backup.path) == 0o600)
+            #expect(throws: DefaultsError.noSuchDomain(suite: "missing")) {
+                try Defaults.backup(suiteName: "missing", location: .directory(root), to: root.appendingPathComponent("m"))
+            }
+            #expect(mode(of: root.appendingPathComponent("m").path) == nil)
+        }
+    }
+
+    /// A restore into a domain another instance has open: that instance reads the restored content at
+    /// once, its observer is told, every key of the old content is gone, and another connection (as
+    /// another process would open) sees the same.
+    @Test func aRestoreIsSeenByTheOpenStoreAndItsObservers() throws {
+        try withTemporaryRoot { root in
+            let defaults = try open("app", in: root)
+            try defaults.write("backed up", forKey: "k")
+            let backup = root.appendingPathComponent("backup.sqlite3")
+            try Defaults.backup(suiteName: "app", location: .directory(root), to: backup)
+            try defaults.write("later", forKey: "k")
+            try defaults.write("later", forKey: "added")
+            #expect(try defaults.value(forKey: "k") == "later")  // the view knows it
+            let seen = Mutex<[PreferenceValue?]>([])
+            let observation = defaults.observe("k") { value in seen.withLock { $0.append(value) } }
+            defer { observation.cancel() }
+            try Defaults.restore(suiteName: "app", location: .directory(root), from: backup)
+            #expect(try defaults.persistentValues() == ["k": "backed up"])
+            #expect(try defaults.value(forKey: "added") == nil)
+            #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "backed up"])
+            let deadline = ContinuousClock.now + .seconds(10)
+            while seen.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { usleep(10_000) }
+            #expect(seen.withLock { $0 } == ["backed up"])
+            try defaults.write("after", forKey: "k")
+            #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "after"])
+            #expect(try integrityCheck(of: databaseFile("app", in: root)) == "ok")
+        }
+    }
+
+    /// A file that is not a healthy store of ours is refused, typed, and nothing changes: not the
+    /// domain, not the file (nor what a link points to).
+    @Test(arguments: BadFile.allCases) func aBadBackupIsRefusedChangingNothing(_ kind: BadFile) throws {
+        try withTemporaryRoot { root in
+            let defaults = try open("app", in: root)
+            try defaults.write("mine", forKey: "k")
+            let backups = root.appendingPathComponent("backups")
+            try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: false)
+            let outside = try kind.make(suite: "bad", in: backups)
+            let before = FileSnapshot.take(backups)?.ignoringIndexContent
+            let outsideBefore = outside.flatMap(FileSnapshot.take)
+            let backup = databaseFile("bad", in: backups)
+            var thrown: (any Error)?
+            do {
+                try Defaults.restore(suiteName: "app", location: .directory(root), from: backup)
+            } catch {
+                thrown = error
+            }
+            let error = try #require(thrown as? DefaultsError, "refused, typed: \(String(describing: thrown))")
+            switch error {
+            case .invalidBackup(let path, _), .unsafePath(let path), .hardLinked(let path):
+                #expect(path.hasPrefix(backup.path), "\(error)")
+            default:
+                Issue.record("unexpected \(error)")
+            }
+            #expect(FileSnapshot.take(backups)?.ignoringIndexContent == before)
+            #expect(outside.flatMap(FileSnapshot.take) == outsideBefore)
+            #expect(try defaults.persistentValues() == ["k": "mine"])
+            #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "mine"])
+        }
+    }
+
+    /// An empty file and the domain's own file are refused too, and a refused restore of a missing domain
+    /// creates nothing.
+    @Test func anEmptyOrOwnFileIsRefused() throws {
+        try withTemporaryRoot { root in
+            let empty = root.appendingPathComponent("empty.sqlite3")
+            #expect(FileManager.default.createFile(atPath: empty.path, contents: nil))
+            #expect(throws: DefaultsError.invalidBackup(path: empty.path, reason: "it is empty")) {
+                try Defaults.restore(suiteName: "app", location: .directory(root), from: empty)
+            }
+            #expect(mode(of: databaseFile("app", in: root).path) == nil, "nothing created")
+            try open("app", in: root).write("v", forKey: "k")
+            let own = databaseFile("app", in: root)
+            #expect(throws: DefaultsError.invalidBackup(path: own.path, reason: "it is the domain's own file")) {
+                try Defaults.restore(suiteName: "app", location: .directory(root), from: own)
+            }
+        }
+    }
+
+    /// The dangerous way, `mv` over the file of an open store: the store notices that its path names
+    /// another file, says so, and refuses to write (its commits would go to a log the new file's readers
+    /// take as the new file's).
+    @Test func aStoreRefusesToWriteOnceAFileIsMovedOverIt() throws {
+        try withTemporaryRoot { root in
+            let other = root.appendingPathComponent("other")
+            try open("app", in: other).write("backup", forKey: "k")
+            let defaults = try open("app", in: root)
+            try defaults.write("mine", forKey: "k")
+            #expect(defaults.persistentFileIsCurrent)
+            #expect(rename(databaseFile("app", in: other).path, databaseFile("app", in: root).path) == 0)
+            #expect(!defaults.persistentFileIsCurrent)
+            #expect(throws: DefaultsError.replacedFile(suite: "app", path: databaseFile("app", in: root).path)) {
+                try defaults.write("lost", forKey: "k")
+            }
+        }
+    }
+
+    /// A store whose file was deleted and created anew by another instance (as `prefs watch` lets its
+    /// store go, to follow the new file) closes without deleting the `-wal` and `-shm` by name, which
+    /// now belong to the new file: the new file's commits still in its log survive.
+    ///
+    /// NB: SQLite itself sees that the file has moved (`SQLITE_FCNTL_HAS_MOVED`) and then skips the
+    /// checkpoint and the deletion on close; this pins that behaviour, which the watch relies on.
+    @Test func closingAStoreWhoseFileWasReplacedKeepsTheNewFilesLog() throws {
+        try withTemporaryRoot { root in
+            let file = databaseFile("app", in: root)
+            var old: Defaults? = try open("app", in: root)
+            try old?.write("old", forKey: "k")
+            for suffix in ["", "-wal", "-shm"] { unlink(file.path + suffix) }
+            let new = try open("app", in: root)
+            #expect(new.persistent !== old?.persistent, "a new file, a new store")
+            try new.write("new", forKey: "k")
+            // NB: at once, well within the idle checkpoint's quiet period: the commit is in the log only.
+            old = nil
+            #expect(mode(of: file.path + "-wal") != nil, "the new file's log is still there")
+            #expect(try freshValues(of: file) == ["k": "new"])
+            #expect(try new.persistentValues() == ["k": "new"])
+        }
+    }
+}
