@@ -34,7 +34,7 @@ import Testing
 
             let missing = try launcher.prefs("read", "app", "absent")
             #expect(missing.status == 1 && missing.output.isEmpty)
-            #expect(missing.error == "The domain/default pair of (app, absent) does not exist\n")
+            #expect(missing.error == "prefs: The domain/default pair of (app, absent) does not exist\n")
 
             let usage = try launcher.prefs("frobnicate")
             #expect(usage.status == 2 && usage.errorLines == ["prefs: unknown verb 'frobnicate'; run 'prefs --help'"])
@@ -202,7 +202,7 @@ import Testing
             #expect(try missing.prefs("delete", "app").status == 1)
             #expect(try missing.prefs("domains").output == "\n")
             #expect(try missing.prefs("find", "x").status == 1)
-            #expect(try missing.prefs("prune", "--prefix", "app").succeeded)
+            #expect(try missing.prefs("prune", "--prefix", "it.app", "--any-age").succeeded)
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("missing").path))
         }
     }

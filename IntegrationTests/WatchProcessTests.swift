@@ -54,7 +54,7 @@ import Testing
     @Test func aMissingDomainIsNotFound() throws {
         try withTemporaryRoot { root throws in
             let result = try Launcher(root: root).prefs("watch", "nowhere")
-            #expect(result.status == 1 && result.error == "Domain nowhere does not exist\n")
+            #expect(result.status == 1 && result.error == "prefs: Domain nowhere does not exist\n")
         }
     }
 

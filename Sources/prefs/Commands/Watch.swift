@@ -5,6 +5,7 @@ import LayeredDefaults
 enum Watch: Command {
     static let verb = "watch"
     static let synopsis = "watch <domain> [<key>...]"
+    static let operandKinds: [CompletionKind] = [.domain]
     static let summary =
         "Prints one line per change of <domain> (of its <key>s only, when given) as it happens, until interrupted."
     static let details = """
