@@ -227,7 +227,7 @@ import Testing
             let input = Data(#"{"size":{"integer":12},"when":{"date":0.5}}"#.utf8)
             #expect(try launcher.prefs("import", "app", "-", input: input).succeeded)
             #expect(
-                try launcher.prefs("export", "app", "-").output == """
+                try launcher.prefs("export", "app", "-", "--format", "json").output == """
                     {
                       "size" : {
                         "integer" : 12

@@ -29,7 +29,7 @@ import Testing
 
         /// The suite's domain as `prefs export` writes it, to compare before and after (never printed).
         func export() throws -> String? {
-            let result = try launcher.prefs("export", suite, "-")
+            let result = try launcher.prefs("export", suite, "-", "--format", "json")
             return result.succeeded ? result.output : nil
         }
     }

@@ -55,6 +55,17 @@ import Testing
         }
     }
 
+    /// Word lists a shell would never send (none, or an index past them) are read as an empty word
+    /// after them, never a crash.
+    @Test(arguments: [["completions", "--complete", "1"], ["completions", "--complete", "5", "--", "prefs"]])
+    func oddWordListsOfferNothing(arguments: [String]) throws {
+        try withTestRoot { root throws in
+            let result = root.prefs(arguments)
+            #expect(result.status == .success && result.error.isEmpty)
+            #expect(result.output.split(separator: "\n").count == Prefs.commands.count + 1, "the verbs")
+        }
+    }
+
     @Test func completingCreatesNothing() throws {
         try withTestRoot { root throws in
             _ = offered(["prefs", "read", ""], in: root)

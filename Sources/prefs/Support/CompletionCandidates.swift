@@ -26,7 +26,7 @@ enum CompletionCandidates {
         var waitingValue: OptionDeclaration?
         var values: [String: String] = [:]
         var flags: Set<String> = []
-        for word in words[1..<min(index, words.count)] {
+        for word in words.dropFirst().prefix(index - 1) {
             if let option = waitingValue {
                 values[option.name] = word
                 waitingValue = nil
