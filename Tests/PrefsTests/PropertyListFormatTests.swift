@@ -94,7 +94,9 @@ import Testing
 
     /// As macOS `defaults export`: an XML property list on standard output and for any name; JSON for
     /// a `.json` name or `--format json`.
-    @Test(arguments: [("-", "<?xml"), ("app", "<?xml"), ("app.txt", "<?xml"), ("app.plist", "<?xml"), ("app.json", "{"), ("APP.JSON", "{")])
+    @Test(arguments: [
+        ("-", "<?xml"), ("app", "<?xml"), ("app.txt", "<?xml"), ("app.plist", "<?xml"), ("app.json", "{"), ("APP.JSON", "{"),
+    ])
     func theDefaultFormatIsXMLExceptForAJSONName(destination: String, start: String) throws {
         try withTestRoot { root throws in
             try root.prefs("write", "app", "k", "-int", "1").requireSuccess()

@@ -144,7 +144,8 @@ import Testing
             let result = root.prefs(["prune", "--prefix", "test.run.", "--any-age"], answer: answer)
             #expect(
                 result.error.hasPrefix(
-                    "prefs: prune will delete 2 domains under \(root.url.path):\n  test.run.a\n  test.run.b\nDelete them? [y/N] "))
+                    "prefs: prune will delete 2 domains under \(root.url.path):\n  test.run.a\n  test.run.b\nDelete them? [y/N] ")
+            )
             if deletes {
                 #expect(result.status == .success && result.output == "Deleted test.run.a\nDeleted test.run.b\n")
                 #expect(root.entries == ["test.keep.sqlite3", "test.keep.sqlite3-shm", "test.keep.sqlite3-wal"])

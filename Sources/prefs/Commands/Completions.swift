@@ -31,7 +31,8 @@ enum Completions: Command {
         }
         let shell = try operands(invocation, 1...1)[0]
         guard let script = CompletionScript(rawValue: shell) else {
-            throw PrefsError.usage("completions needs one of: \(CompletionScript.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw PrefsError.usage(
+                "completions needs one of: \(CompletionScript.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         context.console.print(script.text)
     }

@@ -129,7 +129,8 @@ enum Prune: Command {
     /// - Throws: ``PrefsError/notFound(_:)`` unless the answer is yes.
     private static func confirm(_ domains: [String], in context: Context) throws(PrefsError) {
         let console = context.console
-        console.printError("prefs: prune will delete \(domains.count) domain\(domains.count == 1 ? "" : "s") under \(context.root.path):")
+        console.printError(
+            "prefs: prune will delete \(domains.count) domain\(domains.count == 1 ? "" : "s") under \(context.root.path):")
         for domain in domains { console.printError("  \(domain)") }
         console.writeError("Delete \(domains.count == 1 ? "it" : "them")? [y/N] ")
         let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()

@@ -142,9 +142,10 @@ enum Write: Command {
         let value: PreferenceValue
         do {
             value = try PropertyListText.parse(trimmed)
-        } catch where error.kind == .tooDeep {
+        } catch  where error.kind == .tooDeep {
             throw PrefsError.usage(
-                "the dictionary for the domain '\(domain)' nests more than \(PreferenceValue.maximumNestingDepth) levels deep; nothing was changed")
+                "the dictionary for the domain '\(domain)' nests more than \(PreferenceValue.maximumNestingDepth) levels deep; nothing was changed"
+            )
         } catch {
             throw PrefsError.usage("\(notADictionary) (not property-list text: it fails at offset \(error.offset))")
         }
