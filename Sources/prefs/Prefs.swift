@@ -53,8 +53,9 @@ enum Prefs {
         guard status == .success, let failure = console.outputFailure() else { return status }
         // NB: EPIPE: the reader has gone, having read what it wanted (`prefs read d | head -1`), so no line;
         // the status still says that the output was cut short (as `set -o pipefail` shows).
-        if failure != EPIPE { console.printError("prefs: cannot write the output (\(String(cString: strerror(failure))))") }
-        return .storage
+        let error = PrefsError.storage("cannot write the output (\(String(cString: strerror(failure))))")
+        if failure != EPIPE { console.report(error, json: arguments.prefix { $0 != "--" }.contains("--json")) }
+        return error.status
     }
 
     /// Parses the command line and runs its verb (or the help).
