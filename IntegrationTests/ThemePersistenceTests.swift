@@ -29,7 +29,7 @@ import Testing
 
         /// The suite's domain as `prefs export` writes it, to compare before and after (never printed).
         func export() throws -> String? {
-            let result = try launcher.prefs("export", suite, "-")
+            let result = try launcher.prefs("export", suite, "-", "--format", "json")
             return result.succeeded ? result.output : nil
         }
     }
@@ -51,7 +51,7 @@ import Testing
             scenario.report.expect(unchanged, "read phase: the domain must not change")
 
             // Cleanup phase: removes only this suite's domain.
-            let prune = try scenario.launcher.prefs("prune", "--prefix", scenario.suite)
+            let prune = try scenario.launcher.prefs("prune", "--prefix", scenario.suite, "--any-age")
             scenario.report.expect(prune.succeeded && prune.output == "Deleted \(scenario.suite)\n", "cleanup phase: prune")
             let files = try FileManager.default.contentsOfDirectory(atPath: root.path)
             scenario.report.expect(

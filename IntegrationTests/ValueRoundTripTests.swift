@@ -52,7 +52,7 @@ import Testing
             report.expect(
                 type.succeeded && type.output == "Type is \(sample.expected.typeName)\n", "read-type in another process")
 
-            let export = try launcher.prefs("export", suite, "-")
+            let export = try launcher.prefs("export", suite, "-", "--format", "json")
             let exported = try? JSONDecoder().decode([String: PreferenceValue].self, from: Data(export.output.utf8))
             let exact = export.succeeded && exported == ["k": sample.expected]
             report.expect(exact, "export in another process")
@@ -64,7 +64,7 @@ import Testing
 
             let copy = uniqueSuite("valueRoundTripCopy")
             let imported = try launcher.prefs("import", copy, "-", input: Data(export.output.utf8))
-            let reexported = try launcher.prefs("export", copy, "-")
+            let reexported = try launcher.prefs("export", copy, "-", "--format", "json")
             let lossless = imported.succeeded && reexported.succeeded && reexported.output == export.output
             report.expect(lossless, "import into another domain and export again")
         }

@@ -18,7 +18,7 @@ enum Prefs {
     static var commands: [any Command.Type] {
         [
             Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Domains.self, Find.self,
-            Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self,
+            Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self, Completions.self, Manual.self,
         ]
     }
 
@@ -34,7 +34,7 @@ enum Prefs {
         do {
             status = run(try Invocation.processArguments(), environment: ProcessInfo.processInfo.environment, console: .standard)
         } catch {
-            status = fail(error, console: .standard)
+            status = fail(error, console: .standard, json: CommandLine.arguments.prefix { $0 != "--" }.contains("--json"))
         }
         exit(status.rawValue)
     }
@@ -53,18 +53,24 @@ enum Prefs {
         guard status == .success, let failure = console.outputFailure() else { return status }
         // NB: EPIPE: the reader has gone, having read what it wanted (`prefs read d | head -1`), so no line;
         // the status still says that the output was cut short (as `set -o pipefail` shows).
-        if failure != EPIPE { console.printError("prefs: cannot write the output (\(String(cString: strerror(failure))))") }
-        return .storage
+        let error = PrefsError.storage("cannot write the output (\(String(cString: strerror(failure))))")
+        if failure != EPIPE { console.report(error, json: arguments.prefix { $0 != "--" }.contains("--json")) }
+        return error.status
     }
 
     /// Parses the command line and runs its verb (or the help).
     private static func dispatch(_ arguments: [String], environment: [String: String], console: Console) -> ExitStatus {
+        // NB: until the command line is parsed, `--json` is looked for before any `--` (errors of a bad
+        // command line are JSON too); once parsed, the parser says (after a type flag it is a value).
+        var json = arguments.prefix { $0 != "--" }.contains("--json")
         do {
             let invocation = try Invocation(
                 parsing: arguments,
                 valued: commands.reduce(Invocation.globalValued) { $0.union($1.valuedOptions) },
                 flags: commands.reduce(Invocation.globalFlags) { $0.union($1.flagOptions) },
                 firstValueOperand: { command(named: $0)?.firstValueOperand })
+            json = invocation.flags.contains("--json")
+            try MacOSOnlyOption.refuse(in: invocation)
             guard let verb = invocation.positionals.first else {
                 if invocation.flags.contains("--version") {
                     console.print("prefs \(version)")
@@ -99,12 +105,12 @@ enum Prefs {
                 console: console, json: invocation.flags.contains("--json"))
             return execute(command, invocation, in: context)
         } catch {
-            return fail(PrefsError(error), console: console)
+            return fail(PrefsError(error), console: console, json: json)
         }
     }
 
     /// The verb named `verb`, if there is one.
-    private static func command(named verb: String) -> (any Command.Type)? {
+    static func command(named verb: String) -> (any Command.Type)? {
         commands.first { $0.verb == verb }
     }
 
@@ -117,13 +123,13 @@ enum Prefs {
         }
         // The library's reports that did not stop the command (a row that could not be decoded), each once.
         for warning in context.warnings.all where PrefsError(warning) != failure {
-            context.console.printError("prefs: warning: \(warning)")
+            context.console.warn(PrefsError.domainWording(of: warning), json: context.json)
         }
-        return failure.map { fail($0, console: context.console) } ?? .success
+        return failure.map { fail($0, console: context.console, json: context.json) } ?? .success
     }
 
-    private static func fail(_ error: PrefsError, console: Console) -> ExitStatus {
-        if let line = error.line { console.printError(line) }
+    private static func fail(_ error: PrefsError, console: Console, json: Bool) -> ExitStatus {
+        console.report(error, json: json)
         return error.status
     }
 
@@ -137,36 +143,5 @@ enum Prefs {
         }
         console.print(command.help)
         return .success
-    }
-
-    /// The text of `prefs --help`.
-    static var overview: String {
-        let verbs = commands.map { "  \($0.synopsis)\n      \($0.summary)" }
-        return """
-            usage: prefs [--root <dir> | --system | --managed] [--json] <verb> [<arguments>]
-
-            Reads and writes LayeredDefaults preference domains: one SQLite file per domain,
-            <root>/<domain>.sqlite3.
-
-            \(verbs.joined(separator: "\n"))
-
-            Options:
-              --root <dir>   the directory of the domains; else $LAYERED_DEFAULTS_HOME, else
-                             $XDG_CONFIG_HOME/layered-defaults, else ~/.config/layered-defaults
-              --system       the system domains: <dir>/layered-defaults, <dir> the first of
-                             $XDG_CONFIG_DIRS (else /etc/xdg); searched after the global domain
-              --managed      the managed domains: <dir>/layered-defaults/managed; their keys are
-                             forced, searched first, and cannot be written in the user's domains
-              --json         JSON output for scripts (values as tagged JSON: {"integer":42})
-              --help         this text; `prefs <verb> --help` or `prefs help <verb>` for a verb
-              --version      the version of prefs
-            <domain> is a domain name (1-128 letters, digits, '.', '-', '_'), or -g / NSGlobalDomain for
-            the global domain. Options may come anywhere, but what follows a type flag is its value; every
-            argument after -- is an operand. Arguments must be valid UTF-8.
-
-            Exit status: 0 success, 1 not found, 2 usage error, 3 storage error (or output that could not be
-            written); each failure prints one line on standard error, never a stored value. Bad input
-            changes nothing.
-            """
     }
 }

@@ -39,7 +39,7 @@ import Testing
         try withTestRoot { root in
             let file = root.url.appendingPathComponent("backup.sqlite3")
             let result = root.prefs("backup", "nowhere", file.path)
-            #expect(result.status == .notFound && result.errorLines == ["Domain nowhere does not exist"])
+            #expect(result.status == .notFound && result.errorLines == ["prefs: Domain nowhere does not exist"])
             #expect(!FileManager.default.fileExists(atPath: file.path))
         }
     }

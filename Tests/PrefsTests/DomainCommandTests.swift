@@ -12,7 +12,8 @@ import Testing
             #expect(root.prefs("delete", "app", "a").status == .success)
             #expect(try root.stored("app") == ["b": "2"])
             let again = root.prefs("delete", "app", "a")
-            #expect(again.status == .notFound && again.errorLines == ["The domain/default pair of (app, a) does not exist"])
+            #expect(
+                again.status == .notFound && again.errorLines == ["prefs: The domain/default pair of (app, a) does not exist"])
             #expect(root.prefs("delete", "app").status == .success)
             #expect(try root.stored("app").isEmpty)
             #expect(root.entries.contains("app.sqlite3"))
@@ -21,7 +22,7 @@ import Testing
 
     @Test func deleteOfAMissingDomainCreatesNothing() throws {
         try withTestRoot { root throws in
-            #expect(root.prefs("delete", "nowhere").errorLines == ["Domain nowhere does not exist"])
+            #expect(root.prefs("delete", "nowhere").errorLines == ["prefs: Domain nowhere does not exist"])
             #expect(root.prefs("delete", "nowhere", "k").status == .notFound)
             #expect(root.entries.isEmpty)
         }
@@ -36,7 +37,9 @@ import Testing
             #expect(root.prefs("rename", "app", "new", "new").status == .success)
             #expect(try root.stored("app") == ["new": 1])
             let missing = root.prefs("rename", "app", "old", "other")
-            #expect(missing.status == .notFound && missing.errorLines == ["The domain/default pair of (app, old) does not exist"])
+            #expect(
+                missing.status == .notFound
+                    && missing.errorLines == ["prefs: The domain/default pair of (app, old) does not exist"])
             #expect(root.prefs("rename", "app", "new", "").status == .usage)
             #expect(try root.stored("app") == ["new": 1])
         }

@@ -15,7 +15,7 @@ import Testing
         try withTestRoot { root throws in
             try Defaults(suiteName: "source", configuration: .init(location: .directory(root.url), arguments: []))
                 .replacePersistentValues(Self.everyType)
-            let export = root.prefs("export", "source", "-")
+            let export = root.prefs("export", "source", "-", "--format", "json")
             #expect(export.status == .success)
             #expect(try JSONDecoder().decode([String: PreferenceValue].self, from: Data(export.output.utf8)) == Self.everyType)
             let file = root.url.appendingPathComponent("export.json")
@@ -63,8 +63,8 @@ import Testing
         try withTestRoot { root throws in
             root.prefs("write", "app", "k", "v")
             root.prefs("delete", "app")
-            #expect(root.prefs("export", "app", "-").output == "{}\n")
-            #expect(root.prefs("export", "nowhere", "-").errorLines == ["Domain nowhere does not exist"])
+            #expect(root.prefs("export", "app", "-", "--format", "json").output == "{}\n")
+            #expect(root.prefs("export", "nowhere", "-").errorLines == ["prefs: Domain nowhere does not exist"])
         }
     }
 
@@ -85,7 +85,9 @@ import Testing
             let result = root.prefs("import", "app", "-", input: input)
             #expect(result.status == .usage)
             #expect(
-                result.errorLines == ["prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description])
+                result.errorLines == [
+                    "prefs: Cannot store the value for key 'k' in domain 'app': its arrays and dictionaries nest more than \(limit) levels deep; nothing was changed"
+                ])
             #expect(root.entries.isEmpty)
         }
     }

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test(arguments: [
-        [], ["frob"], ["help", "frob"], ["read"], ["read", "a", "b", "c"], ["domains", "extra"], ["--root", "", "domains"],
+        [], ["frob"], ["help", "frob"], ["read-type"], ["read", "a", "b", "c"], ["domains", "extra"], ["--root", "", "domains"],
     ])
     func usageErrorsPrintOneLine(arguments: [String]) throws {
         try withTestRoot { root throws in

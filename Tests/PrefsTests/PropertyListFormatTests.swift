@@ -92,6 +92,22 @@ import Testing
         }
     }
 
+    /// As macOS `defaults export`: an XML property list on standard output and for any name; JSON for
+    /// a `.json` name or `--format json`.
+    @Test(arguments: [
+        ("-", "<?xml"), ("app", "<?xml"), ("app.txt", "<?xml"), ("app.plist", "<?xml"), ("app.json", "{"), ("APP.JSON", "{"),
+    ])
+    func theDefaultFormatIsXMLExceptForAJSONName(destination: String, start: String) throws {
+        try withTestRoot { root throws in
+            try root.prefs("write", "app", "k", "-int", "1").requireSuccess()
+            let path = destination == "-" ? "-" : root.url.appendingPathComponent(destination).path
+            let result = root.prefs("export", "app", path)
+            #expect(result.status == .success)
+            let document = destination == "-" ? result.output : try String(contentsOfFile: path, encoding: .utf8)
+            #expect(document.hasPrefix(start))
+        }
+    }
+
     @Test func formatOptionAndStandardOutput() throws {
         try withTestRoot { root throws in
             root.prefs("write", "app", "k", "-int", "1")
@@ -99,7 +115,7 @@ import Testing
             #expect(root.prefs("export", "app", json.path, "--format", "json").status == .success)
             #expect(try Data(contentsOf: json).first == UInt8(ascii: "{"))
             #expect(root.prefs("export", "app", "-", "--format", "xml").output.hasPrefix("<?xml"))
-            #expect(root.prefs("export", "app", "-").output.hasPrefix("{"))
+            #expect(root.prefs("export", "app", "-", "--format", "json").output.hasPrefix("{"))
             #expect(root.prefs("export", "app", "-", "--format", "binary").status == .usage)
             #expect(root.prefs("export", "app", "-", "--format", "yaml").status == .usage)
         }

@@ -15,21 +15,22 @@ import Testing
 
     @Test func deletesTheFilesOfMatchingDomainsOnly() throws {
         try withTestRoot { root throws in
-            for name in ["test.a", "test.b", "keep", "NSGlobalDomain"] { try makeDomain(name, in: root) }
-            try Data().write(to: root.url.appendingPathComponent("test.notes.txt"))
+            for name in ["test.run.a", "test.run.b", "test.keep", "NSGlobalDomain"] { try makeDomain(name, in: root) }
+            try Data().write(to: root.url.appendingPathComponent("test.run.notes.txt"))
             try FileManager.default.createDirectory(
-                at: root.url.appendingPathComponent("test.dir.sqlite3"), withIntermediateDirectories: true)
-            let result = root.prefs("prune", "--prefix", "test.")
+                at: root.url.appendingPathComponent("test.run.dir.sqlite3"), withIntermediateDirectories: true)
+            let result = root.prefs("prune", "--prefix", "test.run.", "--any-age")
             #expect(result.status == .success)
-            #expect(result.output == "Deleted test.a\nDeleted test.b\n")
+            #expect(result.output == "Deleted test.run.a\nDeleted test.run.b\n")
             #expect(
                 result.errorLines == [
-                    "prefs: skipped test.dir: '\(root.url.appendingPathComponent("test.dir.sqlite3").path)' is not a regular file"
+                    "prefs: warning: skipped test.run.dir: '\(root.url.appendingPathComponent("test.run.dir.sqlite3").path)' is not a regular file"
                 ])
             #expect(
                 root.entries == [
                     "NSGlobalDomain.sqlite3", "NSGlobalDomain.sqlite3-shm", "NSGlobalDomain.sqlite3-wal",
-                    "keep.sqlite3", "keep.sqlite3-shm", "keep.sqlite3-wal", "test.dir.sqlite3", "test.notes.txt",
+                    "test.keep.sqlite3", "test.keep.sqlite3-shm", "test.keep.sqlite3-wal", "test.run.dir.sqlite3",
+                    "test.run.notes.txt",
                 ])
         }
     }
@@ -40,23 +41,15 @@ import Testing
         try withTestRoot { root throws in
             try makeDomain("test.a", in: root)
             try Data("x".utf8).write(to: root.url.appendingPathComponent("test.a.sqlite3-journal"))
-            #expect(root.prefs("prune", "--prefix", "test.").output == "Deleted test.a\n")
+            #expect(root.prefs("prune", "--prefix", "test.a", "--any-age").output == "Deleted test.a\n")
             #expect(root.entries.isEmpty)
-        }
-    }
-
-    @Test func neverPrunesTheGlobalDomain() throws {
-        try withTestRoot { root throws in
-            try makeDomain("NSGlobalDomain", in: root)
-            #expect(root.prefs("prune", "--prefix", "NS").output.isEmpty)
-            #expect(root.entries.count == 3)
         }
     }
 
     @Test func dryRunDeletesNothing() throws {
         try withTestRoot { root throws in
             try makeDomain("test.a", in: root)
-            let result = root.prefs("prune", "--prefix", "test", "--dry-run", "--json")
+            let result = root.prefs("prune", "--prefix", "test.a", "--any-age", "--dry-run", "--json")
             #expect(result.output == #"{"deleted":["test.a"],"dryRun":true}"# + "\n")
             #expect(root.entries.count == 3)
         }
@@ -64,43 +57,114 @@ import Testing
 
     @Test func olderThanKeepsRecentlyChangedDomains() throws {
         try withTestRoot { root throws in
-            try makeDomain("test.old", in: root)
-            try makeDomain("test.recent", in: root)
-            try makeDomain("test.walRecent", in: root)
+            try makeDomain("test.run.old", in: root)
+            try makeDomain("test.run.recent", in: root)
+            try makeDomain("test.run.walRecent", in: root)
             let twoDaysAgo = Date(timeIntervalSinceNow: -2 * 86_400)
             for name in [
-                "test.old.sqlite3", "test.old.sqlite3-wal", "test.old.sqlite3-shm", "test.walRecent.sqlite3",
-                "test.walRecent.sqlite3-shm",
+                "test.run.old.sqlite3", "test.run.old.sqlite3-wal", "test.run.old.sqlite3-shm",
+                "test.run.walRecent.sqlite3", "test.run.walRecent.sqlite3-shm",
             ] {
                 try FileManager.default.setAttributes(
                     [.modificationDate: twoDaysAgo], ofItemAtPath: root.url.appendingPathComponent(name).path)
             }
-            let result = root.prefs("prune", "--prefix", "test.", "--older-than", "1d")
-            #expect(result.output == "Deleted test.old\n")
-            #expect(!root.entries.contains { $0.hasPrefix("test.old") })
-            #expect(root.entries.filter { $0.hasPrefix("test.recent") || $0.hasPrefix("test.walRecent") }.count == 6)
+            let result = root.prefs("prune", "--prefix", "test.run.", "--older-than", "1d")
+            #expect(result.output == "Deleted test.run.old\n")
+            #expect(!root.entries.contains { $0.hasPrefix("test.run.old") })
+            #expect(root.entries.filter { $0.hasPrefix("test.run.recent") || $0.hasPrefix("test.run.walRecent") }.count == 6)
         }
     }
 
     @Test func prunedDomainsCanBeCreatedAgainEmpty() throws {
         try withTestRoot { root throws in
             root.prefs("write", "test.a", "k", "v")
-            #expect(root.prefs("prune", "--prefix", "test.a").status == .success)
+            #expect(root.prefs("prune", "--prefix", "test.a", "--any-age").status == .success)
             #expect(root.prefs("read", "test.a", "k").status == .notFound)
             root.prefs("write", "test.a", "other", "w")
             #expect(try root.stored("test.a") == ["other": "w"])
         }
     }
 
+    /// A bulk deletion is never implied: without an age (`--older-than`, or `--any-age` to say so),
+    /// nothing is deleted, even of domains that match.
+    @Test func aBulkDeletionNeedsAnAge() throws {
+        try withTestRoot { root throws in
+            try makeDomain("com.example.app", in: root)
+            let result = root.prefs("prune", "--prefix", "com.example.")
+            #expect(result.status == .usage)
+            #expect(
+                result.errorLines == [
+                    "prefs: prune needs an age: --older-than <duration> (e.g. 7d), or --any-age to delete matching domains of any age; nothing was deleted"
+                ])
+            #expect(root.entries.count == 3)
+            let both = root.prefs("prune", "--prefix", "com.example.", "--older-than", "0s", "--any-age")
+            #expect(both.status == .usage && both.errorLines.count == 1)
+            #expect(root.entries.count == 3)
+        }
+    }
+
+    /// A prefix of one label (a vendor or a top-level name, or one letter) would match every domain
+    /// under it: refused, whatever the age.
+    @Test(arguments: ["com", "com.", "c", "x", ".x", "a..b", "NSGlobalDomain", "NS"])
+    func aPrefixOfOneLabelIsRefused(prefix: String) throws {
+        try withTestRoot { root throws in
+            for name in ["com.example.app", "c.d", "x.y", "a..b.c", "NSGlobalDomain"] { try makeDomain(name, in: root) }
+            let result = root.prefs("prune", "--prefix", prefix, "--older-than", "0s")
+            #expect(result.status == .usage)
+            #expect(
+                result.errorLines == [
+                    "prefs: --prefix must name at least two labels, such as com.example. or test.run- (a first label alone, like com or com., matches every domain under it); nothing was deleted"
+                ])
+            #expect(root.entries.count == 15)
+        }
+    }
+
     @Test(arguments: [
-        ["prune"], ["prune", "--prefix", ""], ["prune", "--prefix", "a/b"], ["prune", "--prefix", "x", "--older-than", "soon"],
-        ["prune", "--prefix", "x", "extra"], ["read", "--prefix", "x", "app"], ["prune", "--prefix", "x", "--prefix", "y"],
+        ["prune", "--any-age"], ["prune", "--prefix", "", "--any-age"], ["prune", "--prefix", "a/b.c", "--any-age"],
+        ["prune", "--prefix", "x.y", "--older-than", "soon"], ["prune", "--prefix", "x.y", "--any-age", "extra"],
+        ["read", "--prefix", "x.y", "app"], ["prune", "--prefix", "x.y", "--prefix", "x.z", "--any-age"],
+        ["prune", "--prefix", "x.y", "--any-age=yes"],
     ])
     func badOptionsDeleteNothing(arguments: [String]) throws {
         try withTestRoot { root throws in
-            try makeDomain("x", in: root)
+            try makeDomain("x.y", in: root)
             let result = root.prefs(arguments)
             #expect(result.status == .usage && result.errorLines.count == 1)
+            #expect(root.entries.count == 3)
+        }
+    }
+
+    /// On a terminal, prune lists the domains and deletes only when the answer is yes.
+    @Test(arguments: [("y", true), ("yes", true), ("n", false), ("", false), ("later", false)])
+    func onATerminalItListsAndAsks(answer: String, deletes: Bool) throws {
+        try withTestRoot { root throws in
+            try makeDomain("test.run.a", in: root)
+            try makeDomain("test.run.b", in: root)
+            try makeDomain("test.keep", in: root)
+            let result = root.prefs(["prune", "--prefix", "test.run.", "--any-age"], answer: answer)
+            #expect(
+                result.error.hasPrefix(
+                    "prefs: prune will delete 2 domains under \(root.url.path):\n  test.run.a\n  test.run.b\nDelete them? [y/N] ")
+            )
+            if deletes {
+                #expect(result.status == .success && result.output == "Deleted test.run.a\nDeleted test.run.b\n")
+                #expect(root.entries == ["test.keep.sqlite3", "test.keep.sqlite3-shm", "test.keep.sqlite3-wal"])
+            } else {
+                #expect(result.status == .notFound && result.output.isEmpty)
+                #expect(result.error.hasSuffix("[y/N] prefs: prune was not confirmed; nothing was deleted\n"))
+                #expect(root.entries.count == 9)
+            }
+        }
+    }
+
+    /// A dry run, and a prune that matches nothing, ask nothing, even on a terminal.
+    @Test func nothingToDeleteAsksNothing() throws {
+        try withTestRoot { root throws in
+            try makeDomain("test.run.a", in: root)
+            let dryRun = root.prefs(["prune", "--prefix", "test.run.", "--any-age", "--dry-run"], answer: "n")
+            #expect(dryRun.status == .success && dryRun.error.isEmpty && dryRun.output == "Would delete test.run.a\n")
+            let none = root.prefs(["prune", "--prefix", "test.other.", "--any-age"], answer: "n")
+            #expect(none.status == .success && none.error.isEmpty && none.output.isEmpty)
             #expect(root.entries.count == 3)
         }
     }

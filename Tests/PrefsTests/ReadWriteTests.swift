@@ -59,12 +59,12 @@ import Testing
         try withTestRoot { root throws in
             let missingDomain = root.prefs("read", "nowhere", "k")
             #expect(missingDomain.status == .notFound)
-            #expect(missingDomain.errorLines == ["The domain/default pair of (nowhere, k) does not exist"])
+            #expect(missingDomain.errorLines == ["prefs: The domain/default pair of (nowhere, k) does not exist"])
             #expect(root.entries.isEmpty, "a read creates nothing")
             root.prefs("write", "app", "other", "1")
-            #expect(root.prefs("read", "app", "k").errorLines == ["The domain/default pair of (app, k) does not exist"])
+            #expect(root.prefs("read", "app", "k").errorLines == ["prefs: The domain/default pair of (app, k) does not exist"])
             #expect(root.prefs("read-type", "app", "k").status == .notFound)
-            #expect(root.prefs("read", "nowhere").errorLines == ["Domain nowhere does not exist"])
+            #expect(root.prefs("read", "nowhere").errorLines == ["prefs: Domain nowhere does not exist"])
         }
     }
 
@@ -156,7 +156,8 @@ import Testing
         }
         try withTestRoot { root throws in
             let limit = PreferenceValue.maximumNestingDepth
-            let refusal = "prefs: " + DefaultsError.nestingTooDeep(suite: "app", key: "k", limit: limit).description
+            let refusal =
+                "prefs: Cannot store the value for key 'k' in domain 'app': its arrays and dictionaries nest more than \(limit) levels deep; nothing was changed"
             for text in [
                 nested(limit + 1, around: "private-marker"), nested(255, around: "private-marker"), nested(256, around: ""),
                 nested(256, around: "private-marker"), nested(300, around: "private-marker"),

@@ -15,8 +15,11 @@ import Testing
             let file = Location.managedRoot(in: root.systemDirectory).appendingPathComponent("app.sqlite3")
             #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o644)
             let refused = root.prefs("write", "app", "k", "again")
-            #expect(refused.status == .usage)
-            #expect(refused.errorLines == ["prefs: \(DefaultsError.forced(suite: "app", key: "k"))"])
+            #expect(refused.status == .storage, "the store refused the write: exit status 3")
+            #expect(
+                refused.errorLines == [
+                    "prefs: Cannot write key 'k' in domain 'app': its value is forced by the managed domain (layered-defaults/managed under $XDG_CONFIG_DIRS); nothing was changed"
+                ])
             #expect(try root.stored("app") == ["k": "mine"], "nothing changed")
             #expect(root.prefs("--managed", "read", "app", "k").output == "managed\n")
         }
@@ -37,7 +40,8 @@ import Testing
             #expect(imported.status == .success && imported.errorLines == [keptLine])
             #expect(try root.stored("app") == ["k": "mine", "other": 1])
             let refused = root.prefs("import", "app", "-", input: Data(#"{"k":{"string":"changed"}}"#.utf8))
-            #expect(refused.errorLines == ["prefs: \(DefaultsError.forced(suite: "app", key: "k"))"])
+            #expect(refused.status == .storage)
+            #expect(refused.errorLines == ["prefs: \(PrefsError.domainWording(of: .forced(suite: "app", key: "k")))"])
             #expect(try root.stored("app") == ["k": "mine", "other": 1])
         }
     }
@@ -80,7 +84,7 @@ import Testing
             )
             #expect(!FileManager.default.fileExists(atPath: second.path), "absent layers create nothing")
             let refused = try run("prefs", ["write", "app", "k", "mine"], environment: environment)
-            #expect(refused.status == ExitStatus.usage.rawValue)
+            #expect(refused.status == ExitStatus.storage.rawValue)
         }
     }
 }

@@ -4,12 +4,17 @@ import PackageTestSupport
 
 @testable import prefs
 
-/// A console whose output and error streams are kept in memory, with a fixed input.
+/// A console whose output and error streams are kept in memory, with a fixed input; a terminal
+/// whose person answers `answer` when one is given.
 final class CapturingConsole: Sendable {
     private let streams = Lock<(output: String, error: String)>(("", ""))
     private let input: Data
+    private let answer: String?
 
-    init(input: Data = Data()) { self.input = input }
+    init(input: Data = Data(), answer: String? = nil) {
+        self.input = input
+        self.answer = answer
+    }
 
     var output: String { streams.withLock { $0.output } }
     var error: String { streams.withLock { $0.error } }
@@ -20,7 +25,7 @@ final class CapturingConsole: Sendable {
         Console(
             writeOutput: { text in self.streams.withLock { $0.output += text } },
             writeError: { text in self.streams.withLock { $0.error += text } },
-            readInput: { [input] in input })
+            readInput: { [input] in input }, isInteractive: { [answer] in answer != nil }, readLine: { [answer] in answer })
     }
 }
 
@@ -43,9 +48,11 @@ struct TestRoot {
         prefs(arguments, input: input)
     }
 
+    /// Runs `prefs` as ``prefs(_:input:)`` does, on a terminal where the person answers `answer` to a
+    /// question (nil: not a terminal).
     @discardableResult
-    func prefs(_ arguments: [String], input: Data = Data()) -> RunResult {
-        let capture = CapturingConsole(input: input)
+    func prefs(_ arguments: [String], input: Data = Data(), answer: String? = nil) -> RunResult {
+        let capture = CapturingConsole(input: input, answer: answer)
         let status = Prefs.run(
             arguments, environment: ["LAYERED_DEFAULTS_HOME": url.path, "XDG_CONFIG_DIRS": systemDirectory.path],
             console: capture.console)

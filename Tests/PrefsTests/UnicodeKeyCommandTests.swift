@@ -14,7 +14,7 @@ import Testing
             #expect(root.prefs("write", "app", Self.nfc, "first-value").status == .success)
             #expect(root.prefs("write", "app", Self.nfd, "second-value").status == .success)
             #expect(root.prefs("read", "app", Self.nfc).output == "second-value\n")
-            let export = root.prefs("export", "app", "-")
+            let export = root.prefs("export", "app", "-", "--format", "json")
             #expect(
                 try JSONDecoder().decode([String: PreferenceValue].self, from: Data(export.output.utf8)) == [
                     Self.nfc: "second-value"

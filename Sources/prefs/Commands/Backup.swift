@@ -15,7 +15,8 @@ enum Backup: Command {
         Exit status: 0; 1 when the domain does not exist; 2 when <file> exists (without --replace);
         3 when it cannot be read or <file> written.
         """
-    static let flagOptions: Set<String> = ["--replace"]
+    static let operandKinds: [CompletionKind] = [.domain, .file]
+    static let options: [OptionDeclaration] = [.flag("--replace", "replace an existing <file>, atomically")]
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 2...2)

@@ -11,10 +11,13 @@ protocol Command {
     static var summary: String { get }
     /// The rest of `prefs <verb> --help`: arguments, output, exit status.
     static var details: String { get }
-    /// Options this verb takes besides the global ones, that need a value (e.g. `--prefix`).
-    static var valuedOptions: Set<String> { get }
-    /// Options this verb takes besides the global ones, without a value (e.g. `--dry-run`).
-    static var flagOptions: Set<String> { get }
+    /// The options this verb takes besides the global ones (``OptionDeclaration/global``): what the
+    /// parser accepts, the help and the man page list and the shell completions offer.
+    static var options: [OptionDeclaration] { get }
+    /// What each operand is, in order (`[.domain]` for `read <domain> [<key>]`): what the shell
+    /// completions offer for it; a ``CompletionKind/domain`` operand is also where a `defaults` option
+    /// that means nothing here (`-currentHost`, `-host`, `-app`) is refused.
+    static var operandKinds: [CompletionKind] { get }
     /// The index of the first operand that is part of a value to store (2 for `write <domain> <key>
     /// <value>...`), nil when the verb takes none: how ``Invocation`` reads the arguments from there on.
     static var firstValueOperand: Int? { get }
@@ -28,13 +31,19 @@ protocol Command {
 }
 
 extension Command {
-    static var valuedOptions: Set<String> { [] }
-    static var flagOptions: Set<String> { [] }
+    static var options: [OptionDeclaration] { [] }
+    static var operandKinds: [CompletionKind] { [] }
     static var firstValueOperand: Int? { nil }
+
+    /// The names of the verb's ``options`` that take a value (e.g. `--prefix`).
+    static var valuedOptions: Set<String> { Set(options.filter { $0.value != nil }.map(\.name)) }
+    /// The names of the verb's ``options`` without a value (e.g. `--dry-run`).
+    static var flagOptions: Set<String> { Set(options.filter { $0.value == nil }.map(\.name)) }
 
     /// The full text of `prefs <verb> --help`.
     static var help: String {
-        "usage: prefs [--root <dir>] [--json] \(synopsis)\n\n\(summary)\n\n\(details)"
+        let text = "usage: prefs [--root <dir>] [--json] \(synopsis)\n\n\(summary)\n\n\(details)"
+        return options.isEmpty ? text : text + "\nOptions:\n" + HelpLayout.table(options)
     }
 
     /// The operands, when there are between `minimum` and `maximum` of them.

@@ -1,16 +1,23 @@
 import Foundation
 import LayeredDefaults
 
-/// `prefs export <domain> <file|->`: writes a domain as JSON or as an XML or binary property list.
+/// `prefs export <domain> <file|->`: writes a domain as an XML or binary property list, or as JSON.
 enum Export: Command {
     static let verb = "export"
     static let synopsis = "export <domain> <file|-> [--format json|xml|binary]"
-    static let summary = "Writes every key of <domain> to <file> (or standard output for -) as JSON or a property list."
-    static let valuedOptions: Set<String> = ["--format"]
+    static let operandKinds: [CompletionKind] = [.domain, .file]
+    static let summary =
+        "Writes every key of <domain> to <file> (or standard output for -) as a property list, as macOS `defaults export` does, or as JSON."
+    static let options: [OptionDeclaration] = [
+        .valued(
+            "--format", "json|xml|binary",
+            "the format; else JSON for a <file> named .json, else (standard output and any other name) an XML property list",
+            completion: .choices(DocumentFormat.allCases.map(\.rawValue)))
+    ]
     static let details = """
-        The format is --format's, else the one <file>'s extension names: .plist an XML property list,
-        anything else (and standard output) JSON. `prefs import` reads each back, and `defaults import`
-        the property lists. A binary property list needs a file.
+        The format is --format's, else JSON for a <file> whose name ends in .json, else an XML property
+        list (standard output and every other name, as macOS `defaults export` writes). `prefs import`
+        reads each back, and `defaults import` the property lists. A binary property list needs a file.
         A property list keeps every type (booleans, integers and reals distinct), but XML keeps whole-second
         dates and no negative zero: when a value would not survive, nothing is written and the keys are
         named (exit status 2); use --format binary or json, which are lossless for every value.
@@ -22,7 +29,7 @@ enum Export: Command {
         e.g. {"fontSize":{"integer":12},"theme":{"string":"dark"}}. `prefs import` reads it back.
         The file is replaced atomically; it is created readable by its owner only (mode 0600), so no
         other user can read it, not even while it is written.
-        Exit status: 0; 1 when the domain does not exist (an empty domain exports as {}); 2 for a value
+        Exit status: 0; 1 when the domain does not exist (an empty domain exports as an empty dictionary); 2 for a value
         the format cannot hold (nothing is written); 3 when the store cannot be read or the file cannot
         be written.
         """

@@ -24,7 +24,7 @@ enum Find: Command {
             do {
                 values = try context.storedValues(of: domain) ?? [:]
             } catch {
-                context.console.printError(PrefsError(error).line ?? "")
+                context.console.report(PrefsError(error), json: context.json)
                 unreadable = true
                 continue
             }

@@ -5,6 +5,7 @@ import LayeredDefaults
 enum Import: Command {
     static let verb = "import"
     static let synopsis = "import <domain> <file|->"
+    static let operandKinds: [CompletionKind] = [.domain, .file]
     static let summary =
         "Replaces every key of <domain> with those of an export (JSON, or an XML or binary property list) read from <file> (or standard input for -)."
     static let details = """

@@ -1,27 +1,37 @@
 import Foundation
 import LayeredDefaults
 
-/// `prefs prune --prefix <p> [--older-than <duration>] [--dry-run]`: deletes the files of leftover domains.
+/// `prefs prune --prefix <p> (--older-than <duration> | --any-age) [--dry-run]`: deletes the files of
+/// leftover domains.
 enum Prune: Command {
     static let verb = "prune"
-    static let synopsis = "prune --prefix <prefix> [--older-than <duration>] [--dry-run]"
+    static let synopsis = "prune --prefix <prefix> (--older-than <duration> | --any-age) [--dry-run]"
     static let summary = "Deletes the files of the domains whose names start with <prefix>: leftover test domains."
     static let details = """
         For each matching domain deletes <name>.sqlite3-wal, -shm and -journal and then <name>.sqlite3
         (SQLite's WAL first, so it can never be replayed into a new database of the same name). Only
-        regular files are deleted (a domain whose database is not one is skipped, with a line on standard
-        error); nothing else under the root is touched, and no store is opened.
-        The global domain is never pruned. Use it for domains nobody has open: a process that still has
-        one open keeps writing to a deleted file.
-          --prefix <prefix>         required; letters, digits, '.', '-', '_'
-          --older-than <duration>   only domains none of whose files changed within it: 90s, 15m, 2h, 7d, 1w, 1h30m
-          --dry-run                 print what would be deleted, delete nothing
+        regular files are deleted; nothing else under the root is touched, and no store is opened.
+        A bulk deletion is never implied: the prefix must name at least two labels of a reverse-DNS
+        name (com.example. or test.run-, not com, com. or x), and an age is required: --older-than,
+        or --any-age for domains of any age.
+        A domain is skipped, and named on standard error, when its database is not a regular file or
+        when a process has it open (SQLite's lock on its -shm file tells): a process that has a domain
+        open would go on writing to a deleted file. The global domain is never pruned.
+        On a terminal (standard input and standard error), the domains are listed and prune asks before
+        deleting anything; elsewhere (a script) it deletes without asking.
         Prints `Deleted <name>` (or `Would delete <name>`) for each domain. With --json:
         {"deleted":["name",...],"dryRun":false}.
-        Exit status: 0, also when nothing matches; 2 for a bad option; 3 when a file cannot be deleted.
+        Exit status: 0, also when nothing matches; 1 when the question is not answered yes (nothing is
+        deleted); 2 for a bad option; 3 when a file cannot be deleted.
         """
-    static let valuedOptions: Set<String> = ["--prefix", "--older-than"]
-    static let flagOptions: Set<String> = ["--dry-run"]
+    static let options: [OptionDeclaration] = [
+        .valued("--prefix", "<prefix>", "required: the start of the names, at least two labels (com.example., test.run-)"),
+        .valued(
+            "--older-than", "<duration>",
+            "only domains none of whose files changed within it: 90s, 15m, 2h, 7d, 1w, 1h30m"),
+        .flag("--any-age", "domains of any age (one of --older-than and --any-age is required)"),
+        .flag("--dry-run", "print what would be deleted, delete nothing"),
+    ]
 
     /// The JSON output.
     struct Report: Encodable {
@@ -33,25 +43,38 @@ enum Prune: Command {
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         _ = try operands(invocation, 0...0)
-        guard let prefix = invocation.values["--prefix"] else { throw PrefsError.usage("prune needs --prefix <prefix>") }
-        // NB: a prefix is valid when some name could start with it ("." and ".." included).
-        guard !prefix.isEmpty, SuiteName.isValid(prefix + "x") else {
-            throw PrefsError.usage("--prefix needs 1-127 letters, digits, '.', '-' or '_'")
-        }
-        let minimumAge = try invocation.values["--older-than"].map(DurationText.seconds)
+        let prefix = try checkedPrefix(invocation.values["--prefix"])
+        let minimumAge = try self.minimumAge(invocation)
         let dryRun = invocation.flags.contains("--dry-run")
         let now = Date()
 
-        var deleted: [String] = []
+        var chosen: [(domain: String, files: [String])] = []
         for domain in try context.domainNames() where domain.hasPrefix(prefix) && domain != Defaults.globalDomain {
             let database = context.file(of: domain).path
             guard isRegularFile(database) else {
-                context.console.printError("prefs: skipped \(domain): '\(database)' is not a regular file")
+                context.console.warn("skipped \(domain): '\(database)' is not a regular file", json: context.json)
                 continue
             }
             let files = Location.companionSuffixes.map { database + $0 }.filter(isRegularFile) + [database]
             if let minimumAge, now.timeIntervalSince(lastChange(of: files)) < minimumAge { continue }
+            guard !isOpen(database) else {
+                context.console.warn(skippedOpen(domain), json: context.json)
+                continue
+            }
+            chosen.append((domain, files))
+        }
+        if !dryRun, !chosen.isEmpty, context.console.isInteractive() {
+            try confirm(chosen.map(\.domain), in: context)
+        }
+
+        var deleted: [String] = []
+        for (domain, files) in chosen {
             if !dryRun {
+                // NB: asked again right before deleting: a process may have opened it since it was chosen.
+                guard !isOpen(files.last!) else {
+                    context.console.warn(skippedOpen(domain), json: context.json)
+                    continue
+                }
                 for file in files where unlink(file) != 0 && errno != ENOENT {
                     throw PrefsError.storage(
                         "cannot delete '\(file)' (\(String(cString: strerror(errno)))); the domains listed before were deleted")
@@ -61,6 +84,84 @@ enum Prune: Command {
             if !context.json { context.console.print("\(dryRun ? "Would delete" : "Deleted") \(domain)") }
         }
         if context.json { context.console.print(try Output.jsonLine(Report(deleted: deleted, dryRun: dryRun))) }
+    }
+
+    /// The `--prefix`, when it is one a bulk deletion may use: letters, digits, '.', '-', '_', and at
+    /// least two labels of a reverse-DNS name (`com.example.`, `test.run-`, `com.e`), so that no prefix
+    /// matches every domain of a vendor or of a top-level name (`com`, `com.`, `x`).
+    /// - Throws: ``PrefsError/usage(_:)`` otherwise.
+    static func checkedPrefix(_ prefix: String?) throws(PrefsError) -> String {
+        guard let prefix else {
+            throw .usage("prune needs --prefix <prefix>, the start of the names to delete; nothing was deleted")
+        }
+        // NB: the characters are valid when some name could start with them ("." and ".." included).
+        guard !prefix.isEmpty, SuiteName.isValid(prefix + "x") else {
+            throw .usage("--prefix needs 1-127 letters, digits, '.', '-' or '_'; nothing was deleted")
+        }
+        let labels = prefix.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, !labels[0].isEmpty, !labels[1].isEmpty else {
+            throw .usage(
+                "--prefix must name at least two labels, such as com.example. or test.run- (a first label alone, like com or com., matches every domain under it); nothing was deleted"
+            )
+        }
+        return prefix
+    }
+
+    /// The `--older-than` age in seconds, nil with `--any-age`.
+    /// - Throws: ``PrefsError/usage(_:)`` unless exactly one of them is given, or for a bad duration.
+    private static func minimumAge(_ invocation: Invocation) throws(PrefsError) -> Double? {
+        let anyAge = invocation.flags.contains("--any-age")
+        switch (invocation.values["--older-than"], anyAge) {
+        case (nil, false):
+            throw .usage(
+                "prune needs an age: --older-than <duration> (e.g. 7d), or --any-age to delete matching domains of any age; nothing was deleted"
+            )
+        case (_?, true):
+            throw .usage("give either --older-than or --any-age, not both; nothing was deleted")
+        case (let duration?, false):
+            return try DurationText.seconds(duration)
+        case (nil, true):
+            return nil
+        }
+    }
+
+    /// Lists `domains` on the error stream and asks whether to delete them.
+    /// - Throws: ``PrefsError/notFound(_:)`` unless the answer is yes.
+    private static func confirm(_ domains: [String], in context: Context) throws(PrefsError) {
+        let console = context.console
+        console.printError(
+            "prefs: prune will delete \(domains.count) domain\(domains.count == 1 ? "" : "s") under \(context.root.path):")
+        for domain in domains { console.printError("  \(domain)") }
+        console.writeError("Delete \(domains.count == 1 ? "it" : "them")? [y/N] ")
+        let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard answer == "y" || answer == "yes" else { throw .notFound("prune was not confirmed; nothing was deleted") }
+    }
+
+    private static func skippedOpen(_ domain: String) -> String {
+        "skipped \(domain): a process has it open (its -shm file is locked); close it, then prune again"
+    }
+
+    /// True when a process has the database at `path` open: SQLite (its unix VFS) holds a shared lock
+    /// on the "DMS" byte of the `-shm` file for as long as a connection has the database open in WAL
+    /// mode, the journal mode of every store.
+    ///
+    /// NB: a POSIX lock (fcntl) is invisible to its own process and dropped when the process closes any
+    /// descriptor of the file: prune opens no store, so any lock found is another process's, and
+    /// closing this descriptor drops no lock of its own.
+    static func isOpen(_ path: String) -> Bool {
+        let descriptor = open(path + "-shm", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        // NB: SQLite's WAL-index locks are bytes 120-127 of the -shm (WALINDEX_LOCK_OFFSET, eight locks),
+        // the DMS byte the one after them (unix VFS: UNIX_SHM_DMS); any lock there is a connection's.
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 120
+        lock.l_len = 9
+        // NB: a lock that cannot be asked about is taken for a process's: skipping is the safe mistake.
+        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return true }
+        return lock.l_type != Int16(F_UNLCK)
     }
 
     private static func isRegularFile(_ path: String) -> Bool {

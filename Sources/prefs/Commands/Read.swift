@@ -1,23 +1,29 @@
 import LayeredDefaults
 
-/// `prefs read <domain> [<key>]`: prints a value, or a whole domain.
+/// `prefs read [<domain> [<key>]]`: prints a value, a whole domain, or every domain.
 enum Read: Command {
     static let verb = "read"
-    static let synopsis = "read <domain> [<key>]"
-    static let summary = "Prints the value of <key> in <domain>, or every key of <domain>."
+    static let synopsis = "read [<domain> [<key>]]"
+    static let operandKinds: [CompletionKind] = [.domain]
+    static let summary = "Prints the value of <key> in <domain>, every key of <domain>, or without <domain> every domain."
     static let details = """
         A string prints as it is and a date as 2026-11-29 21:44:42 +0000 (as macOS `defaults read` prints
         them); other values and whole domains print as old-style property-list text: numbers bare, booleans
         as 1 or 0, data as <0a0b>, arrays as ( ... ), dictionaries as { key = value; }.
         With --json: the value's tagged JSON ({"integer":42}), or the domain as an object of them (the
         export format).
+        Without <domain>, as macOS `defaults read`: every domain under the root, the global domain
+        (NSGlobalDomain) among them, as one dictionary of domain names (with --json: an object of them);
+        a domain that cannot be read is named on standard error and left out.
         <domain> is a domain name, or -g / NSGlobalDomain for the global domain.
-        Exit status: 0, or 1 when the key or the domain does not exist (a domain without keys does not).
+        Exit status: 0, or 1 when the key or the domain does not exist (a domain without keys does not);
+        3 when a domain cannot be read (without <domain>: the others are still printed).
         """
 
     static func run(_ invocation: Invocation, in context: Context) throws {
-        let operands = try operands(invocation, 1...2)
-        let domain = try Context.domainName(operands[0])
+        let operands = try operands(invocation, 0...2)
+        guard let first = operands.first else { return try readEveryDomain(in: context) }
+        let domain = try Context.domainName(first)
         if operands.count == 2 {
             let key = operands[1]
             guard let value = try context.storedValues(of: domain, reading: key)?[key] else {
@@ -30,5 +36,24 @@ enum Read: Command {
             }
             context.console.print(context.json ? try Output.jsonLine(values) : Output.text(of: values))
         }
+    }
+
+    /// Prints every domain under the root, as one dictionary of domains.
+    /// - Throws: ``PrefsError/silent(_:)`` with the storage status when a domain could not be read (its
+    ///   line already printed).
+    private static func readEveryDomain(in context: Context) throws {
+        var domains: [String: [String: PreferenceValue]] = [:]
+        var unreadable = false
+        for domain in try context.domainNames() {
+            do {
+                domains[domain] = try context.storedValues(of: domain) ?? [:]
+            } catch {
+                context.console.report(PrefsError(error), json: context.json)
+                unreadable = true
+            }
+        }
+        context.console.print(
+            context.json ? try Output.jsonLine(domains) : Output.text(of: domains.mapValues(PreferenceValue.dictionary)))
+        if unreadable { throw PrefsError.silent(.storage) }
     }
 }

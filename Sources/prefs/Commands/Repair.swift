@@ -5,6 +5,7 @@ import LayeredDefaults
 enum Repair: Command {
     static let verb = "repair"
     static let synopsis = "repair <domain>"
+    static let operandKinds: [CompletionKind] = [.domain]
     static let summary = "Moves an unreadable domain file aside (never deletes it) so the domain starts empty."
     static let details = """
         Only when <domain>'s file cannot be opened as a store (garbage, truncated, a foreign or newer

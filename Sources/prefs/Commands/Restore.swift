@@ -5,6 +5,7 @@ import LayeredDefaults
 enum Restore: Command {
     static let verb = "restore"
     static let synopsis = "restore <domain> <file>"
+    static let operandKinds: [CompletionKind] = [.domain, .file]
     static let summary = "Replaces the whole of <domain> with the backup <file>, safe while the domain is in use."
     static let details = """
         <file> is checked first (a healthy LayeredDefaults store, as `prefs backup` writes) and refused

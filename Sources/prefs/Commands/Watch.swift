@@ -10,6 +10,7 @@ import LayeredDefaults
 enum Watch: Command {
     static let verb = "watch"
     static let synopsis = "watch <domain> [<key>...]"
+    static let operandKinds: [CompletionKind] = [.domain]
     static let summary =
         "Prints each change of <domain> (of its <key>s only, when given) it sees, until interrupted."
     static let details = """

@@ -1,11 +1,15 @@
+import Foundation
 import LayeredDefaults
 
-/// `prefs write <domain> <key> <value>`: stores a value, typed by a flag or read as a plain value.
+/// `prefs write <domain> <key> <value>`: stores a value, typed by a flag or read as a plain value;
+/// `prefs write <domain> '<dictionary>'` replaces the whole domain, as macOS `defaults write` does.
 enum Write: Command {
     static let verb = "write"
     static let firstValueOperand: Int? = 2
-    static let synopsis = "write <domain> <key> [<type flag>] <value>..."
-    static let summary = "Stores a value for <key> in <domain> (created when missing), committed when it returns."
+    static let synopsis = "write <domain> (<key> [<type flag>] <value>... | '<dictionary>')"
+    static let operandKinds: [CompletionKind] = [.domain, .none, .choices(ValueParser.typeFlags)]
+    static let summary =
+        "Stores a value for <key> in <domain>, or replaces <domain> with a dictionary (created when missing); committed when it returns."
     static let details = """
         <value> alone: old-style property-list text when it starts with ( { < or " and parses, e.g.
         '(a, b)' or '{ k = v; }' (every leaf a string), else the string, trimmed, as a launch argument.
@@ -23,7 +27,11 @@ enum Write: Command {
         Text that starts with '-' needs -string (whatever follows a type flag is its value, -h and --help
         included), or -- before it: prefs write d k -string --text, prefs write d k -- -text. Prints nothing.
         Exit status: 0; 2 for a bad value or type flag, or -array-add/-dict-add on a value of another
-        type (nothing is changed); 3 when the store cannot be written (nothing is changed).
+        type (nothing is changed); 3 when the store cannot be written or refuses the write, e.g. of a key
+        the managed domain forces (nothing is changed).
+        With no <key>, as macOS `defaults write <domain> '<dictionary>'`: the dictionary, as old-style
+        property-list text ('{ fontSize = 14; theme = dark; }', every leaf a string) or an XML property
+        list, replaces every key of <domain> in one transaction; keys not in it are removed.
         """
 
     /// What a write does, parsed completely before the store is opened.
@@ -76,6 +84,13 @@ enum Write: Command {
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = invocation.operands
+        if operands.count == 2 {
+            let domain = try Context.domainName(operands[0])
+            let values = try dictionary(operands[1], domain: domain)
+            try Context.checkStorable(values, in: domain)
+            let kept = try context.defaults(domain).replacePersistentValues(values)
+            return Context.reportKept(kept, in: domain, console: context.console)
+        }
         guard operands.count >= 3 else { throw PrefsError.usage("usage: prefs \(synopsis)") }
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])
         guard !key.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
@@ -112,5 +127,30 @@ enum Write: Command {
         .usage(
             "the value of key '\(key)' in domain '\(domain)' is of type \(stored.typeName), not \(expected): \(flag) cannot add to it; nothing was changed"
         )
+    }
+
+    /// The keys and values of the `<dictionary>` argument of `write <domain> '<dictionary>'`: old-style
+    /// property-list text, or an XML property list.
+    /// - Throws: ``PrefsError/usage(_:)`` when it is neither, or not a dictionary (naming only where it
+    ///   fails, never its text).
+    static func dictionary(_ text: String, domain: String) throws -> [String: PreferenceValue] {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if ["<?xml", "<!DOCTYPE", "<plist"].contains(where: trimmed.hasPrefix) {
+            return try DocumentFormat.values(of: Data(trimmed.utf8), from: "the dictionary argument")
+        }
+        let notADictionary =
+            "write <domain> '<dictionary>' replaces the domain '\(domain)' with a dictionary, such as '{ fontSize = 14; }'; give a key and its value to write one key (write <domain> <key> <value>); nothing was changed"
+        let value: PreferenceValue
+        do {
+            value = try PropertyListText.parse(trimmed)
+        } catch  where error.kind == .tooDeep {
+            throw PrefsError.usage(
+                "the dictionary for the domain '\(domain)' nests more than \(PreferenceValue.maximumNestingDepth) levels deep; nothing was changed"
+            )
+        } catch {
+            throw PrefsError.usage("\(notADictionary) (not property-list text: it fails at offset \(error.offset))")
+        }
+        guard case .dictionary(let values) = value else { throw PrefsError.usage(notADictionary) }
+        return values
     }
 }

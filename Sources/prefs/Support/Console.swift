@@ -12,6 +12,10 @@ struct Console: Sendable {
     let readInput: @Sendable () throws -> Data
     /// The `errno` of the first write to the output that failed, nil while every one succeeded.
     var outputFailure: @Sendable () -> Int32? = { nil }
+    /// True when a person can answer a question: standard input and standard error are terminals.
+    var isInteractive: @Sendable () -> Bool = { false }
+    /// Reads one line of the input, without its newline; nil at its end.
+    var readLine: @Sendable () -> String? = { nil }
 
     /// The process's standard streams, unbuffered. After a write to one of them failed, later writes to
     /// it are dropped; the output's failure is kept for ``outputFailure``, the error stream's ignored
@@ -21,7 +25,9 @@ struct Console: Sendable {
         let error = Stream(STDERR_FILENO)
         return Console(
             writeOutput: output.write, writeError: error.write,
-            readInput: { try Descriptor.readAll(from: STDIN_FILENO) }, outputFailure: { output.failure })
+            readInput: { try Descriptor.readAll(from: STDIN_FILENO) }, outputFailure: { output.failure },
+            isInteractive: { isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 },
+            readLine: { Swift.readLine(strippingNewline: true) })
     }()
 
     /// Puts `/dev/null` in the place of a standard descriptor that is closed, so no file the process
@@ -40,6 +46,19 @@ struct Console: Sendable {
 
     /// Writes `line` and a newline to the error stream.
     func printError(_ line: String) { writeError(line + "\n") }
+
+    /// Writes the line of `error` to the error stream (``PrefsError/line(json:)``), if it has one.
+    func report(_ error: PrefsError, json: Bool) {
+        if let line = error.line(json: json) { printError(line) }
+    }
+
+    /// Writes a warning, a problem that does not stop the command, to the error stream:
+    /// `prefs: warning: <message>`, or with `json` `{"warning":"<message>"}`.
+    func warn(_ message: String, json: Bool) {
+        struct Report: Encodable { let warning: String }
+        let line = json ? try? Output.jsonLine(Report(warning: message)) : nil
+        printError(line ?? "prefs: warning: \(message)")
+    }
 
     /// A standard output or error stream that remembers its first failed write.
     private final class Stream: Sendable {

@@ -31,6 +31,8 @@ struct Context: Sendable {
             }
         }
     }
+    /// The process's environment, as given to ``init(root:layer:environment:console:json:)``.
+    let environment: [String: String]
     /// Where output goes.
     let console: Console
     /// True with `--json`: output is JSON instead of property-list text.
@@ -73,6 +75,7 @@ struct Context: Sendable {
             // NB: `Location.default` always resolves to a directory.
             root = Location.default.root(environment: environment)!.standardizedFileURL
         }
+        self.environment = environment
         self.console = console
         self.json = json
     }

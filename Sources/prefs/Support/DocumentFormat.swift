@@ -11,8 +11,8 @@ enum DocumentFormat: String, CaseIterable {
     /// A binary property list (`bplist00`).
     case binary
 
-    /// The format `--format` names, else the one the file's extension names: `.plist` is XML, anything
-    /// else (and standard output) JSON.
+    /// The format `--format` names, else the one the file's extension names: `.json` is JSON, anything
+    /// else (and standard output) XML, as macOS `defaults export` writes.
     /// - Throws: ``PrefsError/usage(_:)`` for an unknown `--format`.
     init(option: String?, destination: String) throws(PrefsError) {
         if let option {
@@ -21,7 +21,8 @@ enum DocumentFormat: String, CaseIterable {
             }
             self = format
         } else {
-            self = URL(fileURLWithPath: destination).pathExtension.lowercased() == "plist" ? .xml : .json
+            let isJSON = destination != "-" && URL(fileURLWithPath: destination).pathExtension.lowercased() == "json"
+            self = isJSON ? .json : .xml
         }
     }
 

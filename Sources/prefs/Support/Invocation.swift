@@ -18,10 +18,10 @@ struct Invocation: Sendable, Equatable {
     /// The index in ``operands`` of the first argument after `--`, nil without `--`.
     var firstOperandAfterSeparator: Int?
 
-    /// Options every verb accepts.
-    static let globalValued: Set<String> = ["--root"]
-    /// Flags every verb accepts.
-    static let globalFlags: Set<String> = ["--json", "--help", "--version", "--system", "--managed"]
+    /// Options every verb accepts that take a value (from ``OptionDeclaration/global``).
+    static let globalValued = Set(OptionDeclaration.global.filter { $0.value != nil }.map(\.name))
+    /// Flags every verb accepts (from ``OptionDeclaration/global``).
+    static let globalFlags = Set(OptionDeclaration.global.filter { $0.value == nil }.map(\.name))
 
     /// Splits `arguments` (without the program name).
     /// - Parameters:

@@ -34,6 +34,10 @@ enum ValueParser {
         }
     }
 
+    /// Every type flag of `prefs write`, as the shell completions offer them.
+    static let typeFlags =
+        ScalarType.allCases.map { "-\($0.rawValue)" } + ["-integer", "-boolean", "-array", "-array-add", "-dict", "-dict-add"]
+
     /// The value of `text` read as `type`.
     /// - Throws: ``PrefsError/usage(_:)`` when the text is not a value of that type.
     static func parse(_ text: String, as type: ScalarType) throws(PrefsError) -> PreferenceValue {

@@ -1,0 +1,39 @@
+/// `prefs completions <shell>`: prints a completion script for bash, zsh or fish.
+enum Completions: Command {
+    static let verb = "completions"
+    static let synopsis = "completions bash|zsh|fish"
+    static let operandKinds: [CompletionKind] = [.choices(CompletionScript.allCases.map(\.rawValue))]
+    static let summary = "Prints the shell completion script for bash, zsh or fish: verbs, options and domain names."
+    static let details = """
+        Load it with:
+          bash   source <(prefs completions bash)         (or save it in bash-completion's completions directory)
+          zsh    source <(prefs completions zsh)          (after compinit; or save it as _prefs in $fpath)
+          fish   prefs completions fish | source          (or save it as ~/.config/fish/completions/prefs.fish)
+        The script asks prefs itself for what to offer (--complete), so it always offers the verbs and
+        options of the prefs it runs, and the domains under the root of the command line being typed.
+        Exit status: 0; 2 for an unknown shell.
+        """
+    static let options: [OptionDeclaration] = [
+        .valued(
+            "--complete", "<index>",
+            "instead of the script, the candidates for word <index> of the words after --, one a line: what the scripts call")
+    ]
+
+    static func run(_ invocation: Invocation, in context: Context) throws {
+        if let index = invocation.values["--complete"] {
+            guard let index = Int(index), index >= 0 else { throw PrefsError.usage("--complete needs a word index (0, 1, ...)") }
+            // NB: the words are the shell's, after `--`; no store is opened, and nothing goes to standard error.
+            let words = invocation.operands
+            for line in CompletionCandidates.candidates(words: words, index: index, environment: context.environment) {
+                context.console.print(line)
+            }
+            return
+        }
+        let shell = try operands(invocation, 1...1)[0]
+        guard let script = CompletionScript(rawValue: shell) else {
+            throw PrefsError.usage(
+                "completions needs one of: \(CompletionScript.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        context.console.print(script.text)
+    }
+}
