@@ -15,7 +15,7 @@ import Observation
 ///
 /// `condition` runs on the main actor, now and after each change of what it read (tracked with
 /// `withObservationTracking`), so it must read the observable state that shows the change (a model's
-/// property, a ``LayeredDefaults/Defaults/BoundValue``); a condition that reads only a store never
+/// property, a `Defaults.BoundValue`); a condition that reads only a store never
 /// learns of a change and times out.
 /// - Parameters:
 ///   - timeout: how long to wait at most; it only bounds a failure. The default is 60 s, generous for
