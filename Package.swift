@@ -33,7 +33,9 @@ let package = Package(
 
         // Tests.
         .target(name: "PackageTestSupport", dependencies: ["LayeredDefaults", "ToolSupport"], path: "Tests/PackageTestSupport"),
-        .testTarget(name: "LayeredDefaultsTests", dependencies: ["LayeredDefaults", "defaults-fixture", "PackageTestSupport"]),
+        .testTarget(
+            name: "LayeredDefaultsTests",
+            dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "defaults-fixture", "PackageTestSupport"]),
         .testTarget(
             name: "ThemePreferencesTests",
             dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture", "PackageTestSupport"]),
@@ -48,7 +50,9 @@ let package = Package(
             name: "ReadmeExamples",
             dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "ThemePreferences", "ThemePreferencesTesting"],
             exclude: ["Samples/Manifest"]),  // a manifest sample, checked as text
-        .testTarget(name: "NotesAppExampleTests", dependencies: ["LayeredDefaults", "defaults-fixture", "PackageTestSupport"]),
+        .testTarget(
+            name: "NotesAppExampleTests",
+            dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "defaults-fixture", "PackageTestSupport"]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),

@@ -49,7 +49,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     case undecodableValue(suite: String, key: String, type: String)
     /// The value found for a typed key cannot be read as the key's type (e.g. a ``CodablePreference``
     /// whose type gained a non-optional property): the key reads as its default and the stored value
-    /// is left as it is. Reported once per key name and ``Defaults`` instance.
+    /// is left as it is. A read reports it once per key name and ``Defaults`` instance; a typed
+    /// ``Defaults/update(_:_:)`` throws it every time, changing nothing.
     case mismatchedValue(suite: String, key: String, type: String)
     /// A write through the store was made from inside the body of a transaction on the same store,
     /// which holds the write lock: use the ``DomainTransaction`` given to the body instead.
@@ -141,7 +142,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .undecodableValue(let suite, let key, let type):
             "The stored value for key '\(key)' in suite '\(suite)' does not match its type '\(type)'; it reads as missing and was left untouched"
         case .mismatchedValue(let suite, let key, let type):
-            "The value of key '\(key)' in suite '\(suite)' cannot be read as \(type); it reads as the key's default and was left untouched"
+            "The value of key '\(key)' in suite '\(suite)' cannot be read as \(type); it reads as the key's default and was left untouched: write a new value to replace it, or remove it (`set(nil, for:)`, `prefs delete`) to start from the default"
         case .nestedTransaction(let suite):
             "Cannot write to suite '\(suite)' from inside one of its own transactions: use the transaction's `set` instead"
         case .transactionCycle(let suite, let key):

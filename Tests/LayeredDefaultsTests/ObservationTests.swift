@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsTesting
 import PackageTestSupport
 import Synchronization
 import Testing
@@ -6,30 +7,6 @@ import Testing
 @testable import LayeredDefaults
 
 @Suite struct ObservationTests {
-    /// Collects the first `count` elements of a stream, or fails after `timeout`.
-    func first<S: AsyncSequence & Sendable>(
-        _ count: Int, of sequence: S, timeout: Duration = .seconds(5)
-    ) async throws -> [S.Element]
-    where S.Element: Sendable {
-        try await withThrowingTaskGroup(of: [S.Element]?.self) { group in
-            group.addTask {
-                var values: [S.Element] = []
-                for try await value in sequence {
-                    values.append(value)
-                    if values.count == count { break }
-                }
-                return values
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            let result = try await group.next()!
-            group.cancelAll()
-            return try #require(result, "timed out waiting for \(count) values")
-        }
-    }
-
     // NB: observers are evaluated off the writer's thread and changes made before an evaluation starts
     // share it, so these tests wait for each value before making the next change: only the last value
     // of a burst is promised (see `theLastValueOfABurstIsAlwaysDelivered`).
@@ -38,7 +15,7 @@ import Testing
         try await withTemporaryRoot { root in
             let observed = try makeDefaults("app", root: root)
             let other = try makeDefaults("app", root: root)
-            let changes = Collected(observed.changes(forKey: "k", initial: false))
+            let changes = ObservedValues(observed.changes(forKey: "k", initial: false))
             observed.set("a", forKey: "k")
             #expect(try await changes.first(1) == ["a"])
             other.set("a", forKey: "k")  // same resolved value: no emission
@@ -54,7 +31,7 @@ import Testing
         try await withTemporaryRoot { root in
             let defaults = try makeDefaults("app", root: root)
             try makeDefaults("suite", root: root).write("from-suite", forKey: "k")
-            let changes = Collected(defaults.changes(forKey: "k", initial: false))
+            let changes = ObservedValues(defaults.changes(forKey: "k", initial: false))
             defaults.register(defaults: ["k": "registered"])
             #expect(try await changes.first(1) == ["registered"])
             defaults.register(defaults: ["other": 1])
@@ -67,7 +44,7 @@ import Testing
 
     @Test func theLastValueOfABurstIsAlwaysDelivered() async throws {
         let defaults = try makeInMemoryDefaults()
-        let changes = Collected(defaults.changes(forKey: "k", initial: false))
+        let changes = ObservedValues(defaults.changes(forKey: "k", initial: false))
         await withTaskGroup(of: Void.self) { group in
             for index in 1...100 { group.addTask { defaults.set(index, forKey: "k") } }
         }
@@ -82,35 +59,37 @@ import Testing
             let defaults = try makeDefaults("app", root: root)
             let changes = defaults.changes(forKey: "remote", initial: false)
             #expect(try fixture(root, "app", "write", "remote", #"{"string":"hello"}"#).status == 0)
-            #expect(try await first(1, of: changes) == ["hello"])
+            #expect(try await ObservedValues(changes).first(1) == ["hello"])
         }
     }
 
     @Test func callbackFormStopsWithItsToken() async throws {
         let defaults = try makeInMemoryDefaults()
         let (stream, continuation) = AsyncStream.makeStream(of: PreferenceValue?.self)
+        let delivered = ObservedValues(stream)
         let observation = defaults.observe("k") { continuation.yield($0) }
         defaults.set(1, forKey: "k")
-        #expect(try await first(1, of: stream) == [.integer(1)])
+        #expect(try await delivered.first(1) == [.integer(1)])
         observation.cancel()
         defaults.set(2, forKey: "k")
         defaults.set(3, forKey: "k")
-        let delivered = Counter()
-        let done = defaults.observe("k") { _ in delivered.increment() }
+        // NB: handlers are called one at a time, in order: once a later observation got 4, any call
+        // for 2 or 3 would have been made.
+        let (laterStream, laterContinuation) = AsyncStream.makeStream(of: PreferenceValue?.self)
+        let later = ObservedValues(laterStream)
+        let done = defaults.observe("k") { laterContinuation.yield($0) }
         defaults.set(4, forKey: "k")
-        let deadline = ContinuousClock.now + .seconds(30)
-        while delivered.value < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        _ = done
-        #expect(delivered.value == 1)
+        #expect(try await later.first(1) == [.integer(4)])
+        done.cancel()
         continuation.finish()
-        var rest: [PreferenceValue?] = []
-        for await value in stream { rest.append(value) }
-        #expect(rest.isEmpty, "nothing delivered after cancel()")
+        await #expect(throws: ObservationWaitError.sequenceEnded(delivered: 1), "nothing delivered after cancel()") {
+            try await delivered.until { _ in false }
+        }
     }
 
     @Test func wholeStoreObservation() async throws {
         let defaults = try makeInMemoryDefaults()
-        let changes = Collected(defaults.changes(initial: false))
+        let changes = ObservedValues(defaults.changes(initial: false))
         defaults.set(1, forKey: "a")
         #expect(try await changes.first(1) == [["a": 1]])
         defaults.register(defaults: ["r": true])
@@ -120,7 +99,7 @@ import Testing
     @Test func typedKeyChanges() async throws {
         let defaults = try makeInMemoryDefaults()
         let size = Defaults.Key("size", default: 12)
-        let changes = Collected(defaults.changes(for: size, initial: false))
+        let changes = ObservedValues(defaults.changes(for: size, initial: false))
         try defaults.set(14, for: size)
         #expect(try await changes.first(1) == [14])
         try defaults.write("garbage", forKey: "size")  // reads as the default
@@ -134,9 +113,9 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let size = Defaults.Key("size", default: 12)
         try defaults.set(14, for: size)
-        let typed = Collected(defaults.changes(for: size))
-        let untyped = Collected(defaults.changes(forKey: "size"))
-        let missing = Collected(defaults.changes(forKey: "missing"))
+        let typed = ObservedValues(defaults.changes(for: size))
+        let untyped = ObservedValues(defaults.changes(forKey: "size"))
+        let missing = ObservedValues(defaults.changes(forKey: "missing"))
         #expect(try await typed.first(1) == [14])
         #expect(try await untyped.first(1) == [.integer(14)])
         #expect(try await missing.first(1) == [nil])
@@ -147,7 +126,7 @@ import Testing
     @Test func oneStreamForSeveralKeys() async throws {
         let defaults = try makeInMemoryDefaults()
         defaults.set("a", forKey: "first")
-        let changes = Collected(defaults.changes(forKeys: ["first", "second"]))
+        let changes = ObservedValues(defaults.changes(forKeys: ["first", "second"]))
         #expect(try await changes.first(1) == [["first": "a"]])
         defaults.set(2, forKey: "second")
         #expect(try await changes.first(2) == [["first": "a"], ["first": "a", "second": 2]])
@@ -162,28 +141,28 @@ import Testing
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
         let observation = defaults.observe(size) { (value: Int) in continuation.yield(value) }
         defaults[size] = 14
-        #expect(try await first(1, of: stream) == [14])
+        #expect(try await ObservedValues(stream).first(1) == [14])
         observation.cancel()
         let (initialStream, initialContinuation) = AsyncStream.makeStream(of: Int.self)
         let withInitial = defaults.observe(size, initial: true) { initialContinuation.yield($0) }
-        #expect(try await first(1, of: initialStream) == [14])
+        #expect(try await ObservedValues(initialStream).first(1) == [14])
         withInitial.cancel()
     }
 
     @Test func aSlowConsumerGetsOnlyTheNewestValue() async throws {
         let defaults = try makeInMemoryDefaults()
         let stream = defaults.changes(forKey: "k")  // initial nil, not consumed yet
-        let seen = Collected(defaults.changes(forKey: "k", initial: false))
+        let seen = ObservedValues(defaults.changes(forKey: "k", initial: false))
         for index in 1...20 {
             defaults.set(index, forKey: "k")
             _ = try await seen.until { $0.last == .integer(index) }
         }
         // NB: evaluations run one at a time, so once the next one delivered, the one that delivered 20
         // to every observation (the unconsumed stream too) has finished.
-        let marker = Collected(defaults.changes(forKey: "marker", initial: false))
+        let marker = ObservedValues(defaults.changes(forKey: "marker", initial: false))
         defaults.set(true, forKey: "marker")
         _ = try await marker.first(1)
-        #expect(try await first(1, of: stream) == [.integer(20)], "the buffer keeps only the newest value")
+        #expect(try await ObservedValues(stream).first(1) == [.integer(20)], "the buffer keeps only the newest value")
     }
 
     @Test func aWriteNeverWaitsForObservers() throws {
@@ -323,36 +302,5 @@ import Testing
         #expect(!center.changed(keys: ["j"]))
         center.remove(watcher)
         #expect(!center.changed(keys: ["k"]), "a removed observation is not counted")
-    }
-}
-
-/// Collects a stream's elements as they come, from a task of its own.
-final class Collected<Element: Sendable>: Sendable {
-    private let values = Lock<[Element]>([])
-    private let task: Task<Void, Never>
-
-    init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
-        let values = values
-        task = Task {
-            do { for try await value in sequence { values.withLock { $0.append(value) } } } catch {}
-        }
-    }
-
-    deinit { task.cancel() }
-
-    /// The first `count` elements, once that many arrived, or a failure after `timeout`.
-    func first(_ count: Int, timeout: Duration = .seconds(120)) async throws -> [Element] {
-        Array(try await until(timeout: timeout) { $0.count >= count }.prefix(count))
-    }
-
-    /// Every element so far, once `done` holds for them, or a failure after `timeout`.
-    func until(timeout: Duration = .seconds(120), _ done: ([Element]) -> Bool) async throws -> [Element] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let current = values.withLock { $0 }
-            if done(current) { return current }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        return try #require(nil as [Element]?, "timed out waiting for the values")
     }
 }

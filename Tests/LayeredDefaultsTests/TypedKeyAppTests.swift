@@ -76,6 +76,36 @@ import Testing
         }
     }
 
+    /// A typed update over a stored value that does not convert to the key's type fails typed, every
+    /// time (also after a read used up the one report), and leaves the value stored: it is never
+    /// silently replaced by the default's update. Once the value is removed, the update works.
+    @Test func aTypedUpdateOverAValueThatDoesNotConvertFailsAndChangesNothing() throws {
+        let errors = ReportedErrors()
+        let defaults = try makeInMemoryDefaults(errorHandler: errors.record)
+        let count = Defaults.Key("count", default: 10)
+        try defaults.write("not a number", forKey: "count")
+        #expect(defaults[count] == 10, "a read gives the default and uses up the one report")
+        let mismatched = DefaultsError.mismatchedValue(suite: "test.suite", key: "count", type: "Int")
+        #expect(errors.all == [mismatched])
+        var transformed = 0
+        for _ in 0..<2 {
+            #expect(throws: mismatched) {
+                try defaults.update(count) {
+                    transformed += 1
+                    $0 += 1
+                }
+            }
+        }
+        #expect(transformed == 0, "the transform never sees a value that is not the stored one")
+        #expect(try defaults.persistentValue(forKey: "count") == "not a number", "the stored value is untouched")
+        #expect(errors.all == [mismatched], "the failures are thrown, not reported")
+        #expect(!mismatched.description.contains("not a number"), "no value in the message")
+
+        try defaults.set(nil, for: count)
+        #expect(try defaults.update(count) { $0 += 1 } == 11, "once removed, the update starts from the default")
+        #expect(try defaults.persistentValue(forKey: "count") == 11)
+    }
+
     @Test func subscriptWriteErrorsGoToTheHandler() throws {
         let errors = ReportedErrors()
         let defaults = try makeInMemoryDefaults(errorHandler: errors.record)

@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import LayeredDefaultsTesting
 import Observation
 import PackageTestSupport
 import Testing
@@ -24,33 +25,42 @@ extension Defaults.Key<Bool?> { static let showsPreview = Defaults.Key<Bool?>("s
 extension Defaults.Key<[String]> { static let recentNotes = Defaults.Key<[String]>("recentNotes", default: []) }
 extension Defaults.Key<Date?> { static let lastOpened = Defaults.Key<Date?>("lastOpened") }
 
-/// The app's settings as an `@Observable` model of the main actor, bound to the store.
+/// The app's settings as an `@Observable` model of the main actor: each property shows and edits a
+/// key's bound value, so an edit is in the store when its setter returns.
 @MainActor @Observable final class SettingsModel {
-    var sort = SortOrder.byModified
-    var editorFont = EditorFont(family: "Menlo", size: 13)
-    var showsPreview: Bool?
-    var recentNotes: [String] = []
-    var lastOpened: Date?
-    @ObservationIgnored private var bindings: [DefaultsObservation] = []
+    private let storedSort: Defaults.BoundValue<SortOrder>
+    private let storedEditorFont: Defaults.BoundValue<EditorFont>
+    private let storedShowsPreview: Defaults.BoundValue<Bool?>
+    private let storedRecentNotes: Defaults.BoundValue<[String]>
+    private let storedLastOpened: Defaults.BoundValue<Date?>
+
+    var sort: SortOrder {
+        get { storedSort.value }
+        set { storedSort.value = newValue }
+    }
+    var editorFont: EditorFont {
+        get { storedEditorFont.value }
+        set { storedEditorFont.value = newValue }
+    }
+    var showsPreview: Bool? {
+        get { storedShowsPreview.value }
+        set { storedShowsPreview.value = newValue }
+    }
+    var recentNotes: [String] {
+        get { storedRecentNotes.value }
+        set { storedRecentNotes.value = newValue }
+    }
+    var lastOpened: Date? {
+        get { storedLastOpened.value }
+        set { storedLastOpened.value = newValue }
+    }
 
     init(defaults: Defaults) {
-        bindings = [
-            defaults.bind(.sort, to: self, \.sort),
-            defaults.bind(.editorFont, to: self, \.editorFont),
-            defaults.bind(.showsPreview, to: self, \.showsPreview),
-            defaults.bind(.recentNotes, to: self, \.recentNotes),
-            defaults.bind(.lastOpened, to: self, \.lastOpened),
-        ]
-    }
-}
-
-/// Waits (without a timing assertion) until `done` holds, or fails after `timeout`.
-@MainActor
-func eventually(timeout: Duration = .seconds(5), _ done: @MainActor () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !done() {
-        try #require(ContinuousClock.now < deadline, "timed out")
-        try await Task.sleep(for: .milliseconds(5))
+        storedSort = defaults.bind(.sort)
+        storedEditorFont = defaults.bind(.editorFont)
+        storedShowsPreview = defaults.bind(.showsPreview)
+        storedRecentNotes = defaults.bind(.recentNotes)
+        storedLastOpened = defaults.bind(.lastOpened)
     }
 }
 
@@ -74,23 +84,24 @@ func eventually(timeout: Duration = .seconds(5), _ done: @MainActor () -> Bool) 
         }
     }
 
-    @Test @MainActor func theModelWritesThrough() async throws {
-        try await withTemporaryRoot { root in
+    /// Each edit is in the store when the setter returns: the test reads it right away.
+    @Test @MainActor func theModelWritesThrough() throws {
+        try withTemporaryRoot { root in
             let defaults = try makeDefaults(root)
             let model = SettingsModel(defaults: defaults)
             let opened = Date(timeIntervalSinceReferenceDate: 800_000_000)
             model.editorFont = EditorFont(family: "Courier", size: 15)
+            #expect(defaults[.editorFont].size == 15)
             model.showsPreview = false
+            #expect(defaults[.showsPreview] == false)
             model.lastOpened = opened
+            #expect(defaults[.lastOpened] == opened)
             model.recentNotes.append("b.md")
-            try await eventually { defaults[.editorFont].size == 15 }
-            try await eventually { defaults[.showsPreview] == false }
-            try await eventually { defaults[.lastOpened] == opened }
-            try await eventually { defaults[.recentNotes] == ["b.md"] }
+            #expect(defaults[.recentNotes] == ["b.md"])
             #expect(try defaults.persistentValue(forKey: "editorFont") == .string(#"{"family":"Courier","size":15}"#))
             model.lastOpened = nil
-            try await eventually { defaults[.lastOpened] == nil }
             #expect(try defaults.persistentValue(forKey: "lastOpened") == nil, "nil removes")
+            #expect(model.lastOpened == nil)
         }
     }
 
@@ -99,10 +110,10 @@ func eventually(timeout: Duration = .seconds(5), _ done: @MainActor () -> Bool) 
             let defaults = try makeDefaults(root)
             let model = SettingsModel(defaults: defaults)
             try makeDefaults(root).update(.recentNotes) { $0.append("from-another-instance.md") }
-            try await eventually { model.recentNotes == ["from-another-instance.md"] }
+            try await waitUntilObserved { model.recentNotes == ["from-another-instance.md"] }
             let result = try run("defaults-fixture", [root.path, "com.example.notes", "write", "sort", #"{"string":"byTitle"}"#])
             #expect(result.status == 0)
-            try await eventually { model.sort == .byTitle }
+            try await waitUntilObserved { model.sort == .byTitle }
         }
     }
 

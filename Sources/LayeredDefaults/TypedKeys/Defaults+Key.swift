@@ -72,19 +72,30 @@ extension Defaults {
     /// ```swift
     /// try defaults.update(.recentFiles) { $0.append("/notes/today.md") }
     /// ```
+    /// A stored value that does not convert to `Value` is never replaced by an update of the default:
+    /// the update throws, every time, and leaves it stored. Remove it first (`set(nil, for:)`) to
+    /// start over from the default.
     /// - Parameters:
     ///   - key: the typed key to update.
-    ///   - transform: receives the persistent domain's value (the key's default when it holds none, or
-    ///     one that does not convert) to change in place; an optional key's nil removes the key.
+    ///   - transform: receives the persistent domain's value (the key's default when it holds none) to
+    ///     change in place; an optional key's nil removes the key.
     /// - Returns: the new value.
-    /// - Throws: what `transform` throws, ``DefaultsError/unencodableValue(suite:key:type:)``, or a
-    ///   storage error; nothing changes then.
+    /// - Throws: ``DefaultsError/mismatchedValue(suite:key:type:)`` when the stored value does not
+    ///   convert (`transform` is not called), what `transform` throws,
+    ///   ``DefaultsError/unencodableValue(suite:key:type:)``, or a storage error; nothing changes then.
     @discardableResult
     public func update<Value>(_ key: Key<Value>, _ transform: (inout Value) throws -> Void) throws -> Value {
         // NB: through the untyped update, the one atomic read-modify-write (forced keys refused there).
         var updated = key.defaultValue
         try update(forKey: key.name) { stored in
-            updated = typedValue(stored, for: key) ?? key.defaultValue
+            if let stored {
+                // NB: thrown, not reported: the report of a read is once per key, and an update must
+                // never go on as if nothing were stored.
+                guard let value = Value(preferenceValue: stored) else {
+                    throw DefaultsError.mismatchedValue(suite: suiteName, key: key.name, type: "\(Value.self)")
+                }
+                updated = value
+            }
             try transform(&updated)
             return try storedForm(of: updated, for: key)
         }
