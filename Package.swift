@@ -1,5 +1,10 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
+
+/// README.md's top-level Swift blocks, each an executable of its own that ReadmeExamples runs.
+let readmeSamples = ["Tour", "Configuration", "TypedKeys", "Migrations", "Observation"].map { block in
+    (name: "readme-" + block.lowercased(), path: "Tests/ReadmeSamples/" + block)
+}
 
 let package = Package(
     name: "LayeredDefaults",
@@ -48,14 +53,22 @@ let package = Package(
             path: "IntegrationTests"),
         .testTarget(
             name: "ReadmeExamples",
+            dependencies: ["LayeredDefaults", "PackageTestSupport"]
+                + readmeSamples.map { Target.Dependency(stringLiteral: $0.name) }),
+        // NB: README.md's Swift blocks, verbatim, one file a module, so that each compiles with only the
+        // imports it shows (ReadmeExamples checks them equal to the README and runs them). The manifest
+        // block, Tests/ReadmeSamples/Manifest, is a package of its own.
+        .testTarget(name: "ReadmeModelSample", dependencies: ["LayeredDefaults", "LayeredDefaultsTesting"], path: "Tests/ReadmeSamples/Model"),
+        .testTarget(
+            name: "ReadmeTestingSample",
             dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "ThemePreferences", "ThemePreferencesTesting"],
-            exclude: ["Samples/Manifest"]),  // a manifest sample, checked as text
+            path: "Tests/ReadmeSamples/Testing"),
         .testTarget(
             name: "NotesAppExampleTests",
             dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "defaults-fixture", "PackageTestSupport"]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
-    ],
+    ] + readmeSamples.map { .executableTarget(name: $0.name, dependencies: ["LayeredDefaults"], path: $0.path) },
     swiftLanguageModes: [.v6]
 )

@@ -39,7 +39,7 @@ import Testing
             let usage = try launcher.prefs("frobnicate")
             #expect(usage.status == 2 && usage.errorLines == ["prefs: unknown verb 'frobnicate'; run 'prefs --help'"])
             #expect(try launcher.prefs().status == 2)
-            #expect(try launcher.prefs("--version").output == "prefs 1.0.0\n")
+            #expect(try launcher.prefs("--version").output == "prefs \(Defaults.packageVersion)\n")
 
             #expect(try launcher.prefs("exists", "app", "count").status == 0)
             #expect(try launcher.prefs("exists", "app", "absent").status == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaults
 import PackageTestSupport
 import Testing
 
@@ -114,7 +115,7 @@ import Testing
     @Test func versionIsPrinted() throws {
         try withTemporaryRoot { root throws in
             let result = try Launcher(root: root).run("theme-demo", ["--version"])
-            #expect(result.succeeded && result.output == "theme-demo 1.0.0\n")
+            #expect(result.succeeded && result.output == "theme-demo \(Defaults.packageVersion)\n")
             #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty, "--version opens no store")
         }
     }

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(LayeredDefaults LayeredDefaultsTesting)
+modules=(LayeredDefaults LayeredDefaultsTesting ThemePreferences)
 output="${DOCS_OUTPUT:-$PWD/.build/docs}"
 # NB: a scratch path of its own: the symbol-graph flags would otherwise invalidate the ordinary build.
 scratch="$PWD/.build/docs-build"
@@ -25,8 +25,8 @@ fi
 # NB: the graphs are not removed first: the compiler writes a module's graph only when it recompiles
 # the module, so an incremental build would leave an unchanged module without one.
 mkdir -p "$graphs"
-# LayeredDefaultsTesting depends on LayeredDefaults: building it emits both modules' graphs.
-swift build --scratch-path "$scratch" --target LayeredDefaultsTesting \
+# ThemePreferencesTesting depends on the three documented modules: building it emits their graphs.
+swift build --scratch-path "$scratch" --target ThemePreferencesTesting \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public >&2
 

@@ -1,6 +1,6 @@
 import LayeredDefaults
 
-/// Typed access to the theme preference of a ``Defaults`` store.
+/// Typed access to the theme preference of a `Defaults` store.
 ///
 /// Creating it never writes, and registers nothing: the typed key's default, ``Theme/system``, is what
 /// a missing, mistyped or unknown stored value reads as.
@@ -34,19 +34,19 @@ public struct ThemePreferences: Sendable {
 
     /// The theme stored in the persistent domain, or nil when the user never chose one (or it was
     /// reset); a stored value that is not a known theme reads as ``Theme/system``.
-    /// - Throws: ``DefaultsError`` when the store cannot be read.
+    /// - Throws: `DefaultsError` when the store cannot be read.
     public var storedTheme: Theme? {
         get throws { try defaults.persistentValue(forKey: Self.key.name).map { Theme(preferenceValue: $0) ?? .system } }
     }
 
     /// Stores `theme`, committed when this returns.
-    /// - Throws: ``DefaultsError`` when the store cannot be written; nothing changes then.
+    /// - Throws: `DefaultsError` when the store cannot be written; nothing changes then.
     public func save(_ theme: Theme) throws {
         try defaults.set(theme, for: Self.key)
     }
 
     /// Removes the stored theme, so it reads ``Theme/system`` (or an argument's override) again.
-    /// - Throws: ``DefaultsError`` when the store cannot be written; nothing changes then.
+    /// - Throws: `DefaultsError` when the store cannot be written; nothing changes then.
     public func reset() throws {
         try defaults.set(nil, for: Self.key)
     }

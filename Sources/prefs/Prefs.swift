@@ -11,8 +11,8 @@ import LayeredDefaults
 /// ```
 @main
 enum Prefs {
-    /// The tool's version, printed by `prefs --version`.
-    static let version = "1.0.0"
+    /// The tool's version, printed by `prefs --version`: the package's.
+    static let version = Defaults.packageVersion
 
     /// The verbs, in the order `prefs --help` lists them.
     static var commands: [any Command.Type] {

@@ -14,8 +14,8 @@ import ThemePreferences
 /// Exit status: 0 success, 2 usage error, 3 storage error (one line on standard error).
 @main
 enum ThemeDemo {
-    /// The app's version, printed by `--version` and reported by failing tests.
-    static let version = "1.0.0"
+    /// The app's version, printed by `--version` and reported by failing tests: the package's.
+    static let version = Defaults.packageVersion
 
     /// The text of `theme-demo --help`.
     static let usage = """

@@ -97,13 +97,15 @@ import Testing
     }
 
     @Test func typedKeyChanges() async throws {
-        let defaults = try makeInMemoryDefaults()
+        let errors = ReportedErrors()  // NB: the garbage below is reported; kept out of the test output
+        let defaults = try makeInMemoryDefaults(errorHandler: errors.record)
         let size = Defaults.Key("size", default: 12)
         let changes = ObservedValues(defaults.changes(for: size, initial: false))
         try defaults.set(14, for: size)
         #expect(try await changes.first(1) == [14])
         try defaults.write("garbage", forKey: "size")  // reads as the default
         #expect(try await changes.first(2) == [14, 12])
+        #expect(errors.all == [.mismatchedValue(suite: "test.suite", key: "size", type: "Int")])
         try defaults.write(nil, forKey: "size")  // still the default: no emission
         try defaults.set(16, for: size)
         #expect(try await changes.first(3) == [14, 12, 16])

@@ -42,10 +42,12 @@ import Testing
 
     @Test(arguments: [PreferenceValue.string("twelve"), .array([1]), .bool(true), .data(Data([1]))])
     func undecodableValuesReadAsTheDefaultAndStayStored(stored: PreferenceValue) throws {
-        let defaults = try makeInMemoryDefaults()
+        let errors = ReportedErrors()
+        let defaults = try makeInMemoryDefaults(errorHandler: errors.record)
         let fontSize = Defaults.Key("fontSize", default: 12)
         try defaults.write(stored, forKey: "fontSize")
         #expect(defaults[fontSize] == 12)
+        #expect(errors.all == [.mismatchedValue(suite: "test.suite", key: "fontSize", type: "Int")])
         #expect(try defaults.storedValue(for: fontSize) == nil)
         #expect(try defaults.persistentValue(forKey: "fontSize") == stored, "a read never overwrites")
     }

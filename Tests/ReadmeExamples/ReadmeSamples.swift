@@ -1,16 +1,21 @@
 import Foundation
 
-/// The README's Swift code blocks, and the regions of the sample files they must match byte for byte.
-///
-/// A region is the lines between a `// README: <name>` line and the next `// END README` line of a
-/// sample file, with the marker line's indentation removed from each (so a sample can sit inside a
-/// test function). The regions of one name in one file are joined in order, so a README block can
-/// start with an `import` that a file has at its top and go on with code that sits in a function.
+/// README.md's Swift code blocks and the sample files that hold them verbatim, one file a module, so that
+/// each block compiles as pasted into a file of its own, with only the imports it shows.
 enum ReadmeSamples {
-    /// The line that opens a region: what follows it on the line is the region's name.
-    static let regionStart = "// README: "
-    /// The line that closes a region.
-    static let regionEnd = "// END README"
+    /// `Tests/ReadmeSamples`: a folder a block (the manifest, the tour's executables, the testing sample).
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../ReadmeSamples").standardizedFileURL
+    /// The package's directory.
+    static let packageDirectory = directory.appendingPathComponent("../..").standardizedFileURL
+    /// The package's README.
+    static let readme = packageDirectory.appendingPathComponent("README.md")
+
+    /// The sample file of each of README.md's Swift blocks, relative to ``directory``, in the README's order.
+    static let files = [
+        "Manifest/Package.swift", "Tour/main.swift", "Configuration/main.swift", "TypedKeys/main.swift",
+        "Migrations/main.swift", "Observation/main.swift", "Model/ModelSample.swift", "Testing/TestingSample.swift",
+    ]
 
     /// The contents of the fenced code blocks of `language` in `markdown`, in order: the lines between
     /// the opening and closing fences, each ending with a newline, without the opening fence's indentation.
@@ -37,51 +42,23 @@ enum ReadmeSamples {
         return blocks
     }
 
-    /// The regions of one sample file: each name with its joined lines, each line ending with a newline.
-    /// - Throws: ``Malformed`` for a region that is not closed, or a marker inside a region.
-    static func regions(inSource source: String, file: String = "") throws -> [String: String] {
-        var regions: [String: String] = [:]
-        var open: (name: String, indentation: Substring)?
-        for (number, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.drop { $0 == " " }
-            let indentation = line.prefix(line.count - trimmed.count)
-            if trimmed.hasPrefix(regionStart) {
-                guard open == nil else { throw Malformed(file: file, line: number + 1, reason: "a region opens inside another") }
-                let name = String(trimmed.dropFirst(regionStart.count))
-                open = (name, indentation)
-                regions[name, default: ""] += ""  // NB: an empty region is still a region.
-            } else if trimmed == regionEnd {
-                guard open != nil else {
-                    throw Malformed(file: file, line: number + 1, reason: "a region closes that was not open")
-                }
-                open = nil
-            } else if let region = open {
-                guard trimmed.isEmpty || line.hasPrefix(region.indentation) else {
-                    throw Malformed(file: file, line: number + 1, reason: "a line is indented less than its region's marker")
-                }
-                regions[region.name]! += (trimmed.isEmpty ? "" : String(line.dropFirst(region.indentation.count))) + "\n"
+    /// The README's blocks that differ from their sample file, as `file: first line of the block`, and one
+    /// line for each block or file that has no counterpart.
+    static func mismatches(blocks: [String], samples: [(file: String, text: String)]) -> [String] {
+        var found: [String] = []
+        for index in 0..<max(blocks.count, samples.count) {
+            let block = index < blocks.count ? blocks[index] : nil
+            let sample = index < samples.count ? samples[index] : nil
+            switch (block, sample) {
+            case (let block?, let sample?) where block != sample.text:
+                found.append("\(sample.file): differs from block \(index + 1), \(firstLine(of: block))")
+            case (let block?, nil): found.append("block \(index + 1) has no sample file: \(firstLine(of: block))")
+            case (nil, let sample?): found.append("\(sample.file): no README block \(index + 1)")
+            default: break
             }
         }
-        if let region = open { throw Malformed(file: file, line: 0, reason: "the region \"\(region.name)\" is never closed") }
-        return regions
+        return found
     }
 
-    /// The blocks of `markdown` that match no region of `sources` (file name to contents).
-    static func unmatchedBlocks(inMarkdown markdown: String, sources: [String: String]) throws -> [String] {
-        var regions = Set<String>()
-        for (file, source) in sources { regions.formUnion(try Self.regions(inSource: source, file: file).values) }
-        return codeBlocks(inMarkdown: markdown).filter { !regions.contains($0) }
-    }
-
-    /// A sample file whose region markers do not pair up.
-    struct Malformed: Error, CustomStringConvertible {
-        /// The sample file.
-        let file: String
-        /// The line of the problem (1-based), or 0 for the end of the file.
-        let line: Int
-        /// What is wrong.
-        let reason: String
-
-        var description: String { "\(file):\(line): \(reason)" }
-    }
+    private static func firstLine(of text: String) -> String { String(text.split(separator: "\n").first ?? "") }
 }

@@ -1,13 +1,10 @@
 import Foundation
+import PackageTestSupport
 import Testing
 
-/// The checker that keeps the README's Swift samples identical to the compiled files of this target.
+/// The checker that keeps README.md's Swift blocks identical to the sample files that are compiled, one
+/// file a module, with only the imports each shows.
 @Suite struct ReadmeSamplesTests {
-    /// The directory whose `.swift` files hold the README's samples: `Samples` beside this file.
-    static let samplesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Samples")
-    /// The package's README.
-    static let readme = samplesDirectory.appendingPathComponent("../../../README.md").standardizedFileURL
-
     /// A code block is the text between its fences, whatever their indentation, for one language only.
     @Test func codeBlocksAreTheLinesBetweenTheFencesOfTheLanguage() {
         let markdown = """
@@ -32,67 +29,72 @@ import Testing
         #expect(ReadmeSamples.codeBlocks(inMarkdown: markdown, language: "sh") == ["swift test\n"])
     }
 
-    /// A region drops its marker's indentation; regions of one name join in order.
-    @Test func regionsLoseTheirMarkersIndentationAndJoinByName() throws {
-        let source = """
-            // README: tour
-            import LayeredDefaults
-            // END README
+    /// A block matches its sample file only when every byte is the same, and a block or file left over
+    /// is named.
+    @Test func aBlockMatchesItsFileByteForByte() {
+        let samples = [(file: "A/main.swift", text: "f(1)\n")]
+        #expect(ReadmeSamples.mismatches(blocks: ["f(1)\n"], samples: samples).isEmpty)
+        #expect(ReadmeSamples.mismatches(blocks: ["f(1) \n"], samples: samples) == ["A/main.swift: differs from block 1, f(1) "])
+        #expect(ReadmeSamples.mismatches(blocks: ["f(1)\n", "g()\n"], samples: samples) == ["block 2 has no sample file: g()"])
+        #expect(ReadmeSamples.mismatches(blocks: [], samples: samples) == ["A/main.swift: no README block 1"])
+    }
 
-            func tour() throws {
-                // README: tour
-                let defaults = try Defaults(suiteName: "a")
-                if true {
-                    print(defaults)
-                }
-
-                // END README
-                // README: other
-                other()
-                // END README
-            }
-            """
-        let regions = try ReadmeSamples.regions(inSource: source)
+    /// README.md's Swift blocks are, in order and byte for byte, the sample files, which the package
+    /// compiles each in a module of its own (the manifest: a package of its own).
+    @Test func everyReadmeBlockIsItsSampleFile() throws {
+        let markdown = try String(contentsOf: ReadmeSamples.readme, encoding: .utf8)
+        let samples = try ReadmeSamples.files.map { file in
+            (file: file, text: try String(contentsOf: ReadmeSamples.directory.appendingPathComponent(file), encoding: .utf8))
+        }
+        let mismatches = ReadmeSamples.mismatches(blocks: ReadmeSamples.codeBlocks(inMarkdown: markdown), samples: samples)
         #expect(
-            regions == [
-                "tour":
-                    "import LayeredDefaults\nlet defaults = try Defaults(suiteName: \"a\")\nif true {\n    print(defaults)\n}\n\n",
-                "other": "other()\n",
-            ])
+            mismatches.isEmpty,
+            "README.md's Swift blocks and Tests/ReadmeSamples disagree:\n\(mismatches.joined(separator: "\n"))")
     }
 
-    /// An unclosed, unopened, nested or under-indented region is an error, not a silent mismatch.
-    @Test func malformedRegionsAreRefused() {
-        #expect(throws: ReadmeSamples.Malformed.self) { try ReadmeSamples.regions(inSource: "// README: a\nx()\n") }
-        #expect(throws: ReadmeSamples.Malformed.self) { try ReadmeSamples.regions(inSource: "x()\n// END README\n") }
-        #expect(throws: ReadmeSamples.Malformed.self) {
-            try ReadmeSamples.regions(inSource: "// README: a\n// README: b\n// END README\n")
+    /// Every Swift file of Tests/ReadmeSamples is a README block: none sits there unchecked.
+    @Test func everySampleFileIsAReadmeBlock() throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: ReadmeSamples.directory.path).filter {
+            $0.hasSuffix(".swift")
         }
-        #expect(throws: ReadmeSamples.Malformed.self) {
-            try ReadmeSamples.regions(inSource: "    // README: a\n  x()\n    // END README\n")
+        #expect(Set(files) == Set(ReadmeSamples.files))
+    }
+
+    /// The README's manifest sample is a manifest SwiftPM loads, and its targets use every library
+    /// product of the package, each from the package "LayeredDefaults", and no other.
+    @Test func theManifestSampleLoadsAndNamesEveryLibraryProduct() throws {
+        try withTemporaryRoot { directory in
+            try FileManager.default.copyItem(
+                at: ReadmeSamples.directory.appendingPathComponent("Manifest/Package.swift"),
+                to: directory.appendingPathComponent("Package.swift"))
+            let dump = try run(
+                executable: URL(fileURLWithPath: "/usr/bin/env"),
+                ["swift", "package", "dump-package", "--package-path", directory.path])
+            try #require(dump.succeeded, "swift package dump-package failed: \(dump.error)")
+            let shown = try Self.productDependencies(inDump: Data(dump.output.utf8))
+            let package = try String(
+                contentsOf: ReadmeSamples.packageDirectory.appendingPathComponent("Package.swift"), encoding: .utf8)
+            let libraries = try Self.names(in: package, pattern: #"\.library\(name: "([^"]+)""#)
+            #expect(!libraries.isEmpty)
+            #expect(shown == Set(libraries.map { "\($0) from LayeredDefaults" }))
         }
     }
 
-    /// A block matches a region only when every byte is the same; other languages are not checked.
-    @Test func aBlockMatchesOnlyARegionByteForByte() throws {
-        let sources = ["Sample.swift": "func f() {\n    // README: f\n    f(1)\n    // END README\n}\n"]
-        #expect(try ReadmeSamples.unmatchedBlocks(inMarkdown: "```swift\nf(1)\n```\n", sources: sources).isEmpty)
-        #expect(try ReadmeSamples.unmatchedBlocks(inMarkdown: "```swift\nf(1) \n```\n", sources: sources) == ["f(1) \n"])
-        #expect(try ReadmeSamples.unmatchedBlocks(inMarkdown: "```swift\nf(2)\n```\n", sources: sources) == ["f(2)\n"])
-        #expect(try ReadmeSamples.unmatchedBlocks(inMarkdown: "```sh\nf(2)\n```\n", sources: sources).isEmpty)
-    }
-
-    /// The README's manifest sample (not compiled: a package of its own) names every library product of
-    /// the package, each from the package "LayeredDefaults", and no other.
-    @Test func theManifestSampleNamesEveryLibraryProduct() throws {
-        let manifest = try String(
-            contentsOf: Self.samplesDirectory.appendingPathComponent("Manifest/Package.swift"), encoding: .utf8)
-        let package = try String(
-            contentsOf: Self.readme.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
-        let shown = try Self.names(in: manifest, pattern: #"\.product\(name: "([^"]+)", package: "LayeredDefaults"\)"#)
-        let libraries = try Self.names(in: package, pattern: #"\.library\(name: "([^"]+)""#)
-        #expect(!libraries.isEmpty)
-        #expect(shown == libraries)
+    /// `<product> from <package>` for each product dependency of the targets of a `dump-package` JSON.
+    private static func productDependencies(inDump json: Data) throws -> Set<String> {
+        let manifest = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let targets = try #require(manifest["targets"] as? [[String: Any]])
+        var found = Set<String>()
+        for target in targets {
+            for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
+                // NB: a product dependency is dumped as {"product": [name, package, moduleAliases, condition]}.
+                guard let product = dependency["product"] as? [Any], product.count >= 2,
+                    let name = product[0] as? String, let package = product[1] as? String
+                else { continue }
+                found.insert("\(name) from \(package)")
+            }
+        }
+        return found
     }
 
     /// The first capture of each match of `pattern` in `text`.
@@ -100,25 +102,5 @@ import Testing
         let expression = try NSRegularExpression(pattern: pattern)
         let matches = expression.matches(in: text, range: NSRange(text.startIndex..., in: text))
         return Set(matches.compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } })
-    }
-
-    /// README.md's Swift blocks are regions of the compiled files in `Samples`.
-    @Test func everyReadmeSampleIsACompiledRegion() throws {
-        let markdown = try String(contentsOf: Self.readme, encoding: .utf8)
-        var sources: [String: String] = [:]
-        let files = try FileManager.default.subpathsOfDirectory(atPath: Self.samplesDirectory.path).filter {
-            $0.hasSuffix(".swift")
-        }
-        for file in files {
-            sources[file] = try String(contentsOf: Self.samplesDirectory.appendingPathComponent(file), encoding: .utf8)
-        }
-        let unmatched = try ReadmeSamples.unmatchedBlocks(inMarkdown: markdown, sources: sources)
-        guard !unmatched.isEmpty else { return }
-        Issue.record(
-            """
-            \(unmatched.count) of README.md's Swift blocks match no `\(ReadmeSamples.regionStart)<name>` ... \
-            `\(ReadmeSamples.regionEnd)` region of Tests/ReadmeExamples/Samples; the first lines of each:
-            \(unmatched.map { "- " + ($0.split(separator: "\n").first ?? "") }.joined(separator: "\n"))
-            """)
     }
 }

@@ -14,9 +14,13 @@ import ThemePreferences
 
     @Test(arguments: fallbackTable)
     func storedValuesReadAsATheme(stored: PreferenceValue?, expected: Theme) throws {
-        let defaults = try Defaults(suiteName: "theme.test", configuration: .init(location: .inMemory, arguments: []))
+        let errors = ReportedErrors()
+        let defaults = try Defaults(
+            suiteName: "theme.test", configuration: .init(location: .inMemory, arguments: [], errorHandler: errors.record))
         try defaults.write(stored, forKey: ThemePreferences.key.name)
         #expect(ThemePreferences(defaults: defaults).theme == expected)
+        let isATheme = stored.map { Theme(preferenceValue: $0) != nil } ?? true
+        #expect(errors.all == (isATheme ? [] : [.mismatchedValue(suite: "theme.test", key: "theme", type: "Theme")]))
     }
 
     @Test func creatingNeverWrites() throws {

@@ -2,7 +2,8 @@ import Foundation
 
 /// A Swift type that can be stored as a preference and read back, for typed keys (``Defaults/Key``).
 ///
-/// Conforming: `String`, `Int`, `Double`, `Bool`, `Date`, `Data`, `URL`, arrays and `[String: ...]`
+/// Conforming: `String`, `Int`, `Double`, `Bool`, `Date`, `Data`, `URL`, `UUID` (stored as its string),
+/// arrays, sets (stored as arrays, in a fixed order: see `Set`'s `preferenceValue()`) and `[String: ...]`
 /// dictionaries of conforming types, any `RawRepresentable` whose raw value conforms (declare
 /// `enum Mode: String, PreferenceRepresentable { ... }`), and any `Codable` type that adopts
 /// ``CodablePreference``.
@@ -97,6 +98,16 @@ extension URL: PreferenceRepresentable {
     }
     /// The string ``Defaults/set(_:forKey:)-(URL?,_)`` stores.
     public func preferenceValue() -> PreferenceValue { .string(Defaults.storedText(of: self)) }
+}
+
+extension UUID: PreferenceRepresentable {
+    /// A string of a UUID (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`, in either case); nothing else converts.
+    public init?(preferenceValue: PreferenceValue) {
+        guard case .string(let text) = preferenceValue, let uuid = UUID(uuidString: text) else { return nil }
+        self = uuid
+    }
+    /// The UUID's string, `uuidString` (upper case).
+    public func preferenceValue() -> PreferenceValue { .string(uuidString) }
 }
 
 extension Array: PreferenceRepresentable where Element: PreferenceRepresentable {

@@ -1,9 +1,8 @@
-// README: testing
 import LayeredDefaults
 import LayeredDefaultsTesting
 import Testing
-import ThemePreferences
-import ThemePreferencesTesting
+import ThemePreferences  // ThemePreferences: needs the ThemePreferences product
+import ThemePreferencesTesting  // ThemeClient.unimplemented(): needs the ThemePreferencesTesting product
 
 extension Defaults.Key<Int> {
     static let tabWidth = Defaults.Key("tabWidth", default: 4)
@@ -36,4 +35,3 @@ struct Settings {
     theme.load = { .dark }
     #expect(theme.load() == .dark)
 }
-// END README

@@ -1,8 +1,4 @@
-// Not compiled with the tests (Package.swift excludes this directory): the README's manifest sample, a
-// package of its own that `swift package dump-package` reads. ReadmeSamplesTests checks that it names
-// every library product of LayeredDefaults and nothing else.
-// README: manifest
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -27,4 +23,3 @@ let package = Package(
             ]),
     ]
 )
-// END README

@@ -1,8 +1,9 @@
-// README: model
 import LayeredDefaults
 import LayeredDefaultsTesting
 import Observation
 import Testing
+
+extension Defaults.Key<Int> { static let fontSize = Defaults.Key("fontSize", default: 12) }
 
 /// A model of the main actor: its property shows and edits the key's bound value.
 @MainActor @Observable final class EditorSettings {
@@ -22,4 +23,3 @@ import Testing
     try Defaults.standard.set(20, for: .fontSize)  // as another instance or process would
     try await waitUntilObserved { settings.fontSize == 20 }  // resumes when the model changes; no sleeping
 }
-// END README
