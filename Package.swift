@@ -58,7 +58,9 @@ let package = Package(
         // NB: README.md's Swift blocks, verbatim, one file a module, so that each compiles with only the
         // imports it shows (ReadmeExamples checks them equal to the README and runs them). The manifest
         // block, Tests/ReadmeSamples/Manifest, is a package of its own.
-        .testTarget(name: "ReadmeModelSample", dependencies: ["LayeredDefaults", "LayeredDefaultsTesting"], path: "Tests/ReadmeSamples/Model"),
+        .testTarget(
+            name: "ReadmeModelSample", dependencies: ["LayeredDefaults", "LayeredDefaultsTesting"],
+            path: "Tests/ReadmeSamples/Model"),
         .testTarget(
             name: "ReadmeTestingSample",
             dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "ThemePreferences", "ThemePreferencesTesting"],
