@@ -68,9 +68,6 @@ struct IsolatedDomain {
             try? FileManager.default.removeItem(at: root)
             return
         }
-        for suffix in IsolatedDefaults.fileSuffixes {
-            // NB: unlink, not FileManager.removeItem: it removes exactly one directory entry, never a tree.
-            _ = unlink(root.appendingPathComponent(suiteName + suffix).path)
-        }
+        try? DomainFiles.delete(database: root.appendingPathComponent(suiteName + "." + Location.fileExtension).path)
     }
 }

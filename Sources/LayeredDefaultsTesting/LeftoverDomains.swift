@@ -97,18 +97,17 @@ public enum LeftoverDomains {
     ///   - root: the directory to clean (not its subdirectories).
     ///   - age: how long a domain must have been untouched. The default is one hour.
     /// - Returns: the domains removed.
-    /// - Throws: ``InvalidPrefix`` (nothing is touched), or an error listing the directory or removing a file.
+    ///   Each domain's companions (`-wal`, `-shm`, `-journal`) are deleted before its database, so that a
+    ///   removal stopped midway never leaves a log without its database.
+    /// - Throws: ``InvalidPrefix`` (nothing is touched), an error listing the directory, or a
+    ///   `DefaultsError` naming the first file that could not be deleted (its database is then left).
     @discardableResult
     public static func remove(
         prefix: String = IsolatedDefaults.suiteNamePrefix, in root: URL, olderThan age: Duration = .seconds(3600)
     ) throws -> [Domain] {
         let domains = try find(prefix: prefix, in: root, olderThan: age)
         for domain in domains {
-            // NB: unlink, not FileManager.removeItem: it removes exactly one directory entry, never a tree.
-            for file in domain.files where unlink(file.path) != 0 && errno != ENOENT {
-                let reason = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path, NSUnderlyingErrorKey: reason])
-            }
+            try DomainFiles.delete(database: root.appendingPathComponent(domain.name + "." + Location.fileExtension).path)
         }
         return domains
     }

@@ -48,36 +48,37 @@ enum Prune: Command {
         let dryRun = invocation.flags.contains("--dry-run")
         let now = Date()
 
-        var chosen: [(domain: String, files: [String])] = []
+        var chosen: [(domain: String, database: String)] = []
         for domain in try context.domainNames() where domain.hasPrefix(prefix) && domain != Defaults.globalDomain {
             let database = context.file(of: domain).path
-            guard isRegularFile(database) else {
+            guard DomainFiles.isRegularFile(database) else {
                 context.console.warn("skipped \(domain): '\(database)' is not a regular file", json: context.json)
                 continue
             }
-            let files = Location.companionSuffixes.map { database + $0 }.filter(isRegularFile) + [database]
-            if let minimumAge, now.timeIntervalSince(lastChange(of: files)) < minimumAge { continue }
-            guard !isOpen(database) else {
+            let files = DomainFiles.existing(ofDatabase: database)
+            if let minimumAge, now.timeIntervalSince(DomainFiles.lastChange(of: files)) < minimumAge { continue }
+            guard !DomainFiles.isOpen(database) else {
                 context.console.warn(skippedOpen(domain), json: context.json)
                 continue
             }
-            chosen.append((domain, files))
+            chosen.append((domain, database))
         }
         if !dryRun, !chosen.isEmpty, context.console.isInteractive() {
             try confirm(chosen.map(\.domain), in: context)
         }
 
         var deleted: [String] = []
-        for (domain, files) in chosen {
+        for (domain, database) in chosen {
             if !dryRun {
                 // NB: asked again right before deleting: a process may have opened it since it was chosen.
-                guard !isOpen(files.last!) else {
+                guard !DomainFiles.isOpen(database) else {
                     context.console.warn(skippedOpen(domain), json: context.json)
                     continue
                 }
-                for file in files where unlink(file) != 0 && errno != ENOENT {
-                    throw PrefsError.storage(
-                        "cannot delete '\(file)' (\(String(cString: strerror(errno)))); the domains listed before were deleted")
+                do {
+                    try DomainFiles.delete(database: database)
+                } catch {
+                    throw PrefsError.storage("\(error.description); the domains listed before were deleted")
                 }
             }
             deleted.append(domain)
@@ -139,41 +140,5 @@ enum Prune: Command {
 
     private static func skippedOpen(_ domain: String) -> String {
         "skipped \(domain): a process has it open (its -shm file is locked); close it, then prune again"
-    }
-
-    /// True when a process has the database at `path` open: SQLite (its unix VFS) holds a shared lock
-    /// on the "DMS" byte of the `-shm` file for as long as a connection has the database open in WAL
-    /// mode, the journal mode of every store.
-    ///
-    /// NB: a POSIX lock (fcntl) is invisible to its own process and dropped when the process closes any
-    /// descriptor of the file: prune opens no store, so any lock found is another process's, and
-    /// closing this descriptor drops no lock of its own.
-    static func isOpen(_ path: String) -> Bool {
-        let descriptor = open(path + "-shm", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        // NB: SQLite's WAL-index locks are bytes 120-127 of the -shm (WALINDEX_LOCK_OFFSET, eight locks),
-        // the DMS byte the one after them (unix VFS: UNIX_SHM_DMS); any lock there is a connection's.
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 120
-        lock.l_len = 9
-        // NB: a lock that cannot be asked about is taken for a process's: skipping is the safe mistake.
-        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return true }
-        return lock.l_type != Int16(F_UNLCK)
-    }
-
-    private static func isRegularFile(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-    }
-
-    private static func lastChange(of files: [String]) -> Date {
-        files.compactMap { file -> Date? in
-            var status = stat()
-            guard lstat(file, &status) == 0 else { return nil }
-            return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
-        }.max() ?? .distantPast
     }
 }

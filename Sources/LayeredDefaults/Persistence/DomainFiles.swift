@@ -1,0 +1,60 @@
+import Foundation
+
+/// A domain's files on disk, `<name>.sqlite3` and its `-wal`, `-shm` and `-journal` companions, and the
+/// one way to delete them: used by `prefs prune`, `LeftoverDomains` and the isolated test stores.
+package enum DomainFiles {
+    /// The regular files of the database at `path` that exist, in the order they are deleted: the
+    /// companions first, the database last, so that a deletion stopped midway never leaves a `-wal`
+    /// without its database (which SQLite would apply to a new database of the same name).
+    package static func existing(ofDatabase path: String) -> [String] {
+        (Location.companionSuffixes.map { path + $0 } + [path]).filter(isRegularFile)
+    }
+
+    /// True when a process has the database at `path` open: SQLite (its unix VFS) holds a shared lock
+    /// on the "DMS" byte of the `-shm` file for as long as a connection has the database open in WAL
+    /// mode, the journal mode of every store.
+    ///
+    /// NB: only for a database this process does not have open: a POSIX lock (fcntl) is invisible to
+    /// its own process, and closing this descriptor would drop the locks this process's connection holds
+    /// on the file.
+    package static func isOpen(_ path: String) -> Bool {
+        let descriptor = open(path + "-shm", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        // NB: SQLite's WAL-index locks are bytes 120-127 of the -shm (WALINDEX_LOCK_OFFSET, eight locks),
+        // the DMS byte the one after them (unix VFS: UNIX_SHM_DMS); any lock there is a connection's.
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 120
+        lock.l_len = 9
+        // NB: a lock that cannot be asked about is taken for a process's: skipping is the safe mistake.
+        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return true }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+
+    /// Deletes the files of the database at `path`, companions first (see ``existing(ofDatabase:)``).
+    /// - Throws: ``DefaultsError/fileSystemFailure(path:operation:code:)`` naming the first file that
+    ///   could not be deleted; the files after it (the database last) are left.
+    package static func delete(database path: String) throws(DefaultsError) {
+        // NB: unlink, not FileManager.removeItem: it removes exactly one directory entry, never a tree.
+        for file in existing(ofDatabase: path) where unlink(file) != 0 && errno != ENOENT {
+            throw .fileSystem(errno, path: file, operation: "delete")
+        }
+    }
+
+    /// The latest modification time of `files`, or the distant past when none exists.
+    package static func lastChange(of files: [String]) -> Date {
+        files.compactMap { file -> Date? in
+            var status = stat()
+            guard lstat(file, &status) == 0 else { return nil }
+            return Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+        }.max() ?? .distantPast
+    }
+
+    /// True when `path` names a regular file (a symbolic link is not followed).
+    package static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+}
