@@ -49,6 +49,8 @@ let package = Package(
             dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "ThemePreferences", "ThemePreferencesTesting"],
             exclude: ["Samples/Manifest"]),  // a manifest sample, checked as text
         .testTarget(name: "NotesAppExampleTests", dependencies: ["LayeredDefaults", "defaults-fixture", "PackageTestSupport"]),
+        // NB: its Harness/ folder is also compiled into the libFuzzer binaries of scripts/fuzz.sh.
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["prefs", "LayeredDefaults"]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
