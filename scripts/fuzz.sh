@@ -84,7 +84,9 @@ fuzz() {
     # NB: new inputs go to the first folder (the work corpus); the committed seeds and regressions are read only.
     "$build/bin/$target" "${options[@]}" "${inputs[@]}" > "$work/log" 2>&1 || status=$?
     local runs
+    # NB: fork mode (FUZZ_KEEP_GOING) prints no final stats, only progress lines starting with the count.
     runs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$work/log" | tail -1)
+    [ -n "$runs" ] || runs=$(sed -nE 's/^#([0-9]+).*/\1/p' "$work/log" | tail -1)
     if [ "$status" -eq 0 ]; then
         echo "$target: ${runs:-?} executions in $seconds s, no finding"
     else

@@ -44,7 +44,8 @@ import Testing
         let entries = try FileManager.default.contentsOfDirectory(atPath: Self.fuzzFolder.path)
         for entry in entries where entry != "Entry.swift" {
             #expect(FuzzTarget.named(entry) != nil, "Fuzz/\(entry) is not a target's folder")
-            let folders = (try? FileManager.default.contentsOfDirectory(atPath: Self.fuzzFolder.appendingPathComponent(entry).path)) ?? []
+            let folders =
+                (try? FileManager.default.contentsOfDirectory(atPath: Self.fuzzFolder.appendingPathComponent(entry).path)) ?? []
             for folder in folders {
                 #expect(Self.inputFolders.contains(folder), "Fuzz/\(entry)/\(folder) is neither corpus nor regressions")
             }

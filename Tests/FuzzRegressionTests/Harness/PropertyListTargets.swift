@@ -31,7 +31,8 @@ extension FuzzTarget {
             try expect(named == path, "a refused document is named by its path")
             return
         } catch {
-            throw FuzzViolation(invariant: "a document is refused only as notPropertyListFile or unmappableValues, not \(type(of: error))")
+            throw FuzzViolation(
+                invariant: "a document is refused only as notPropertyListFile or unmappableValues, not \(type(of: error))")
         }
         try expect(!values.keys.contains(""), "no value is read under an empty key")
         try expect(!values.values.contains(where: \.exceedsNestingLimit), "no value read nests too deep")

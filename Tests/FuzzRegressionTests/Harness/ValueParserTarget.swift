@@ -112,12 +112,15 @@ extension FuzzTarget {
         try expect(values.values.allSatisfy(\.isScalar), "every value of -dict is a scalar")
     }
 
-    /// The refusal of a text that no type but `-string` accepts.
-    private static func refusal(of type: ValueParser.ScalarType) -> PrefsError? {
-        refusal { () throws(PrefsError) in try ValueParser.parse("\u{1}", as: type) }
-    }
+    /// The refusal of a text that no type but `-string` accepts, by type.
+    private static let scalarRefusal: [ValueParser.ScalarType: PrefsError?] = Dictionary(
+        uniqueKeysWithValues: ValueParser.ScalarType.allCases.map { type in
+            (type, refusal { () throws(PrefsError) in try ValueParser.parse("\u{1}", as: type) })
+        })
 
-    private static var scalarRefusals: [PrefsError?] { ValueParser.ScalarType.allCases.map(refusal(of:)) }
+    private static func refusal(of type: ValueParser.ScalarType) -> PrefsError? { scalarRefusal[type] ?? nil }
+
+    private static var scalarRefusals: [PrefsError?] { Array(scalarRefusal.values) }
 
     private static func refusal(_ body: () throws(PrefsError) -> some Any) -> PrefsError? {
         do {
