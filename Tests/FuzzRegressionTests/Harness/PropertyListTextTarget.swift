@@ -29,7 +29,9 @@ extension FuzzTarget {
         } catch {
             throw FuzzViolation(invariant: "format(x) of a parsed value x parses (\(error.kind) at offset \(error.offset))")
         }
-        try expect(again.isIdentical(to: value), "parse(format(x)) is x (a \(value.typeName) came back as a \(again.typeName))")
+        try expect(
+            again.isIdentical(to: value),
+            "parse(format(x)) is x (x is of type \(value.typeName), parse(format(x)) of type \(again.typeName))")
     }
 }
 
