@@ -68,6 +68,8 @@ let package = Package(
         .testTarget(
             name: "NotesAppExampleTests",
             dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "defaults-fixture", "PackageTestSupport"]),
+        // NB: its Harness/ folder is also compiled into the libFuzzer binaries of scripts/fuzz.sh.
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["prefs", "LayeredDefaults"]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),

@@ -294,6 +294,7 @@ struct IdleCheckpointTests {
                 }
             }
             for observation in observations { observation.cancel() }
+            #expect(seen.load(ordering: .relaxed) > 0, "the observers ran, reading both suites")
             #expect(try a.persistentValue(forKey: "k") == .integer(299))
             #expect(try b.persistentValue(forKey: "k") == .integer(299))
         }
