@@ -66,23 +66,4 @@ extension Defaults {
         }
         return nil
     }
-
-    /// Runs `body` in one write transaction on `store`: the one way any API of this instance changes the
-    /// rows of any domain. The keys of that domain's managed domain (under this instance's system
-    /// directories) are forced: ``DomainTransaction/set(_:forKey:)`` refuses them with
-    /// ``DefaultsError/forced(suite:key:)``, and ``DomainTransaction/removeAll()`` keeps their rows.
-    ///
-    /// NB: fails closed: when a managed file exists but cannot be read, no key of it can be known to be
-    /// free, so every write to that domain fails with that file's error. The forced keys are read
-    /// before the transaction begins, so that no store's lock is taken while this one is held.
-    func transaction<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
-        let (forced, failure) =
-            store === persistent
-            ? (managed, managedFailure)
-            : Self.managedLayer(of: store.name, configuration: configuration, excluding: store)
-        if let failure { throw failure }
-        var forcedKeys = Set<String>()
-        for managedStore in forced { forcedKeys.formUnion(try managedStore.allValues().values.keys) }
-        return try store.transaction(key: key, forcedKeys: forcedKeys, body)
-    }
 }

@@ -247,4 +247,9 @@ public final class Defaults: Sendable {
         }
         return nil
     }
+
+    /// The value of `key` found by the search list; a domain that cannot be read is reported and skipped.
+    func lookup(_ key: String) -> PreferenceValue? {
+        search(key, failed: report)
+    }
 }

@@ -105,7 +105,7 @@ import Testing
 
     @Test func fileURLsUnderHomeAreStoredAbbreviatedAndReadExpanded() throws {
         let defaults = try makeInMemoryDefaults()
-        let home = Defaults.homeDirectory
+        let home = StoredURL.homeDirectory
         defaults.set(URL(fileURLWithPath: home + "/Documents/report.txt"), forKey: "doc")
         #expect(defaults.string(forKey: "doc") == "~/Documents/report.txt")
         #expect(defaults.url(forKey: "doc")?.path == home + "/Documents/report.txt")

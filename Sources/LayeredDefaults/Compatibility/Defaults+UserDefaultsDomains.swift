@@ -14,7 +14,7 @@ extension Defaults {
     /// registered as ``set(_:forKey:)-(URL?,_)`` stores it, so ``url(forKey:)`` reads it. If any other
     /// value is not a property list, nothing is registered and the error handler receives the error.
     public func register(defaults: [String: Any]) {
-        let values = defaults.mapValues { value in (value as? URL).map { Self.storedText(of: $0) } ?? value }
+        let values = defaults.mapValues { value in (value as? URL).map { StoredURL.text(of: $0) } ?? value }
         _ = reportingErrors { register(try Self.values(of: values, suite: Self.registrationDomain)) }
     }
 

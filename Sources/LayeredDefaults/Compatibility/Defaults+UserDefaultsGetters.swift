@@ -69,32 +69,6 @@ extension Defaults {
     /// any other type (never a crash).
     public func url(forKey key: String) -> URL? {
         guard case .string(let text)? = lookup(key) else { return nil }
-        return Self.url(fromStoredText: text)
-    }
-
-    /// The value of `key` found by the search list; a domain that cannot be read is reported and skipped.
-    func lookup(_ key: String) -> PreferenceValue? {
-        search(key, failed: report)
-    }
-
-    /// The URL a stored string stands for (see ``url(forKey:)``), or nil for an empty string.
-    static func url(fromStoredText text: String) -> URL? {
-        guard !text.isEmpty else { return nil }
-        if text == "~" || text.hasPrefix("~/") {
-            return URL(fileURLWithPath: homeDirectory + text.dropFirst())
-        }
-        if hasScheme(text), let url = URL(string: text) { return url }
-        return URL(fileURLWithPath: text)
-    }
-
-    static var homeDirectory: String {
-        ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-    }
-
-    /// True when `text` starts with an RFC 3986 scheme: a letter, then letters, digits, `+`, `-`, `.`, then `:`.
-    static func hasScheme(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.first!.isASCII, text.first!.isLetter
-        else { return false }
-        return text[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+        return StoredURL.url(fromText: text)
     }
 }

@@ -26,22 +26,12 @@ extension Defaults {
     /// Stores a URL as a string: a file URL under the home directory as `~/...` (read back expanded),
     /// any other URL as its whole absolute string. Nil removes the key.
     public func set(_ url: URL?, forKey key: String) {
-        set(url.map { PreferenceValue.string(Self.storedText(of: $0)) } as Any?, forKey: key)
+        set(url.map { PreferenceValue.string(StoredURL.text(of: $0)) } as Any?, forKey: key)
     }
 
     /// Removes `key` from the persistent domain; a registered default or another domain's value shows
     /// through again.
     public func removeObject(forKey key: String) {
         _ = reportingErrors { try write(nil, forKey: key) }
-    }
-
-    /// The text a URL is stored as (see ``set(_:forKey:)-(URL?,_)``).
-    static func storedText(of url: URL) -> String {
-        guard url.isFileURL else { return url.absoluteString }
-        let path = url.standardizedFileURL.path
-        let home = homeDirectory
-        if path == home { return "~" }
-        if path.hasPrefix(home.hasSuffix("/") ? home : home + "/") { return "~/" + path.dropFirst(home.count).drop { $0 == "/" } }
-        return url.absoluteString
     }
 }

@@ -93,11 +93,11 @@ extension Data: PreferenceRepresentable {
 extension URL: PreferenceRepresentable {
     /// A string, read as ``Defaults/url(forKey:)`` reads it.
     public init?(preferenceValue: PreferenceValue) {
-        guard case .string(let text) = preferenceValue, let url = Defaults.url(fromStoredText: text) else { return nil }
+        guard case .string(let text) = preferenceValue, let url = StoredURL.url(fromText: text) else { return nil }
         self = url
     }
     /// The string ``Defaults/set(_:forKey:)-(URL?,_)`` stores.
-    public func preferenceValue() -> PreferenceValue { .string(Defaults.storedText(of: self)) }
+    public func preferenceValue() -> PreferenceValue { .string(StoredURL.text(of: self)) }
 }
 
 extension UUID: PreferenceRepresentable {
