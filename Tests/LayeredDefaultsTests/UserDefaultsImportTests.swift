@@ -172,20 +172,10 @@ import Testing
     static func sharedReferenceBomb(depth: Int) -> Data {
         // Objects: 0 the top dictionary {"a": 2}, 1 the key "a", 2 ..< 2 + depth arrays [next, next],
         // then the string "x". One-byte object references and offsets.
-        var objects: [[UInt8]] = [[0xD1, 1, 2], [0x51, UInt8(ascii: "a")]]
+        var objects: [[UInt8]] = [[0xD1, 1, 2], HandMadeBinaryPropertyList.ascii("a")]
         for level in 0..<depth { objects.append([0xA2, UInt8(3 + level), UInt8(3 + level)]) }
-        objects.append([0x51, UInt8(ascii: "x")])
-        var body = Array("bplist00".utf8)
-        var offsets: [UInt8] = []
-        for object in objects {
-            offsets.append(UInt8(body.count))
-            body += object
-        }
-        let table = body.count
-        body += offsets
-        func big64(_ value: Int) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
-        body += [0, 0, 0, 0, 0, 0, 1, 1] + big64(objects.count) + big64(0) + big64(table)
-        return Data(body)
+        objects.append(HandMadeBinaryPropertyList.ascii("x"))
+        return HandMadeBinaryPropertyList(objects: objects).data()
     }
 
     /// A tiny document whose shared objects expand past the value limit is refused at once, typed,

@@ -86,6 +86,25 @@ struct RejectedInputTests {
         }
     }
 
+    /// Expects each throwing write of `value` for the key `k` (`write`, `update`, a transaction that also
+    /// changes `other`, `replacePersistentValues`) to throw `expected`.
+    static func expectEveryThrowingWriteRefuses(
+        _ value: PreferenceValue, with expected: DefaultsError, in defaults: Defaults,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(throws: expected, sourceLocation: sourceLocation) { try defaults.write(value, forKey: "k") }
+        #expect(throws: expected, sourceLocation: sourceLocation) { try defaults.update(forKey: "k") { _ in value } }
+        #expect(throws: expected, sourceLocation: sourceLocation) {
+            try defaults.transaction { domain in
+                try domain.set("changed", forKey: "other")
+                try domain.set(value, forKey: "k")
+            }
+        }
+        #expect(throws: expected, sourceLocation: sourceLocation) {
+            try defaults.replacePersistentValues(["k": value, "other": "changed"])
+        }
+    }
+
     /// A date outside `PreferenceValue.dateRange` (NaN, the infinities, years past 9999 or before 1), alone
     /// or inside a container, is refused by every write path before anything is written, naming suite and
     /// key; the range's own ends are stored.
@@ -100,15 +119,7 @@ struct RejectedInputTests {
             let expected = DefaultsError.dateOutOfRange(suite: "dates", key: "k")
             let date = Date(timeIntervalSinceReferenceDate: seconds)
             for value in [PreferenceValue.date(date), ["a", .date(date)], ["when": ["at": .date(date)]]] {
-                #expect(throws: expected) { try defaults.write(value, forKey: "k") }
-                #expect(throws: expected) { try defaults.update(forKey: "k") { _ in value } }
-                #expect(throws: expected) {
-                    try defaults.transaction { domain in
-                        try domain.set("changed", forKey: "other")
-                        try domain.set(value, forKey: "k")
-                    }
-                }
-                #expect(throws: expected) { try defaults.replacePersistentValues(["k": value, "other": "changed"]) }
+                Self.expectEveryThrowingWriteRefuses(value, with: expected, in: defaults)
                 defaults.set(value.anyValue, forKey: "k")
             }
             #expect(reported.all == [expected, expected, expected])
@@ -137,15 +148,7 @@ struct RejectedInputTests {
             for levels in [limit + 1, 256] {
                 let deep = nested(levels, around: "private-marker")
                 #expect(throws: expected) { try deep.checkStorable(suite: "deep", key: "k") }
-                #expect(throws: expected) { try defaults.write(deep, forKey: "k") }
-                #expect(throws: expected) { try defaults.update(forKey: "k") { _ in deep } }
-                #expect(throws: expected) {
-                    try defaults.transaction { domain in
-                        try domain.set("changed", forKey: "other")
-                        try domain.set(deep, forKey: "k")
-                    }
-                }
-                #expect(throws: expected) { try defaults.replacePersistentValues(["k": deep, "other": "changed"]) }
+                Self.expectEveryThrowingWriteRefuses(deep, with: expected, in: defaults)
                 defaults.set(deep, forKey: "k")
                 defaults.setPersistentDomain(["k": deep], forName: "deep")
             }
