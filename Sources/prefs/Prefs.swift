@@ -18,7 +18,8 @@ enum Prefs {
     static var commands: [any Command.Type] {
         [
             Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Domains.self, Find.self,
-            Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self, Completions.self, Manual.self,
+            Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self, Keys.self, Describe.self, Reset.self,
+            InstallSchema.self, Completions.self, Manual.self,
         ]
     }
 
