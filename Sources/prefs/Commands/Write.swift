@@ -106,7 +106,15 @@ enum Write: Command {
         // NB: a value outside the domain's schema is refused before anything is opened or created; an
         // addition, once the value it makes is known, inside its transaction.
         let schema = context.trustedSchema(of: domain)
-        if case .set(let value) = change { try Context.check(value, forKey: key, in: domain, schema: schema) }
+        let type = schema?.entry(named: key)?.type
+        switch change {
+        case .set(let value): try Context.check(value, forKey: key, in: domain, schema: schema)
+        case .append(let elements) where type != nil && type != .array:
+            try Context.check(.array(elements), forKey: key, in: domain, schema: schema)
+        case .merge(let entries) where type != nil && type != .dictionary:
+            try Context.check(.dictionary(entries), forKey: key, in: domain, schema: schema)
+        default: break
+        }
         let defaults = try context.defaults(domain)
         switch change {
         case .set(let value):
