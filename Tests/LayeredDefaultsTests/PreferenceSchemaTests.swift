@@ -47,8 +47,14 @@ extension Defaults.Key<Date?> {
     @Test(arguments: [
         (PreferenceSchema.Entry(name: "k", type: .integer, defaultValue: 1, summary: ""), "no summary"),
         (PreferenceSchema.Entry(name: "k", type: .integer, defaultValue: 1, summary: "a\nb"), "more than one line"),
-        (PreferenceSchema.Entry(name: "k", type: .integer, defaultValue: 99, summary: "s", accepted: .integers(1...9)), "default"),
-        (PreferenceSchema.Entry(name: "k", type: .string, defaultValue: "a", summary: "s", accepted: .integers(1...9)), "integer"),
+        (
+            PreferenceSchema.Entry(name: "k", type: .integer, defaultValue: 99, summary: "s", accepted: .integers(1...9)),
+            "default"
+        ),
+        (
+            PreferenceSchema.Entry(name: "k", type: .string, defaultValue: "a", summary: "s", accepted: .integers(1...9)),
+            "integer"
+        ),
         (PreferenceSchema.Entry(name: "k", type: .string, defaultValue: 1, summary: "s"), "not of its type"),
         (PreferenceSchema.Entry(name: "k", type: .string, defaultValue: "a", summary: "s", accepted: .choices([])), "empty"),
     ])
@@ -74,7 +80,9 @@ extension Defaults.Key<Date?> {
         #expect(throws: DefaultsError.valueNotAccepted(suite: "test.suite", key: "size", accepts: "an integer from 6 to 72")) {
             try defaults.set(100, for: .size)
         }
-        #expect(throws: DefaultsError.valueNotAccepted(suite: "test.suite", key: "nickname", accepts: "a string at most 8 characters")) {
+        #expect(
+            throws: DefaultsError.valueNotAccepted(suite: "test.suite", key: "nickname", accepts: "a string at most 8 characters")
+        ) {
             try defaults.set("far too long a name", for: .nickname)
         }
         #expect(throws: DefaultsError.self) { try defaults.update(.size) { $0 = 5 } }
@@ -99,10 +107,12 @@ extension Defaults.Key<Date?> {
     @Test func launchArgumentsAreCheckedInTheirStoredForm() throws {
         let defaults = try makeInMemoryDefaults(arguments: ["-size", "20"])
         #expect(defaults[.size] == 20)
-        #expect(try Defaults(
-            suiteName: "test.suite",
-            configuration: .init(location: .inMemory, arguments: ["-size", "200"], systemDirectories: [], errorHandler: { _ in }))[
-                .size] == 12)
+        #expect(
+            try Defaults(
+                suiteName: "test.suite",
+                configuration: .init(
+                    location: .inMemory, arguments: ["-size", "200"], systemDirectories: [], errorHandler: { _ in }))[
+                    .size] == 12)
     }
 
     @Test func isDefaultAndResetForATypedKey() throws {
@@ -122,12 +132,16 @@ extension Defaults.Key<Date?> {
             let user = root.appendingPathComponent("home")
             let system = [root.appendingPathComponent("xdg-first"), root.appendingPathComponent("xdg-second")]
             let schema = try Self.schema()
-            #expect(try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: system) == nil)
+            #expect(
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: system)
+                    == nil)
 
             #expect(try Defaults.installSchema(schema, systemDirectory: system[1]) == .installed)
             let systemFile = system[1].appendingPathComponent("layered-defaults/schemas/test.suite.json")
             #expect(try FileManager.default.attributesOfItem(atPath: systemFile.path)[.posixPermissions] as? Int == 0o644)
-            #expect(try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: system) == schema)
+            #expect(
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: system)
+                    == schema)
 
             let userSchema = try PreferenceSchema(suiteName: "test.suite", version: 1, keys: Defaults.Key<Int>.size)
             #expect(try Defaults.installSchema(userSchema, location: .directory(user)) == .installed)
@@ -150,7 +164,10 @@ extension Defaults.Key<Date?> {
             #expect(try Defaults.installSchema(second, location: location) == .replaced(previousVersion: 1))
             #expect(try Defaults.installSchema(first, location: location) == .keptNewer(installedVersion: 2))
             #expect(try Defaults.installedSchema(suiteName: "test.suite", location: location, systemDirectories: []) == second)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("schemas").path) == ["test.suite.json"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("schemas").path) == [
+                    "test.suite.json"
+                ])
         }
     }
 
@@ -163,7 +180,8 @@ extension Defaults.Key<Date?> {
         #expect(try PreferenceSchema(jsonData: numbers.jsonData(), path: "x") == numbers)
     }
 
-    static let valid = #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s","default":{"integer":1}}]}"#
+    static let valid =
+        #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s","default":{"integer":1}}]}"#
 
     static let malformed: [(String, String)] = [
         ("not json", "not valid JSON"),
@@ -173,10 +191,22 @@ extension Defaults.Key<Date?> {
         (#"{"format":1,"suite":"test.suite","version":1,"version":2,"keys":[]}"#, "'version' is held twice"),
         (#"{"format":1,"suite":"test.suite","version":0,"keys":[]}"#, "version"),
         (#"{"format":1,"suite":"test.suite","keys":[]}"#, "version: missing"),
-        (#"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s"}]}"#.replacingOccurrences(of: "\"type\":\"integer\"", with: "\"type\":\"number\""), "keys[0].type"),
-        (#"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s","default":{"string":"x"}}]}"#, "not of its type"),
-        (#"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s","range":{"minimum":{"integer":5},"maximum":{"integer":1}}}]}"#, "keys[0].range"),
-        (#"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"string","summary":"s","choices":[{"string":"a"}],"maximumLength":3}]}"#, "only one of"),
+        (
+            #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s"}]}"#
+                .replacingOccurrences(of: "\"type\":\"integer\"", with: "\"type\":\"number\""), "keys[0].type"
+        ),
+        (
+            #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s","default":{"string":"x"}}]}"#,
+            "not of its type"
+        ),
+        (
+            #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s","range":{"minimum":{"integer":5},"maximum":{"integer":1}}}]}"#,
+            "keys[0].range"
+        ),
+        (
+            #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"string","summary":"s","choices":[{"string":"a"}],"maximumLength":3}]}"#,
+            "only one of"
+        ),
         (#"{"format":1,"suite":"other.suite","version":1,"keys":[]}"#, "another suite"),
         (#"[1,2]"#, "top level"),
     ]

@@ -12,7 +12,8 @@ import Testing
             .init(
                 name: "theme", type: .string, defaultValue: "system", summary: "The colour scheme",
                 accepted: .choices(["system", "light", "dark"])),
-            .init(name: "size", type: .integer, defaultValue: 12, summary: "The font size", description: "In points.",
+            .init(
+                name: "size", type: .integer, defaultValue: 12, summary: "The font size", description: "In points.",
                 accepted: .integers(6...72)),
             .init(name: "nickname", type: .string, defaultValue: nil, summary: "A short name", accepted: .maximumLength(8)),
         ])
@@ -49,7 +50,9 @@ import Testing
             root.prefs("--managed", "write", "app", "theme", "dark")
             #expect(root.prefs("describe", "app", "size").output.contains("set: yes\nforced: no\n"))
             #expect(root.prefs("describe", "app", "theme").output.contains("set: no\nforced: yes\n"))
-            let json = try JSONSerialization.jsonObject(with: Data(root.prefs("describe", "app", "size", "--json").output.utf8)) as? [String: Any]
+            let json =
+                try JSONSerialization.jsonObject(with: Data(root.prefs("describe", "app", "size", "--json").output.utf8))
+                as? [String: Any]
             #expect(json?["set"] as? Bool == true && json?["forced"] as? Bool == false && json?["key"] != nil)
             let missing = root.prefs("describe", "app", "other")
             #expect(missing.status == .notFound)
@@ -100,7 +103,10 @@ import Testing
         try withSchema { root throws in
             let write = root.prefs(["write", "app"] + arguments)
             #expect(write.status == .usage)
-            #expect(write.errorLines == ["prefs: Cannot store the value for key '\(arguments[0])' in domain 'app': \(accepts); nothing was changed"])
+            #expect(
+                write.errorLines == [
+                    "prefs: Cannot store the value for key '\(arguments[0])' in domain 'app': \(accepts); nothing was changed"
+                ])
             #expect(!write.error.contains(arguments.last!), "never the value")
             #expect(root.entries == ["schemas"], "nothing created")
             root.prefs("write", "app", "size", "-int", "14")
@@ -124,7 +130,8 @@ import Testing
             let write = root.prefs("write", "app", "theme", "-string", "neon")
             #expect(write.status == .success && write.error.isEmpty)
             #expect(try root.stored("app") == ["theme": "neon"])
-            #expect(root.prefs("read", "app", "size").errorLines == ["prefs: The domain/default pair of (app, size) does not exist"])
+            #expect(
+                root.prefs("read", "app", "size").errorLines == ["prefs: The domain/default pair of (app, size) does not exist"])
             let keys = root.prefs("keys", "app")
             #expect(keys.status == .notFound && keys.errorLines.first?.hasPrefix("prefs: Domain app has no schema") == true)
             #expect(root.prefs("describe", "app", "theme").status == .notFound)
@@ -141,7 +148,10 @@ import Testing
             try Data(#"{"format":1,"suite":"app","version":1,"keys":[{"name":"theme"}]}"#.utf8).write(to: file)
             let write = root.prefs("write", "app", "theme", "neon")
             #expect(write.status == .success, "written as without a schema")
-            #expect(write.errorLines == ["prefs: warning: The schema file '\(file.path)' is malformed (at keys[0].summary: missing); it is not used and was left untouched: reinstall it from its app (Defaults.installSchema, `prefs install-schema <file>`)"])
+            #expect(
+                write.errorLines == [
+                    "prefs: warning: The schema file '\(file.path)' is malformed (at keys[0].summary: missing); it is not used and was left untouched: reinstall it from its app (Defaults.installSchema, `prefs install-schema <file>`)"
+                ])
             let keys = root.prefs("keys", "app")
             #expect(keys.status == .storage && keys.errorLines.count == 1 && keys.error.contains("is malformed"))
         }

@@ -34,7 +34,9 @@ extension Defaults {
     /// - Throws: ``DefaultsError/permissionDenied(path:)``, ``DefaultsError/fileSystemFailure(path:operation:code:)``
     ///   (e.g. the disk is full); the installed schema is unchanged then.
     @discardableResult
-    public static func installSchema(_ schema: PreferenceSchema, location: Location = .default) throws(DefaultsError)
+    public static func installSchema(
+        _ schema: PreferenceSchema, location: Location = .default
+    ) throws(DefaultsError)
         -> SchemaInstallation
     {
         guard let root = location.root() else { return .inMemory }
@@ -48,7 +50,9 @@ extension Defaults {
     /// - Returns: what was done.
     /// - Throws: as ``installSchema(_:location:)`` (an administrator's directory: usually permission denied).
     @discardableResult
-    public static func installSchema(_ schema: PreferenceSchema, systemDirectory: URL) throws(DefaultsError)
+    public static func installSchema(
+        _ schema: PreferenceSchema, systemDirectory: URL
+    ) throws(DefaultsError)
         -> SchemaInstallation
     {
         let directory = Location.systemRoot(in: systemDirectory).appendingPathComponent(schemaDirectoryName, isDirectory: true)
@@ -93,7 +97,9 @@ extension Defaults {
 
     /// Installs `schema` in `directory` (see ``installSchema(_:location:)``); `shared` makes the
     /// directories and the file readable by every user.
-    private static func install(_ schema: PreferenceSchema, in directory: URL, shared: Bool) throws(DefaultsError)
+    private static func install(
+        _ schema: PreferenceSchema, in directory: URL, shared: Bool
+    ) throws(DefaultsError)
         -> SchemaInstallation
     {
         let file = schemaFile(of: schema.suiteName, in: directory)
@@ -107,7 +113,9 @@ extension Defaults {
             outcome = .replaced(previousVersion: installed.version)
         }
         let data: Data
-        do { data = try schema.jsonData() } catch { throw .invalidSchema(suite: schema.suiteName, key: nil, reason: "it cannot be encoded") }
+        do { data = try schema.jsonData() } catch {
+            throw .invalidSchema(suite: schema.suiteName, key: nil, reason: "it cannot be encoded")
+        }
         try createDirectories(directory, mode: shared ? 0o755 : 0o700)
         try writeAtomically(data, to: file, mode: shared ? 0o644 : 0o600)
         return outcome

@@ -25,7 +25,8 @@ extension PreferenceSchema: Codable {
         guard format == Self.formatVersion else {
             throw DecodingError.dataCorruptedError(
                 forKey: .format, in: container,
-                debugDescription: "format \(format), not \(Self.formatVersion), the one this version reads: upgrade LayeredDefaults")
+                debugDescription:
+                    "format \(format), not \(Self.formatVersion), the one this version reads: upgrade LayeredDefaults")
         }
         try self.init(
             suiteName: try container.decode(String.self, forKey: .suite),
@@ -144,14 +145,17 @@ extension PreferenceSchema.Entry: Codable {
             let rangeDecoder = try container.superDecoder(forKey: .range)
             try rejectUnknownMembers(rangeDecoder, known: RangeMember.allCases)
             let range = try rangeDecoder.container(keyedBy: RangeMember.self)
-            let bounds = (try range.decode(PreferenceValue.self, forKey: .minimum), try range.decode(PreferenceValue.self, forKey: .maximum))
+            let bounds = (
+                try range.decode(PreferenceValue.self, forKey: .minimum), try range.decode(PreferenceValue.self, forKey: .maximum)
+            )
             switch bounds {
             case (.integer(let low), .integer(let high)) where low <= high: accepted = .integers(low...high)
             case (.double(let low), .double(let high)) where low <= high: accepted = .numbers(low...high)
             default:
                 throw DecodingError.dataCorruptedError(
                     forKey: .range, in: container,
-                    debugDescription: "minimum and maximum must be two integers or two doubles, the minimum not above the maximum")
+                    debugDescription: "minimum and maximum must be two integers or two doubles, the minimum not above the maximum"
+                )
             }
         }
         self.init(

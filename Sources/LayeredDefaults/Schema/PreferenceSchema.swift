@@ -119,7 +119,9 @@ public struct PreferenceSchema: Sendable, Hashable {
     private static func problem(of entry: Entry) -> String? {
         let summary = entry.summary.trimmingCharacters(in: .whitespaces)
         if summary.isEmpty { return "it has no summary (give the key `summary:`)" }
-        if entry.summary.contains(where: \.isNewline) { return "its summary is more than one line (put the rest in `description:`)" }
+        if entry.summary.contains(where: \.isNewline) {
+            return "its summary is more than one line (put the rest in `description:`)"
+        }
         switch entry.accepted {
         case .anyValue: break
         case .choices(let choices):

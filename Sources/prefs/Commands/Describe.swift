@@ -6,7 +6,8 @@ enum Describe: Command {
     static let verb = "describe"
     static let synopsis = "describe <domain> <key>"
     static let operandKinds: [CompletionKind] = [.domain]
-    static let summary = "Describes <key> of <domain>'s schema: its summary, type, what it accepts, its default, whether it is set and forced."
+    static let summary =
+        "Describes <key> of <domain>'s schema: its summary, type, what it accepts, its default, whether it is set and forced."
     static let details = """
         One `name: value` line each: key, summary, description (when the schema has one), type, accepts
         (its choices, range or maximum length, or `any <type>`), default (- for none), set (yes when
@@ -52,7 +53,8 @@ enum Describe: Command {
         let probe = try Defaults(
             suiteName: domain,
             configuration: .init(
-                location: .inMemory, arguments: [], systemDirectories: Location.systemDirectories(environment: context.environment),
+                location: .inMemory, arguments: [],
+                systemDirectories: Location.systemDirectories(environment: context.environment),
                 errorHandler: { warnings.record($0) }))
         return probe.objectIsForced(forKey: key)
     }

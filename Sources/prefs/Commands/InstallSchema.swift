@@ -6,7 +6,8 @@ enum InstallSchema: Command {
     static let verb = "install-schema"
     static let synopsis = "install-schema <file|->"
     static let operandKinds: [CompletionKind] = [.file]
-    static let summary = "Installs the schema in <file> (- for standard input) for its domain: <root>/schemas/<domain>.json, or with --system every user's."
+    static let summary =
+        "Installs the schema in <file> (- for standard input) for its domain: <root>/schemas/<domain>.json, or with --system every user's."
     static let details = """
         The file is a schema in the format of docs/SCHEMA.md (what `Defaults.installSchema` writes), read
         strictly: a malformed one is refused and nothing is installed. Its "suite" member names the domain.
@@ -38,7 +39,8 @@ enum InstallSchema: Command {
         }
         let outcome: SchemaInstallation
         if context.layer == .system {
-            outcome = try Defaults.installSchema(schema, systemDirectory: Location.systemDirectories(environment: context.environment)[0])
+            outcome = try Defaults.installSchema(
+                schema, systemDirectory: Location.systemDirectories(environment: context.environment)[0])
         } else {
             outcome = try Defaults.installSchema(schema, location: .directory(context.root))
         }
