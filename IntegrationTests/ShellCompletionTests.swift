@@ -6,7 +6,7 @@ import Testing
 /// and a domain name from the store.
 @Suite struct ShellCompletionTests {
     /// The verbs that start with `re`.
-    static let verbs = ["read", "read-type", "rename", "repair", "restore"]
+    static let verbs = ["read", "read-type", "rename", "repair", "reset", "restore"]
 
     /// Runs `script` with the shell at `/usr/bin/<shell>` and `arguments` before `-c`, the built `prefs`
     /// first on the `PATH`, and `HOME` (where a shell keeps its files) and the domains in `root`.

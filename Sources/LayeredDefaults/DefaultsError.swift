@@ -102,6 +102,21 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The domain has no file (nothing to back up). Nothing was created.
     case noSuchDomain(suite: String)
 
+    /// A typed key does not accept the value (``Defaults/Key/accepted``: out of its range, too long, not
+    /// one of its choices), or `prefs` refused a value outside the domain's schema; `accepts` says what
+    /// it does accept. Nothing was written.
+    case valueNotAccepted(suite: String, key: String, accepts: String)
+    /// The value stored for a typed key converts to its type but is not one the key accepts (`accepts`
+    /// says what it does): the key reads as its default and the stored value is left as it is. A read
+    /// reports it once per key name and ``Defaults`` instance.
+    case storedValueNotAccepted(suite: String, key: String, accepts: String)
+    /// A schema's declaration does not hold together (`reason` says why; `key` names the key, if one).
+    /// Nothing was installed.
+    case invalidSchema(suite: String, key: String?, reason: String)
+    /// The schema file at `path` cannot be trusted: it is not a schema of this format (`reason` says
+    /// where it fails, never quoting it). It is not used, and was left untouched.
+    case malformedSchema(path: String, reason: String)
+
     /// What makes a property list's value unmappable, for the messages that name its keys.
     package static let unmappableReasons =
         "an integer outside Int64, a real too large, an invalid date or one outside the years 1-9999, data that is not base64, a lone UTF-16 surrogate, nesting deeper than \(PreferenceValue.maximumNestingDepth) levels, a set, a UID or a null"
@@ -169,6 +184,14 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot back up to '\(path)': a file is already there; nothing was written: choose another path, or replace it with `prefs backup --replace` (Defaults.backup(..., replacing: true))"
         case .noSuchDomain(let suite):
             "The domain '\(suite)' does not exist (it has no file); nothing was created"
+        case .valueNotAccepted(let suite, let key, let accepts):
+            "Cannot store the value for key '\(key)' in suite '\(suite)': the key accepts \(accepts); nothing was changed"
+        case .storedValueNotAccepted(let suite, let key, let accepts):
+            "The value of key '\(key)' in suite '\(suite)' is not one the key accepts (\(accepts)); it reads as the key's default and was left untouched: write a new value to replace it, or reset it (`reset(_:)`, `prefs reset`) to the default"
+        case .invalidSchema(let suite, let key, let reason):
+            "The schema of suite '\(suite)' is invalid\(Self.keyPhrase(key).isEmpty ? "" : " at" + Self.keyPhrase(key)): \(reason); nothing was installed"
+        case .malformedSchema(let path, let reason):
+            "The schema file '\(path)' is malformed (\(reason)); it is not used and was left untouched: reinstall it from its app (Defaults.installSchema, `prefs install-schema <file>`)"
         case .unmappableValues(let path, let keys):
             "Cannot import '\(path)': the values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) have no exact preference type, or the keys are empty or held twice (\(Self.unmappableReasons)); nothing was imported and the file was left untouched: exclude those keys to import the rest"
         }

@@ -14,7 +14,19 @@ import LayeredDefaults
 public struct ThemePreferences: Sendable {
     /// The typed key of the theme, stored as the string `"theme"`: reads as ``Theme/system`` when
     /// nothing usable is stored.
-    public static let key = Defaults.Key<Theme>("theme", default: .system)
+    public static let key = Defaults.Key<Theme>(
+        "theme", default: .system, summary: "The colour scheme: the system's appearance, or always light or dark")
+
+    /// The version of ``schema(suiteName:)``: raised whenever the theme's key changes.
+    public static let schemaVersion = 1
+
+    /// The schema of the theme's key in `suiteName`, for `Defaults.installSchema(_:location:)`: its
+    /// choices `system`, `light`, `dark` and its default, `system`, for `prefs describe` and the refusal
+    /// of `prefs write` outside them.
+    /// - Throws: `DefaultsError.invalidSuiteName(_:)` for an invalid suite name.
+    public static func schema(suiteName: String) throws -> PreferenceSchema {
+        try PreferenceSchema(suiteName: suiteName, version: schemaVersion, keys: key)
+    }
 
     /// The store this wrapper reads and writes.
     public let defaults: Defaults

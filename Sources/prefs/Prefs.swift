@@ -17,8 +17,9 @@ enum Prefs {
     /// The verbs, in the order `prefs --help` lists them.
     static var commands: [any Command.Type] {
         [
-            Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Domains.self, Find.self,
-            Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self, Completions.self, Manual.self,
+            Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Reset.self, Domains.self,
+            Find.self, Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self, Keys.self, Describe.self,
+            InstallSchema.self, Completions.self, Manual.self,
         ]
     }
 

@@ -11,6 +11,7 @@ import ThemePreferences
 /// theme-demo show -theme light   # light: the argument domain wins; nothing stored changes
 /// theme-demo reset               # removes the stored theme, prints: system
 /// ```
+/// Each run installs the theme's schema (`<root>/schemas/<suite>.json`), as an app does at launch.
 /// Exit status: 0 success, 2 usage error, 3 storage error (one line on standard error).
 @main
 enum ThemeDemo {
@@ -52,6 +53,14 @@ enum ThemeDemo {
             fail("\(error)", status: 3)
         } catch {
             fail("unexpected \(type(of: error))", status: 3)
+        }
+
+        // NB: as an app does at launch: `prefs keys`, `describe` and refused writes read the installed schema.
+        // A schema that cannot be installed is said, and the app goes on: its own reads never need it.
+        do {
+            try Defaults.installSchema(ThemePreferences.schema(suiteName: options.suite), location: location)
+        } catch {
+            FileHandle.standardError.write(Data("theme-demo: cannot install the schema: \(error)\n".utf8))
         }
 
         do {

@@ -14,7 +14,7 @@ import Testing
 
     @Test func verbs() throws {
         try withTestRoot { root throws in
-            #expect(offered(["prefs", "re"], in: root) == ["read", "read-type", "rename", "repair", "restore"])
+            #expect(offered(["prefs", "re"], in: root) == ["read", "read-type", "rename", "repair", "reset", "restore"])
             #expect(offered(["prefs", "--json", "ex"], in: root) == ["exists", "export"])
             #expect(offered(["prefs", "help", "co"], in: root) == ["completions"])
             #expect(offered(["prefs", ""], in: root).count == Prefs.commands.count + 1)

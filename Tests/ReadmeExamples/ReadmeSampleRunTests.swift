@@ -42,6 +42,18 @@ import Testing
         }
     }
 
+    @Test func theSchemaSampleInstallsItsSchemaAndResets() throws {
+        try withTemporaryRoot { root in
+            #expect(try Self.runSample("readme-schemas", root: root).output.isEmpty)
+            let schema = try #require(
+                try Defaults.installedSchema(suiteName: "com.example.app", location: .directory(root), systemDirectories: []))
+            #expect(schema.keys.map(\.name) == ["appearance", "fontSize"])
+            #expect(schema.entry(named: "appearance")?.accepted == .choices(["system", "light", "dark"]))
+            #expect(schema.entry(named: "fontSize")?.acceptedPhrase == "an integer from 6 to 72")
+            #expect(try Self.store(root: root).persistentValues().isEmpty, "the 14 was reset, the 100 refused")
+        }
+    }
+
     @Test func theConfigurationOpensTheStoreInItsDirectory() throws {
         try withTemporaryRoot { root in
             let directory = root.appendingPathComponent("app")

@@ -15,6 +15,7 @@ enum ReadmeSamples {
     static let files = [
         "Manifest/Package.swift", "Tour/main.swift", "Configuration/main.swift", "TypedKeys/main.swift",
         "Migrations/main.swift", "Observation/main.swift", "Model/ModelSample.swift", "Testing/TestingSample.swift",
+        "Schemas/main.swift",
     ]
 
     /// The contents of the fenced code blocks of `language` in `markdown`, in order: the lines between

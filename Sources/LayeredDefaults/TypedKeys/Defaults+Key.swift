@@ -24,17 +24,40 @@ extension Defaults {
         public let name: String
         /// What the key reads as when no domain holds a value that converts to `Value`.
         public let defaultValue: Value
+        /// What the key is, in one line, for its schema (``PreferenceSchema``) and `prefs describe`.
+        public let summary: String?
+        /// More about the key, if anything, for its schema.
+        public let description: String?
+        /// What the key accepts besides being a `Value`: a typed write of anything else is refused
+        /// (``DefaultsError/valueNotAccepted(suite:key:accepts:)``), and a stored value outside it reads
+        /// as the default (reported once).
+        public let accepted: AcceptedValues
 
         /// A key named `name` that reads as `defaultValue` when nothing usable is stored.
-        public init(_ name: String, default defaultValue: Value) {
+        /// - Parameters:
+        ///   - name: the key's name in the store.
+        ///   - defaultValue: what it reads as when nothing usable is stored.
+        ///   - summary: what it is, in one line, for its schema; a key in a ``PreferenceSchema`` needs one.
+        ///   - description: more about it, for its schema.
+        ///   - accepts: what it accepts (`.integers(6...72)`, `.maximumLength(64)`, `.choices([...])`);
+        ///     nil (the default) for a `CaseIterable` enum's cases, else ``AcceptedValues/anyValue``.
+        public init(
+            _ name: String, default defaultValue: Value, summary: String? = nil, description: String? = nil,
+            accepts: AcceptedValues? = nil
+        ) {
             self.name = name
             self.defaultValue = defaultValue
+            self.summary = summary
+            self.description = description
+            self.accepted = accepts ?? storedCases(of: Value.self).map(AcceptedValues.choices) ?? .anyValue
         }
 
         /// An optional key named `name`: it reads as nil while nothing usable is stored, and setting it
-        /// to nil removes the stored value.
-        public init<Wrapped>(_ name: String) where Value == Wrapped? {
-            self.init(name, default: nil)
+        /// to nil removes the stored value. The other parameters are those of ``init(_:default:summary:description:accepts:)``.
+        public init<Wrapped>(
+            _ name: String, summary: String? = nil, description: String? = nil, accepts: AcceptedValues? = nil
+        ) where Value == Wrapped? {
+            self.init(name, default: nil, summary: summary, description: description, accepts: accepts)
         }
     }
 
@@ -59,8 +82,10 @@ extension Defaults {
 
     /// Stores `value` for `key` in the persistent domain, committed when this returns; nil (or an
     /// optional key's nil) removes it, so the key reads as its default (or a lower domain's value) again.
-    /// - Throws: ``DefaultsError/unencodableValue(suite:key:type:)`` for a ``CodablePreference`` that
-    ///   cannot be encoded, or what ``write(_:forKey:)`` throws. Nothing changes then.
+    /// - Throws: ``DefaultsError/valueNotAccepted(suite:key:accepts:)`` for a value the key does not
+    ///   accept (``Key/accepted``), ``DefaultsError/unencodableValue(suite:key:type:)`` for a
+    ///   ``CodablePreference`` that cannot be encoded, or what ``write(_:forKey:)`` throws. Nothing
+    ///   changes then.
     public func set<Value>(_ value: Value?, for key: Key<Value>) throws {
         try write(try value.flatMap { try storedForm(of: $0, for: key) }, forKey: key.name)
     }
@@ -82,6 +107,7 @@ extension Defaults {
     /// - Returns: the new value.
     /// - Throws: ``DefaultsError/mismatchedValue(suite:key:type:)`` when the stored value does not
     ///   convert (`transform` is not called), what `transform` throws,
+    ///   ``DefaultsError/valueNotAccepted(suite:key:accepts:)`` for a new value the key does not accept,
     ///   ``DefaultsError/unencodableValue(suite:key:type:)``, or a storage error; nothing changes then.
     @discardableResult
     public func update<Value>(_ key: Key<Value>, _ transform: (inout Value) throws -> Void) throws -> Value {
@@ -106,23 +132,45 @@ extension Defaults {
     /// convert. A value that does not convert is reported to the error handler
     /// (``DefaultsError/mismatchedValue(suite:key:type:)``) the first time this instance meets it for
     /// that key name, never again: a value read on every frame must not flood the handler.
+    ///
+    /// A value that converts but that the key does not accept (``Key/accepted``: out of its range, too
+    /// long, not one of its choices) reads as nil too, reported the same way once
+    /// (``DefaultsError/storedValueNotAccepted(suite:key:accepts:)``).
     func typedValue<Value>(_ stored: PreferenceValue?, for key: Key<Value>) -> Value? {
         guard let stored else { return nil }
-        if let value = Value(preferenceValue: stored) { return value }
-        if mismatchesReported.withLock({ $0.insert(key.name).inserted }) {
-            configuration.errorHandler(.mismatchedValue(suite: suiteName, key: key.name, type: "\(Value.self)"))
+        if let value = Value(preferenceValue: stored) {
+            // NB: the hot path: a key that accepts any value of its type costs one comparison more. A value
+            // is checked in its stored form, as written, so that "14" from a launch argument is 14.
+            if key.accepted == .anyValue || ((try? value.storedForm()) ?? nil).map(key.accepted.admits) ?? true {
+                return value
+            }
+            reportOnce(.storedValueNotAccepted(suite: suiteName, key: key.name, accepts: key.schemaEntry.acceptedPhrase), key)
+            return nil
         }
+        reportOnce(.mismatchedValue(suite: suiteName, key: key.name, type: "\(Value.self)"), key)
         return nil
     }
 
+    /// Sends `error` about `key` to the error handler the first time this instance meets a value of that
+    /// key name it cannot use, never again.
+    private func reportOnce<Value>(_ error: DefaultsError, _ key: Key<Value>) {
+        if mismatchesReported.withLock({ $0.insert(key.name).inserted }) { configuration.errorHandler(error) }
+    }
+
     /// The preference stored for `value` of `key` (nil for an optional key's nil).
-    /// - Throws: ``DefaultsError/unencodableValue(suite:key:type:)`` when `value` cannot be encoded.
+    /// - Throws: ``DefaultsError/unencodableValue(suite:key:type:)`` when `value` cannot be encoded, or
+    ///   ``DefaultsError/valueNotAccepted(suite:key:accepts:)`` when the key does not accept it.
     private func storedForm<Value>(of value: Value, for key: Key<Value>) throws -> PreferenceValue? {
+        let stored: PreferenceValue?
         do {
-            return try value.storedForm()
+            stored = try value.storedForm()
         } catch {
             // NB: an EncodingError describes the value it failed on: never pass it on.
             throw DefaultsError.unencodableValue(suite: suiteName, key: key.name, type: "\(Value.self)")
         }
+        if let stored, !key.accepted.admits(stored) {
+            throw DefaultsError.valueNotAccepted(suite: suiteName, key: key.name, accepts: key.schemaEntry.acceptedPhrase)
+        }
+        return stored
     }
 }

@@ -13,6 +13,9 @@ public protocol PreferenceRepresentable: Sendable {
     /// The preference stored for this value.
     /// - Throws: an encoding error (only ``CodablePreference`` types can fail).
     func preferenceValue() throws -> PreferenceValue
+    /// What its values are stored as, for its keys' schemas (``PreferenceSchema``); nil when unknown (a
+    /// type of your own that does not say: the schema takes the type of the key's default).
+    static var schemaType: PreferenceSchema.ValueType? { get }
 }
 
 extension String: PreferenceRepresentable {
@@ -210,10 +213,13 @@ extension Optional: PreferenceRepresentable where Wrapped: PreferenceRepresentab
 protocol OptionalPreference {
     /// The preference stored for `value`: nil for nil.
     static func storedForm(of value: Self) throws -> PreferenceValue?
+    /// The type an optional of it wraps (for a `CaseIterable` enum's cases: ``storedCases(of:)``).
+    static var wrappedType: Any.Type { get }
 }
 
 extension Optional: OptionalPreference where Wrapped: PreferenceRepresentable {
     static func storedForm(of value: Self) throws -> PreferenceValue? { try value?.preferenceValue() }
+    static var wrappedType: Any.Type { Wrapped.self }
 }
 
 extension PreferenceRepresentable {

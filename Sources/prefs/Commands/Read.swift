@@ -16,7 +16,10 @@ enum Read: Command {
         (NSGlobalDomain) among them, as one dictionary of domain names (with --json: an object of them);
         a domain that cannot be read is named on standard error and left out.
         <domain> is a domain name, or -g / NSGlobalDomain for the global domain.
-        Exit status: 0, or 1 when the key or the domain does not exist (a domain without keys does not);
+        A key that is not set, of a domain whose schema gives it a default (`prefs keys`), prints that
+        default and says so on standard error (with --json: {"default":{"string":"system"}}).
+        Exit status: 0, or 1 when the key (without a schema's default) or the domain does not exist (a
+        domain without keys does not);
         3 when a domain cannot be read (without <domain>: the others are still printed).
         """
 
@@ -27,7 +30,7 @@ enum Read: Command {
         if operands.count == 2 {
             let key = operands[1]
             guard let value = try context.storedValues(of: domain, reading: key)?[key] else {
-                throw PrefsError.missingPair(domain: domain, key: key)
+                return try printDefault(of: key, in: domain, context: context)
             }
             context.console.print(context.json ? try Output.jsonLine(value) : Output.text(of: value))
         } else {
@@ -35,6 +38,22 @@ enum Read: Command {
                 throw PrefsError.missingDomain(domain)
             }
             context.console.print(context.json ? try Output.jsonLine(values) : Output.text(of: values))
+        }
+    }
+
+    /// Prints the schema's default of `key`, which is not set, and says that it is the default: a line on
+    /// standard error, or with `--json` the object `{"default":<value>}`.
+    /// - Throws: ``PrefsError/missingPair(domain:key:)`` when the domain has no schema that gives the
+    ///   key a default.
+    private static func printDefault(of key: String, in domain: String, context: Context) throws {
+        guard let value = context.trustedSchema(of: domain)?.entry(named: key)?.defaultValue else {
+            throw PrefsError.missingPair(domain: domain, key: key)
+        }
+        if context.json {
+            context.console.print(try Output.jsonLine(["default": value]))
+        } else {
+            context.console.print(Output.text(of: value))
+            context.console.printError("prefs: key '\(key)' is not set in domain '\(domain)': this is its schema's default")
         }
     }
 

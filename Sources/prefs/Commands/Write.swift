@@ -26,8 +26,11 @@ enum Write: Command {
           -dict-add <k> <v>...      adds to the dictionary stored, replacing those keys (a new one when there is none)
         Text that starts with '-' needs -string (whatever follows a type flag is its value, -h and --help
         included), or -- before it: prefs write d k -string --text, prefs write d k -- -text. Prints nothing.
-        Exit status: 0; 2 for a bad value or type flag, or -array-add/-dict-add on a value of another
-        type (nothing is changed); 3 when the store cannot be written or refuses the write, e.g. of a key
+        When the domain has a schema (`prefs keys`), a value of a key it declares must be one the key
+        accepts: of its type, and one of its choices, in its range or not too long; else it is refused,
+        naming the key and what it accepts. Keys it does not declare are written as without a schema.
+        Exit status: 0; 2 for a bad value or type flag, a value the schema does not accept, or
+        -array-add/-dict-add on a value of another type (nothing is changed); 3 when the store cannot be written or refuses the write, e.g. of a key
         the managed domain forces (nothing is changed).
         With no <key>, as macOS `defaults write <domain> '<dictionary>'`: the dictionary, as old-style
         property-list text ('{ fontSize = 14; theme = dark; }', every leaf a string) or an XML property
@@ -88,6 +91,8 @@ enum Write: Command {
             let domain = try Context.domainName(operands[0])
             let values = try dictionary(operands[1], domain: domain)
             try Context.checkStorable(values, in: domain)
+            let schema = context.trustedSchema(of: domain)
+            for key in values.keys.sorted() { try Context.check(values[key]!, forKey: key, in: domain, schema: schema) }
             let kept = try context.defaults(domain).replacePersistentValues(values)
             return Context.reportKept(kept, in: domain, console: context.console)
         }
@@ -98,25 +103,43 @@ enum Write: Command {
             Array(operands.dropFirst(2)), domain: domain, key: key,
             isOperand: invocation.firstOperandAfterSeparator == 2)
         if case .set(let value) = change { try Context.checkStorable([key: value], in: domain) }
+        // NB: a value outside the domain's schema is refused before anything is opened or created; an
+        // addition, once the value it makes is known, inside its transaction.
+        let schema = context.trustedSchema(of: domain)
+        let type = schema?.entry(named: key)?.type
+        switch change {
+        case .set(let value): try Context.check(value, forKey: key, in: domain, schema: schema)
+        case .append(let elements) where type != nil && type != .array:
+            try Context.check(.array(elements), forKey: key, in: domain, schema: schema)
+        case .merge(let entries) where type != nil && type != .dictionary:
+            try Context.check(.dictionary(entries), forKey: key, in: domain, schema: schema)
+        default: break
+        }
         let defaults = try context.defaults(domain)
         switch change {
         case .set(let value):
             try defaults.write(value, forKey: key)
         case .append(let elements):
-            try defaults.update(forKey: key) { stored throws(PrefsError) in
+            try defaults.update(forKey: key) { stored in
+                let added: PreferenceValue
                 switch stored {
-                case nil: return .array(elements)
-                case .array(let existing)?: return .array(existing + elements)
+                case nil: added = .array(elements)
+                case .array(let existing)?: added = .array(existing + elements)
                 case let other?: throw mismatch(other, expected: "an array", flag: "-array-add", domain: domain, key: key)
                 }
+                try Context.check(added, forKey: key, in: domain, schema: schema)
+                return added
             }
         case .merge(let entries):
-            try defaults.update(forKey: key) { stored throws(PrefsError) in
+            try defaults.update(forKey: key) { stored in
+                let merged: PreferenceValue
                 switch stored {
-                case nil: return .dictionary(entries)
-                case .dictionary(let existing)?: return .dictionary(existing.merging(entries) { _, new in new })
+                case nil: merged = .dictionary(entries)
+                case .dictionary(let existing)?: merged = .dictionary(existing.merging(entries) { _, new in new })
                 case let other?: throw mismatch(other, expected: "a dictionary", flag: "-dict-add", domain: domain, key: key)
                 }
+                try Context.check(merged, forKey: key, in: domain, schema: schema)
+                return merged
             }
         }
     }

@@ -48,7 +48,7 @@ struct Context: Sendable {
         /// Every error reported so far, each once, in the order reported.
         var all: [DefaultsError] { reported.withLock { $0 } }
 
-        fileprivate func record(_ error: DefaultsError) {
+        func record(_ error: DefaultsError) {
             reported.withLock { if !$0.contains(error) { $0.append(error) } }
         }
     }

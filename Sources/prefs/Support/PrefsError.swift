@@ -75,7 +75,8 @@ enum PrefsError: Error, Sendable, Equatable {
             let message = Self.domainWording(of: error)
             switch error {
             case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep,
-                .dateOutOfRange, .notPropertyListFile, .unmappableValues, .invalidBackup, .backupExists:
+                .dateOutOfRange, .notPropertyListFile, .unmappableValues, .invalidBackup, .backupExists, .valueNotAccepted,
+                .invalidSchema:
                 self = .usage(message)
             case .noSuchDomain(let suite):
                 self = .missingDomain(suite)
@@ -83,7 +84,7 @@ enum PrefsError: Error, Sendable, Equatable {
                 .permissionDenied,
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction,
                 .transactionCycle, .storageFailure,
-                .fileSystemFailure, .replacedFile:
+                .fileSystemFailure, .replacedFile, .storedValueNotAccepted, .malformedSchema:
                 self = .storage(message)
             }
         default:
@@ -116,11 +117,12 @@ enum PrefsError: Error, Sendable, Equatable {
             .undecodableValue(let suite, _, _), .mismatchedValue(let suite, _, _), .nestedTransaction(let suite),
             .transactionCycle(let suite, _), .unencodableValue(let suite, _, _), .nestingTooDeep(let suite, _, _),
             .forced(let suite, _), .storageFailure(let suite, _, _, _), .dateOutOfRange(let suite, _),
-            .replacedFile(let suite, _), .noSuchDomain(let suite):
+            .replacedFile(let suite, _), .noSuchDomain(let suite), .valueNotAccepted(let suite, _, _),
+            .storedValueNotAccepted(let suite, _, _), .invalidSchema(let suite, _, _):
             suite
         case .invalidSuiteName, .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked,
             .mountPoint, .permissionDenied, .fileSystemFailure, .notPropertyListFile, .unmappableValues, .invalidBackup,
-            .backupExists:
+            .backupExists, .malformedSchema:
             nil
         }
     }

@@ -1,0 +1,208 @@
+import Foundation
+
+/// The schema file's JSON form (docs/SCHEMA.md): an object `{"format":1,"suite":...,"version":...,
+/// "keys":[...]}`, each key `{"name":...,"type":...,"summary":...,"default":{tagged value}}` with an
+/// optional `description` and at most one of `choices`, `range` and `maximumLength`. Values are in the
+/// tagged JSON of ``PreferenceValue`` (`{"string":"dark"}`), as `prefs read --json` prints them.
+///
+/// Reading is strict: a member this format does not know, a member held twice, a missing or mistyped
+/// member, a declaration that does not hold together, or a file of another format version is refused,
+/// naming where it fails and never quoting it.
+extension PreferenceSchema: Codable {
+    /// The largest schema file read, in bytes (1 MiB): a larger one is refused unread.
+    public static let maximumFileSize = 1 << 20
+
+    private enum Member: String, CodingKey, CaseIterable {
+        case format, suite, version, keys
+    }
+
+    /// Decodes a schema's JSON object, strictly (see the extension's notes).
+    /// - Throws: `DecodingError`, or ``DefaultsError/invalidSchema(suite:key:reason:)``.
+    public init(from decoder: any Decoder) throws {
+        try rejectUnknownMembers(decoder, known: Member.allCases)
+        let container = try decoder.container(keyedBy: Member.self)
+        let format = try container.decode(Int.self, forKey: .format)
+        guard format == Self.formatVersion else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .format, in: container,
+                debugDescription:
+                    "format \(format), not \(Self.formatVersion), the one this version reads: upgrade LayeredDefaults")
+        }
+        try self.init(
+            suiteName: try container.decode(String.self, forKey: .suite),
+            version: try container.decode(Int.self, forKey: .version),
+            entries: try container.decode([Entry].self, forKey: .keys))
+    }
+
+    /// Encodes the schema's JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Member.self)
+        try container.encode(Self.formatVersion, forKey: .format)
+        try container.encode(suiteName, forKey: .suite)
+        try container.encode(version, forKey: .version)
+        try container.encode(keys, forKey: .keys)
+    }
+
+    /// The schema file's contents: indented JSON, keys sorted, ending with a newline.
+    /// - Throws: only what `JSONEncoder` throws (nothing for a schema made by its initializers).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// The schema in `data`, the contents of the file at `path` (which errors name).
+    /// - Throws: ``DefaultsError/malformedSchema(path:reason:)`` when it is not a schema of this format
+    ///   (too large, not JSON, a member unknown, missing, mistyped or held twice, a declaration that does
+    ///   not hold together).
+    public init(jsonData data: Data, path: String) throws(DefaultsError) {
+        guard data.count <= Self.maximumFileSize else {
+            throw .malformedSchema(path: path, reason: "larger than \(Self.maximumFileSize) bytes")
+        }
+        do {
+            self = try JSONDecoder().decode(Self.self, from: data)
+        } catch let error as DecodingError {
+            throw .malformedSchema(path: path, reason: Self.reason(error))
+        } catch let error as DefaultsError {
+            if case .invalidSchema(_, let key, let reason) = error {
+                throw .malformedSchema(path: path, reason: (key.map { "key '\($0)': " } ?? "") + reason)
+            }
+            throw .malformedSchema(path: path, reason: "its suite is not a valid suite name")
+        } catch {
+            throw .malformedSchema(path: path, reason: "unreadable (\(type(of: error)))")
+        }
+        if let member = JSONMemberScan.firstRepeatedMember(in: data) {
+            throw .malformedSchema(path: path, reason: "the member '\(member)' is held twice in one object")
+        }
+    }
+
+    /// Where a decoding error is, in words: `at keys[2].type: not a string`; never the text found.
+    private static func reason(_ error: DecodingError) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            let trimmed = text.hasPrefix(".") ? String(text.dropFirst()) : text
+            return trimmed.isEmpty ? "at the top level" : "at \(trimmed)"
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return "\(place(context.codingPath)): not \(Self.typeWord(type))"
+        case .valueNotFound(let type, let context): return "\(place(context.codingPath)): null, not \(Self.typeWord(type))"
+        case .keyNotFound(let key, let context): return "\(place(context.codingPath + [key])): missing"
+        case .dataCorrupted(let context):
+            // NB: the debug descriptions here are this package's own (a member's name, a format number),
+            // except JSONSerialization's, which are replaced.
+            if context.codingPath.isEmpty, context.underlyingError != nil { return "not valid JSON" }
+            return "\(place(context.codingPath)): \(context.underlyingError == nil ? context.debugDescription : "invalid")"
+        @unknown default: return "unreadable"
+        }
+    }
+
+    private static func typeWord(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type: "an integer"
+        case is Double.Type: "a number"
+        case is Bool.Type: "a boolean"
+        default: "the expected kind of value"
+        }
+    }
+}
+
+extension PreferenceSchema.Entry: Codable {
+    private enum Member: String, CodingKey, CaseIterable {
+        case name, type, summary, description, `default`, choices, range, maximumLength
+    }
+
+    private enum RangeMember: String, CodingKey, CaseIterable {
+        case minimum, maximum
+    }
+
+    /// Decodes a key's JSON object, strictly; ``PreferenceSchema/init(suiteName:version:entries:)``
+    /// then checks that its parts agree.
+    /// - Throws: `DecodingError`.
+    public init(from decoder: any Decoder) throws {
+        try rejectUnknownMembers(decoder, known: Member.allCases)
+        let container = try decoder.container(keyedBy: Member.self)
+        let type = try container.decodeIfPresent(String.self, forKey: .type)
+        let valueType = try type.map { name in
+            guard let valueType = PreferenceSchema.ValueType(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .type, in: container,
+                    debugDescription: "not one of " + PreferenceSchema.ValueType.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            return valueType
+        }
+        let given = [Member.choices, .range, .maximumLength].filter(container.contains)
+        guard given.count <= 1 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: given[1], in: container, debugDescription: "only one of choices, range and maximumLength may be given")
+        }
+        var accepted = AcceptedValues.anyValue
+        if container.contains(.choices) {
+            accepted = .choices(try container.decode([PreferenceValue].self, forKey: .choices))
+        } else if container.contains(.maximumLength) {
+            accepted = .maximumLength(try container.decode(Int.self, forKey: .maximumLength))
+        } else if container.contains(.range) {
+            let rangeDecoder = try container.superDecoder(forKey: .range)
+            try rejectUnknownMembers(rangeDecoder, known: RangeMember.allCases)
+            let range = try rangeDecoder.container(keyedBy: RangeMember.self)
+            let bounds = (
+                try range.decode(PreferenceValue.self, forKey: .minimum), try range.decode(PreferenceValue.self, forKey: .maximum)
+            )
+            switch bounds {
+            case (.integer(let low), .integer(let high)) where low <= high: accepted = .integers(low...high)
+            case (.double(let low), .double(let high)) where low <= high: accepted = .numbers(low...high)
+            default:
+                throw DecodingError.dataCorruptedError(
+                    forKey: .range, in: container,
+                    debugDescription: "minimum and maximum must be two integers or two doubles, the minimum not above the maximum"
+                )
+            }
+        }
+        self.init(
+            name: try container.decode(String.self, forKey: .name), type: valueType,
+            defaultValue: try container.decodeIfPresent(PreferenceValue.self, forKey: .default),
+            summary: try container.decode(String.self, forKey: .summary),
+            description: try container.decodeIfPresent(String.self, forKey: .description), accepted: accepted)
+    }
+
+    /// Encodes a key's JSON object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Member.self)
+        try container.encode(name, forKey: .name)
+        try container.encodeIfPresent(type?.rawValue, forKey: .type)
+        try container.encode(summary, forKey: .summary)
+        try container.encodeIfPresent(description, forKey: .description)
+        try container.encodeIfPresent(defaultValue, forKey: .default)
+        switch accepted {
+        case .anyValue: break
+        case .choices(let choices): try container.encode(choices, forKey: .choices)
+        case .maximumLength(let length): try container.encode(length, forKey: .maximumLength)
+        case .integers(let range):
+            var bounds = container.nestedContainer(keyedBy: RangeMember.self, forKey: .range)
+            try bounds.encode(PreferenceValue.integer(range.lowerBound), forKey: .minimum)
+            try bounds.encode(PreferenceValue.integer(range.upperBound), forKey: .maximum)
+        case .numbers(let range):
+            var bounds = container.nestedContainer(keyedBy: RangeMember.self, forKey: .range)
+            try bounds.encode(PreferenceValue.double(range.lowerBound), forKey: .minimum)
+            try bounds.encode(PreferenceValue.double(range.upperBound), forKey: .maximum)
+        }
+    }
+}
+
+/// Any member name, to list an object's members.
+private struct AnyMember: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// Refuses an object with a member not in `known`, naming the member (a name, never a value).
+private func rejectUnknownMembers<Known: CodingKey>(_ decoder: any Decoder, known: [Known]) throws {
+    let names = Set(known.map(\.stringValue))
+    let container = try decoder.container(keyedBy: AnyMember.self)
+    if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !names.contains($0) }) {
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: decoder.codingPath, debugDescription: "the member '\(unknown)' is not one this format knows"))
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import LayeredDefaults
+
+/// `prefs install-schema <file|->`: installs a schema file, as an app does with `Defaults.installSchema`.
+enum InstallSchema: Command {
+    static let verb = "install-schema"
+    static let synopsis = "install-schema <file|->"
+    static let operandKinds: [CompletionKind] = [.file]
+    static let summary =
+        "Installs the schema in <file> (- for standard input) for its domain: <root>/schemas/<domain>.json, or with --system every user's."
+    static let details = """
+        The file is a schema in the format of docs/SCHEMA.md (what `Defaults.installSchema` writes), read
+        strictly: a malformed one is refused and nothing is installed. Its "suite" member names the domain.
+        With --system it goes to <dir>/layered-defaults/schemas (mode 0644), <dir> the first of
+        $XDG_CONFIG_DIRS (else /etc/xdg). A schema of the same or a higher version replaces the installed
+        one; one of a lower version leaves a newer one in place. Prints what was done: installed,
+        replaced version <n>, unchanged, or kept the installed version <n>.
+        Exit status: 0; 2 for a malformed schema file or --managed; 3 when it cannot be written or read.
+        """
+
+    static func run(_ invocation: Invocation, in context: Context) throws {
+        let operands = try operands(invocation, 1...1)
+        guard context.layer != .managed else {
+            throw PrefsError.usage("install-schema installs for the user, or with --system for every user; not with --managed")
+        }
+        let source = operands[0]
+        let path = source == "-" ? "standard input" : source
+        let data: Data
+        do {
+            data = source == "-" ? try context.console.readInput() : try Descriptor.readAll(atPath: source)
+        } catch {
+            throw PrefsError.usage("cannot read '\(path)' (\(Export.reason(error))); nothing was installed")
+        }
+        let schema: PreferenceSchema
+        do {
+            schema = try PreferenceSchema(jsonData: data, path: path)
+        } catch {
+            throw PrefsError.usage(PrefsError.domainWording(of: error))
+        }
+        let outcome: SchemaInstallation
+        if context.layer == .system {
+            outcome = try Defaults.installSchema(
+                schema, systemDirectory: Location.systemDirectories(environment: context.environment)[0])
+        } else {
+            outcome = try Defaults.installSchema(schema, location: .directory(context.root))
+        }
+        switch outcome {
+        case .installed: context.console.print("installed")
+        case .replaced(let previous): context.console.print("replaced version \(previous)")
+        case .unchanged: context.console.print("unchanged")
+        case .keptNewer(let installed): context.console.print("kept the installed version \(installed)")
+        case .inMemory: context.console.print("unchanged")
+        }
+    }
+
+}

@@ -1,0 +1,26 @@
+import LayeredDefaults
+
+/// `prefs keys <domain>`: the keys of the domain's schema, with their types and defaults.
+enum Keys: Command {
+    static let verb = "keys"
+    static let synopsis = "keys <domain>"
+    static let operandKinds: [CompletionKind] = [.domain]
+    static let summary = "Lists the keys of <domain>'s schema: one line each, its name, type and default, tab-separated."
+    static let details = """
+        The schema is the one its app installed (<root>/schemas/<domain>.json), else a system directory's
+        (<dir>/layered-defaults/schemas); `prefs install-schema` installs one. A key without a default (nil
+        until set) shows -. Values print as `prefs read` prints them. With --json: the schema's keys as the
+        schema file holds them (docs/SCHEMA.md).
+        Exit status: 0; 1 when the domain has no schema; 3 when its schema file is malformed (it is not used).
+        """
+
+    static func run(_ invocation: Invocation, in context: Context) throws {
+        let operands = try operands(invocation, 1...1)
+        let schema = try context.requiredSchema(of: try Context.domainName(operands[0]))
+        if context.json { return context.console.print(try Output.jsonLine(schema.keys)) }
+        for entry in schema.keys {
+            let defaultText = entry.defaultValue.map(Output.text(of:)) ?? "-"
+            context.console.print("\(entry.name)\t\(entry.type?.rawValue ?? "any")\t\(defaultText)")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import LayeredDefaults
+
+extension Context {
+    /// The schema installed for `domain` (``Defaults/installedSchema(suiteName:location:systemDirectories:)``):
+    /// for the user's domains the root's (`<root>/schemas`), else the system directories'; for `--system`
+    /// and `--managed`, the system directories' only. Nil when none is installed.
+    /// - Throws: the library's error when the schema file is malformed or cannot be read.
+    func schema(of domain: String) throws(DefaultsError) -> PreferenceSchema? {
+        try Defaults.installedSchema(
+            suiteName: domain, location: layer == .user ? .directory(root) : .inMemory,
+            systemDirectories: Location.systemDirectories(environment: environment))
+    }
+
+    /// The schema of `domain` for a command that works without one (`read`, `write`): a schema file that
+    /// cannot be used is never trusted, it is reported once the command has finished, and the command
+    /// goes on as for a domain without a schema.
+    func trustedSchema(of domain: String) -> PreferenceSchema? {
+        do {
+            return try schema(of: domain)
+        } catch {
+            warnings.record(error)
+            return nil
+        }
+    }
+
+    /// The schema of `domain` for a command that needs one (`keys`, `describe`).
+    /// - Throws: ``PrefsError/notFound(_:)`` when none is installed, or the library's error when it is
+    ///   malformed.
+    func requiredSchema(of domain: String) throws -> PreferenceSchema {
+        guard let schema = try schema(of: domain) else {
+            throw PrefsError.notFound(
+                "Domain \(domain) has no schema: its app installs one (Defaults.installSchema), or `prefs install-schema <file>`")
+        }
+        return schema
+    }
+
+    /// Refuses `value` for `key` of `domain` when the schema declares the key and does not accept it.
+    /// - Throws: ``PrefsError/usage(_:)`` naming the key and what it accepts, never the value.
+    static func check(_ value: PreferenceValue, forKey key: String, in domain: String, schema: PreferenceSchema?) throws {
+        guard let entry = schema?.entry(named: key), !entry.accepts(value) else { return }
+        throw PrefsError(DefaultsError.valueNotAccepted(suite: domain, key: key, accepts: entry.acceptedPhrase + " (its schema)"))
+    }
+}

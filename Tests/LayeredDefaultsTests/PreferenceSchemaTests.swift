@@ -1,0 +1,251 @@
+import Foundation
+import PackageTestSupport
+import Testing
+
+@testable import LayeredDefaults
+
+private enum Mode: String, CaseIterable, PreferenceRepresentable { case fast, careful }
+
+extension Defaults.Key<Mode> {
+    fileprivate static let mode = Defaults.Key<Mode>("mode", default: .careful, summary: "How it works")
+}
+extension Defaults.Key<Mode?> {
+    fileprivate static let lastMode = Defaults.Key<Mode?>("lastMode", summary: "The mode last used")
+}
+extension Defaults.Key<Int> {
+    fileprivate static let size = Defaults.Key(
+        "size", default: 12, summary: "The font size", description: "In points.", accepts: .integers(6...72))
+}
+extension Defaults.Key<String> {
+    fileprivate static let nickname = Defaults.Key("nickname", default: "", summary: "A short name", accepts: .maximumLength(8))
+}
+extension Defaults.Key<Date?> {
+    fileprivate static let opened = Defaults.Key<Date?>("opened", summary: "When it was last opened")
+}
+
+@Suite struct PreferenceSchemaTests {
+    private static func schema(version: Int = 1) throws -> PreferenceSchema {
+        try PreferenceSchema(suiteName: "test.suite", version: version, keys: .size, .mode, .nickname, .opened, .lastMode)
+    }
+
+    @Test func declarationTakesEachKeysTypeDefaultSummaryAndAcceptedValues() throws {
+        let schema = try Self.schema()
+        #expect(schema.keys.map(\.name) == ["lastMode", "mode", "nickname", "opened", "size"])
+        let mode = try #require(schema.entry(named: "mode"))
+        #expect(mode.type == .string && mode.defaultValue == "careful" && mode.summary == "How it works")
+        #expect(mode.accepted == .choices(["fast", "careful"]), "a CaseIterable enum gives its cases")
+        #expect(schema.entry(named: "lastMode")?.accepted == .choices(["fast", "careful"]), "an optional enum too")
+        #expect(schema.entry(named: "lastMode")?.defaultValue == nil)
+        let size = try #require(schema.entry(named: "size"))
+        #expect(size.type == .integer && size.defaultValue == 12 && size.description == "In points.")
+        #expect(size.acceptedPhrase == "an integer from 6 to 72")
+        #expect(schema.entry(named: "nickname")?.acceptedPhrase == "a string at most 8 characters")
+        #expect(schema.entry(named: "opened")?.type == .date, "an optional key without a default still has its type")
+        #expect(schema.entry(named: "opened")?.acceptedPhrase == "any date")
+    }
+
+    @Test(arguments: [
+        (PreferenceSchema.Entry(name: "k", type: .integer, defaultValue: 1, summary: ""), "no summary"),
+        (PreferenceSchema.Entry(name: "k", type: .integer, defaultValue: 1, summary: "a\nb"), "more than one line"),
+        (
+            PreferenceSchema.Entry(name: "k", type: .integer, defaultValue: 99, summary: "s", accepted: .integers(1...9)),
+            "default"
+        ),
+        (
+            PreferenceSchema.Entry(name: "k", type: .string, defaultValue: "a", summary: "s", accepted: .integers(1...9)),
+            "integer"
+        ),
+        (PreferenceSchema.Entry(name: "k", type: .string, defaultValue: 1, summary: "s"), "not of its type"),
+        (PreferenceSchema.Entry(name: "k", type: .string, defaultValue: "a", summary: "s", accepted: .choices([])), "empty"),
+    ])
+    func declarationThatDoesNotHoldTogetherIsRefused(entry: PreferenceSchema.Entry, reason: String) throws {
+        #expect {
+            try PreferenceSchema(suiteName: "test.suite", version: 1, entries: [entry])
+        } throws: { error in
+            guard case .invalidSchema("test.suite", "k", let found) = error as? DefaultsError else { return false }
+            return found.contains(reason)
+        }
+    }
+
+    @Test func aKeyDeclaredTwiceIsRefused() {
+        #expect(throws: DefaultsError.invalidSchema(suite: "test.suite", key: "size", reason: "the key is declared twice")) {
+            try PreferenceSchema(suiteName: "test.suite", version: 1, keys: Defaults.Key<Int>.size, Defaults.Key<Int>.size)
+        }
+    }
+
+    @Test func typedWriteOutsideTheAcceptedValuesIsRefusedAndChangesNothing() throws {
+        let errors = ReportedErrors()
+        let defaults = try makeInMemoryDefaults(errorHandler: errors.record)
+        try defaults.set(14, for: .size)
+        #expect(throws: DefaultsError.valueNotAccepted(suite: "test.suite", key: "size", accepts: "an integer from 6 to 72")) {
+            try defaults.set(100, for: .size)
+        }
+        #expect(
+            throws: DefaultsError.valueNotAccepted(suite: "test.suite", key: "nickname", accepts: "a string at most 8 characters")
+        ) {
+            try defaults.set("far too long a name", for: .nickname)
+        }
+        #expect(throws: DefaultsError.self) { try defaults.update(.size) { $0 = 5 } }
+        defaults[.size] = 73
+        #expect(try defaults.persistentValues() == ["size": 14], "nothing changed")
+        #expect(errors.all == [.valueNotAccepted(suite: "test.suite", key: "size", accepts: "an integer from 6 to 72")])
+    }
+
+    @Test func storedValueOutsideTheAcceptedValuesReadsAsTheDefaultReportedOnce() throws {
+        let errors = ReportedErrors()
+        let defaults = try makeInMemoryDefaults(errorHandler: errors.record)
+        try defaults.write(100, forKey: "size")  // as another program without the schema could
+        #expect(defaults[.size] == 12)
+        #expect(defaults[.size] == 12)
+        #expect(try defaults.storedValue(for: .size) == nil)
+        #expect(errors.all == [.storedValueNotAccepted(suite: "test.suite", key: "size", accepts: "an integer from 6 to 72")])
+        #expect(!errors.all[0].description.contains("100"), "the message never holds the value")
+        #expect(try defaults.persistentValue(forKey: "size") == 100, "left as it is")
+        #expect(try defaults.isDefault(.size))
+    }
+
+    @Test func launchArgumentsAreCheckedInTheirStoredForm() throws {
+        let defaults = try makeInMemoryDefaults(arguments: ["-size", "20"])
+        #expect(defaults[.size] == 20)
+        #expect(
+            try Defaults(
+                suiteName: "test.suite",
+                configuration: .init(
+                    location: .inMemory, arguments: ["-size", "200"], systemDirectories: [], errorHandler: { _ in }))[
+                    .size] == 12)
+    }
+
+    @Test func isDefaultAndResetForATypedKey() throws {
+        let defaults = try makeInMemoryDefaults()
+        #expect(try defaults.isDefault(.size))
+        try defaults.set(12, for: .size)
+        #expect(try !defaults.isDefault(.size), "a value equal to the default is still a value")
+        try defaults.reset(.size)
+        #expect(try defaults.isDefault(.size))
+        #expect(try defaults.persistentValues().isEmpty)
+        defaults.register(["size": 20])
+        #expect(try !defaults.isDefault(.size), "a registered default is a domain's value")
+    }
+
+    @Test func installsForTheUserAndForEveryUserAndReadsItBack() throws {
+        try withTemporaryRoot { root in
+            let user = root.appendingPathComponent("home")
+            let system = [root.appendingPathComponent("xdg-first"), root.appendingPathComponent("xdg-second")]
+            let schema = try Self.schema()
+            #expect(
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: system)
+                    == nil)
+
+            #expect(try Defaults.installSchema(schema, systemDirectory: system[1]) == .installed)
+            let systemFile = system[1].appendingPathComponent("layered-defaults/schemas/test.suite.json")
+            #expect(try FileManager.default.attributesOfItem(atPath: systemFile.path)[.posixPermissions] as? Int == 0o644)
+            #expect(
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: system)
+                    == schema)
+
+            let userSchema = try PreferenceSchema(suiteName: "test.suite", version: 1, keys: Defaults.Key<Int>.size)
+            #expect(try Defaults.installSchema(userSchema, location: .directory(user)) == .installed)
+            let userFile = user.appendingPathComponent("schemas/test.suite.json")
+            #expect(try FileManager.default.attributesOfItem(atPath: userFile.path)[.posixPermissions] as? Int == 0o600)
+            #expect(
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: system)
+                    == userSchema, "the user's schema comes first")
+            #expect(try Defaults.installSchema(userSchema, location: .inMemory) == .inMemory)
+        }
+    }
+
+    @Test func aNewerSchemaReplacesAnOlderOneAndAnOlderOneLeavesANewerOne() throws {
+        try withTemporaryRoot { root in
+            let location = Location.directory(root)
+            let first = try PreferenceSchema(suiteName: "test.suite", version: 1, keys: Defaults.Key<Int>.size)
+            let second = try Self.schema(version: 2)
+            #expect(try Defaults.installSchema(first, location: location) == .installed)
+            #expect(try Defaults.installSchema(first, location: location) == .unchanged)
+            #expect(try Defaults.installSchema(second, location: location) == .replaced(previousVersion: 1))
+            #expect(try Defaults.installSchema(first, location: location) == .keptNewer(installedVersion: 2))
+            #expect(try Defaults.installedSchema(suiteName: "test.suite", location: location, systemDirectories: []) == second)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("schemas").path) == [
+                    "test.suite.json"
+                ])
+        }
+    }
+
+    @Test func theFileFormRoundTrips() throws {
+        let schema = try Self.schema()
+        #expect(try PreferenceSchema(jsonData: schema.jsonData(), path: "x") == schema)
+        let numbers = try PreferenceSchema(
+            suiteName: "a", version: 3,
+            entries: [.init(name: "scale", type: .float, defaultValue: 1.0, summary: "Scale", accepted: .numbers(0.5...4))])
+        #expect(try PreferenceSchema(jsonData: numbers.jsonData(), path: "x") == numbers)
+    }
+
+    static let valid =
+        #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s","default":{"integer":1}}]}"#
+
+    static let malformed: [(String, String)] = [
+        ("not json", "not valid JSON"),
+        ("", "not valid JSON"),
+        (#"{"format":2,"suite":"test.suite","version":1,"keys":[]}"#, "format 2"),
+        (#"{"format":1,"suite":"test.suite","version":1,"keys":[],"extra":1}"#, "'extra'"),
+        (#"{"format":1,"suite":"test.suite","version":1,"version":2,"keys":[]}"#, "'version' is held twice"),
+        (#"{"format":1,"suite":"test.suite","version":0,"keys":[]}"#, "version"),
+        (#"{"format":1,"suite":"test.suite","keys":[]}"#, "version: missing"),
+        (
+            #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s"}]}"#
+                .replacingOccurrences(of: "\"type\":\"integer\"", with: "\"type\":\"number\""), "keys[0].type"
+        ),
+        (
+            #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s","default":{"string":"x"}}]}"#,
+            "not of its type"
+        ),
+        (
+            #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"integer","summary":"s","range":{"minimum":{"integer":5},"maximum":{"integer":1}}}]}"#,
+            "keys[0].range"
+        ),
+        (
+            #"{"format":1,"suite":"test.suite","version":1,"keys":[{"name":"k","type":"string","summary":"s","choices":[{"string":"a"}],"maximumLength":3}]}"#,
+            "only one of"
+        ),
+        (#"{"format":1,"suite":"other.suite","version":1,"keys":[]}"#, "another suite"),
+        (#"[1,2]"#, "top level"),
+    ]
+
+    @Test(arguments: malformed)
+    func aMalformedSchemaFileIsReportedAndNeverTrusted(text: String, reason: String) throws {
+        try withTemporaryRoot { root in
+            let directory = root.appendingPathComponent("schemas")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let file = directory.appendingPathComponent("test.suite.json")
+            try Data(text.utf8).write(to: file)
+            #expect {
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])
+            } throws: { error in
+                guard case .malformedSchema(file.path, let found) = error as? DefaultsError else { return false }
+                return found.contains(reason)
+            }
+            #expect(contents(file) == Data(text.utf8), "left untouched")
+            let schema = try PreferenceSchema(jsonData: Data(Self.valid.utf8), path: "valid")
+            #expect(try Defaults.installSchema(schema, location: .directory(root)) == .installed, "installing repairs it")
+        }
+    }
+
+    @Test func aSchemaFileThatIsTooLargeOrALinkIsRefused() throws {
+        try withTemporaryRoot { root in
+            let directory = root.appendingPathComponent("schemas")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let file = directory.appendingPathComponent("test.suite.json")
+            try Data(repeating: 0x20, count: PreferenceSchema.maximumFileSize + 1).write(to: file)
+            #expect(throws: DefaultsError.malformedSchema(path: file.path, reason: "larger than 1048576 bytes")) {
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])
+            }
+            try FileManager.default.removeItem(at: file)
+            let target = root.appendingPathComponent("elsewhere.json")
+            try Data(Self.valid.utf8).write(to: target)
+            try FileManager.default.createSymbolicLink(at: file, withDestinationURL: target)
+            #expect(throws: DefaultsError.unsafePath(path: file.path)) {
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])
+            }
+        }
+    }
+}

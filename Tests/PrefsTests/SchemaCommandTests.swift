@@ -1,0 +1,191 @@
+import Foundation
+import LayeredDefaults
+import Testing
+
+@testable import prefs
+
+@Suite struct SchemaCommandTests {
+    /// The schema of the domain `app`: a theme of three choices, a size from 6 to 72, a name of at most 8 characters.
+    static let schema = try! PreferenceSchema(
+        suiteName: "app", version: 1,
+        entries: [
+            .init(
+                name: "theme", type: .string, defaultValue: "system", summary: "The colour scheme",
+                accepted: .choices(["system", "light", "dark"])),
+            .init(
+                name: "size", type: .integer, defaultValue: 12, summary: "The font size", description: "In points.",
+                accepted: .integers(6...72)),
+            .init(name: "nickname", type: .string, defaultValue: nil, summary: "A short name", accepted: .maximumLength(8)),
+        ])
+
+    /// Runs `body` with a root whose domain `app` has ``schema`` installed, as its app would.
+    func withSchema(_ body: (TestRoot) throws -> Void) throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try body(root)
+        }
+    }
+
+    @Test func keysListsEachKeyWithItsTypeAndDefault() throws {
+        try withSchema { root throws in
+            let keys = root.prefs("keys", "app")
+            #expect(keys.status == .success && keys.error.isEmpty)
+            #expect(keys.output == "nickname\tstring\t-\nsize\tinteger\t12\ntheme\tstring\tsystem\n")
+            let json = root.prefs("keys", "app", "--json")
+            #expect(try JSONDecoder().decode([PreferenceSchema.Entry].self, from: Data(json.output.utf8)) == Self.schema.keys)
+            #expect(root.entries == ["schemas"], "listing keys creates no domain")
+        }
+    }
+
+    @Test func describeSaysWhatTheSchemaSaysAndWhetherTheKeyIsSetOrForced() throws {
+        try withSchema { root throws in
+            let described = root.prefs("describe", "app", "size")
+            #expect(described.status == .success)
+            #expect(
+                described.output
+                    == "key: size\nsummary: The font size\ndescription: In points.\ntype: integer\naccepts: an integer from 6 to 72\ndefault: 12\nset: no\nforced: no\n"
+            )
+            #expect(root.prefs("describe", "app", "theme").output.contains("accepts: a string, one of system, light, dark\n"))
+            root.prefs("write", "app", "size", "-int", "14")
+            root.prefs("--managed", "write", "app", "theme", "dark")
+            #expect(root.prefs("describe", "app", "size").output.contains("set: yes\nforced: no\n"))
+            #expect(root.prefs("describe", "app", "theme").output.contains("set: no\nforced: yes\n"))
+            let json =
+                try JSONSerialization.jsonObject(with: Data(root.prefs("describe", "app", "size", "--json").output.utf8))
+                as? [String: Any]
+            #expect(json?["set"] as? Bool == true && json?["forced"] as? Bool == false && json?["key"] != nil)
+            let missing = root.prefs("describe", "app", "other")
+            #expect(missing.status == .notFound)
+            #expect(missing.errorLines == ["prefs: The schema of domain app has no key 'other'; run 'prefs keys app'"])
+        }
+    }
+
+    @Test func resetRemovesTheUsersValueSoTheDefaultShows() throws {
+        try withSchema { root throws in
+            #expect(root.prefs("reset", "app", "size").status == .success)
+            #expect(root.entries == ["schemas"], "a domain without a file is not created")
+            root.prefs("write", "app", "size", "-int", "14")
+            root.prefs("write", "app", "other", "kept")
+            let reset = root.prefs("reset", "app", "size")
+            #expect(reset.status == .success && reset.output.isEmpty && reset.error.isEmpty)
+            #expect(try root.stored("app") == ["other": "kept"])
+            #expect(root.prefs("read", "app", "size").output == "12\n")
+            #expect(root.prefs("reset", "app", "other").status == .notFound, "only a key of the schema")
+            #expect(try root.stored("app") == ["other": "kept"])
+        }
+    }
+
+    @Test func readOfAnUnsetKeyPrintsTheSchemasDefaultAndSaysSo() throws {
+        try withSchema { root throws in
+            let read = root.prefs("read", "app", "theme")
+            #expect(read.status == .success)
+            #expect(read.output == "system\n")
+            #expect(read.errorLines == ["prefs: key 'theme' is not set in domain 'app': this is its schema's default"])
+            #expect(root.prefs("read", "app", "theme", "--json").output == #"{"default":{"string":"system"}}"# + "\n")
+            root.prefs("write", "app", "theme", "dark")
+            let set = root.prefs("read", "app", "theme")
+            #expect(set.output == "dark\n" && set.error.isEmpty)
+            #expect(root.prefs("read", "app", "nickname").status == .notFound, "a key without a default is not set")
+        }
+    }
+
+    static let refusals: [([String], String)] = [
+        (["theme", "-int", "3"], "the key accepts a string, one of system, light, dark (its schema)"),
+        (["theme", "neon"], "the key accepts a string, one of system, light, dark (its schema)"),
+        (["size", "-int", "100"], "the key accepts an integer from 6 to 72 (its schema)"),
+        (["size", "-float", "14.5"], "the key accepts an integer from 6 to 72 (its schema)"),
+        (["nickname", "-string", "secretvalue"], "the key accepts a string at most 8 characters (its schema)"),
+        (["nickname", "-array-add", "secret"], "the key accepts a string at most 8 characters (its schema)"),
+    ]
+
+    @Test(arguments: refusals)
+    func writeOutsideTheSchemaIsRefusedNamingTheKeyAndWhatItAccepts(arguments: [String], accepts: String) throws {
+        try withSchema { root throws in
+            let write = root.prefs(["write", "app"] + arguments)
+            #expect(write.status == .usage)
+            #expect(
+                write.errorLines == [
+                    "prefs: Cannot store the value for key '\(arguments[0])' in domain 'app': \(accepts); nothing was changed"
+                ])
+            #expect(!write.error.contains(arguments.last!), "never the value")
+            #expect(root.entries == ["schemas"], "nothing created")
+            root.prefs("write", "app", "size", "-int", "14")
+            #expect(root.prefs(["write", "app"] + arguments).status == .usage)
+            #expect(try root.stored("app") == ["size": 14], "nothing changed")
+        }
+    }
+
+    @Test func replacingTheDomainWithValuesOutsideTheSchemaIsRefused() throws {
+        try withSchema { root throws in
+            root.prefs("write", "app", "size", "-int", "14")
+            let write = root.prefs("write", "app", "{ theme = neon; }")
+            #expect(write.status == .usage && write.errorLines.count == 1 && write.error.contains("'theme'"))
+            #expect(try root.stored("app") == ["size": 14])
+            #expect(root.prefs("write", "app", "{ theme = dark; other = x; }").status == .success)
+        }
+    }
+
+    @Test func aDomainWithoutASchemaBehavesAsToday() throws {
+        try withTestRoot { root throws in
+            let write = root.prefs("write", "app", "theme", "-string", "neon")
+            #expect(write.status == .success && write.error.isEmpty)
+            #expect(try root.stored("app") == ["theme": "neon"])
+            #expect(
+                root.prefs("read", "app", "size").errorLines == ["prefs: The domain/default pair of (app, size) does not exist"])
+            let keys = root.prefs("keys", "app")
+            #expect(keys.status == .notFound && keys.errorLines.first?.hasPrefix("prefs: Domain app has no schema") == true)
+            #expect(root.prefs("describe", "app", "theme").status == .notFound)
+            #expect(root.prefs("reset", "app", "theme").status == .notFound)
+            #expect(try root.stored("app") == ["theme": "neon"])
+        }
+    }
+
+    @Test func aMalformedSchemaIsReportedAndNotTrusted() throws {
+        try withTestRoot { root throws in
+            let directory = root.url.appendingPathComponent("schemas")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let file = directory.appendingPathComponent("app.json")
+            try Data(#"{"format":1,"suite":"app","version":1,"keys":[{"name":"theme"}]}"#.utf8).write(to: file)
+            let write = root.prefs("write", "app", "theme", "neon")
+            #expect(write.status == .success, "written as without a schema")
+            #expect(
+                write.errorLines == [
+                    "prefs: warning: The schema file '\(file.path)' is malformed (at keys[0].summary: missing); it is not used and was left untouched: reinstall it from its app (Defaults.installSchema, `prefs install-schema <file>`)"
+                ])
+            let keys = root.prefs("keys", "app")
+            #expect(keys.status == .storage && keys.errorLines.count == 1 && keys.error.contains("is malformed"))
+        }
+    }
+
+    @Test func installSchemaInstallsAFileForTheUserOrEveryUser() throws {
+        try withTestRoot { root throws in
+            let file = root.url.appendingPathComponent("app-schema.json")
+            try Self.schema.jsonData().write(to: file)
+            #expect(root.prefs("install-schema", file.path).output == "installed\n")
+            #expect(root.prefs("install-schema", file.path).output == "unchanged\n")
+            #expect(root.prefs("keys", "app").status == .success)
+            let newer = try PreferenceSchema(suiteName: "app", version: 2, entries: Array(Self.schema.keys.prefix(1)))
+            #expect(root.prefs(["install-schema", "-"], input: try newer.jsonData()).output == "replaced version 1\n")
+            #expect(root.prefs("install-schema", file.path).output == "kept the installed version 2\n")
+            #expect(root.prefs("keys", "app").output == "nickname\tstring\t-\n")
+
+            let system = root.prefs("--system", "install-schema", file.path)
+            #expect(system.status == .success && system.output == "installed\n")
+            let systemFile = root.systemDirectory.appendingPathComponent("layered-defaults/schemas/app.json")
+            #expect(try FileManager.default.attributesOfItem(atPath: systemFile.path)[.posixPermissions] as? Int == 0o644)
+            #expect(root.prefs("--system", "keys", "app").output.hasPrefix("nickname\tstring\t-\nsize"))
+
+            let malformed = root.prefs(["install-schema", "-"], input: Data("{}".utf8))
+            #expect(malformed.status == .usage && malformed.errorLines.count == 1 && malformed.error.contains("malformed"))
+            #expect(root.prefs("--managed", "install-schema", file.path).status == .usage)
+        }
+    }
+
+    @Test func aSystemSchemaServesTheUsersDomainWhenTheUserHasNone() throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            #expect(root.prefs("write", "app", "theme", "neon").status == .usage)
+            #expect(root.prefs("read", "app", "size").output == "12\n")
+        }
+    }
+}
