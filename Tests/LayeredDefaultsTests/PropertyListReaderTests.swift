@@ -142,6 +142,16 @@ import Testing
         Self.expectMalformed(Data("bplist00".utf8) + Data(count: 31), reason: "too short")
     }
 
+    /// Each value is counted once for each use, never again for each container around it: 40,000
+    /// integers inside 30 arrays are 40,032 values, well within the limit (counted once per container
+    /// around them, they were 1.2 million).
+    @Test(arguments: [PropertyListFormat.binary, .xml])
+    func valuesAreCountedOncePerUse(format: PropertyListFormat) throws {
+        let nested = (0..<30).reduce(PreferenceValue.array((0..<40_000).map { .integer($0) })) { value, _ in [value] }
+        let document = try PreferenceValue.propertyListData(["k": nested], format: format)
+        #expect(try Self.read(document) == ["k": nested])
+    }
+
     @Test func aTopLevelThatIsNotADictionaryOfStringsIsRefused() {
         Self.expectMalformed(HandMadeBinaryPropertyList(objects: [[0xA0]]).data(), reason: "not a dictionary")
         Self.expectMalformed(HandMadeBinaryPropertyList(objects: [[0xD1, 1, 1], [0x10, 1]]).data(), reason: "not a string")
@@ -253,6 +263,7 @@ import Testing
         ("<!DOCTYPE plist [<!ENTITY e \"x\">]><plist><dict/></plist>", "internal subset"),
         ("<plist><dict><key>a</key><string>&e;</string></dict></plist>", "entity"),
         ("<?xml version=\"1.0\" encoding=\"UTF-16\"?><plist><dict/></plist>", "encoding"),
+        ("\u{FEFF} \n<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><plist><dict/></plist>", "encoding"),
         ("<plist><dict><key>a</key><string>\u{FFFF}", "not closed"),
         ("{ a = b; }", "old-style"),
         ("bplist", "not an XML or binary property list"),

@@ -134,6 +134,8 @@ import Testing
         "{\"\u{E9}\":{\"string\":\"secret-one\"},\"e\u{301}\":{\"string\":\"secret-two\"}}",
         #"{"a":{"string":"secret-one"},"a":{"string":"secret-two"}}"#,
         #" {"\u00e9" : {"array":[{"string":"secret-one,}\""}]}, "e\u0301":{"string":"secret-two"}}"#,
+        #"{"k":{"dictionary":{"x":{"string":"secret-one"},"x":{"string":"secret-two"}}}}"#,
+        "{\"k\":{\"array\":[{\"dictionary\":{\"\u{E9}\":{\"string\":\"secret-one\"},\"e\u{301}\":{\"string\":\"secret-two\"}}}]}}",
     ])
     func anImportHoldingAKeyTwiceIsRefused(text: String) throws {
         try withTestRoot { root throws in
@@ -146,13 +148,13 @@ import Testing
         }
     }
 
-    /// The member names of an object are read as written, in order, escapes decoded, whatever the values hold.
-    @Test func memberNamesAreReadAsWritten() {
+    /// A member name held twice is found in any object, escapes decoded, whatever the values hold, and
+    /// a name repeated in different objects is no repetition.
+    @Test func repeatedMemberNamesAreFoundAtAnyDepth() {
         let json =
-            #"\#u{FEFF}{ "a" : {"string":"x,\"}{"}, "b\"c":{"array":[{"dictionary":{"n":{"bool":true}}}]},"\u00e9":{"integer":1} }"#
-        #expect(JSONMemberNames.topLevel(of: Data(json.utf8)) == ["a", "b\"c", "\u{E9}"])
-        #expect(JSONMemberNames.topLevel(of: Data("{}".utf8)) == [])
-        #expect(JSONMemberNames.topLevel(of: Data("[]".utf8)) == nil)
+            #"\#u{FEFF}{ "a" : {"string":"x,\"}{"}, "b\"c":{"array":[{"dictionary":{"n":{"bool":true},"\u006e":{"bool":false}}}]} }"#
+        #expect(JSONMemberScan.firstRepeatedMember(in: Data(json.utf8)) == "n")
+        #expect(JSONMemberScan.firstRepeatedMember(in: Data(#"{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}"#.utf8)) == nil)
     }
 
     @Test func aMissingInputFileIsAUsageError() throws {

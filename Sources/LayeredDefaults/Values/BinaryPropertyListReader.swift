@@ -99,21 +99,29 @@ struct BinaryPropertyListReader {
     private mutating func map(_ object: Int, depthLeft: Int) throws(PropertyListMalformed) -> Mapped {
         let mapped: Mapped
         if let known = memo[object] {
+            // NB: a use of an object already read stands for all it holds again.
             mapped = known
+            try count(known.count)
         } else {
             guard onPath.insert(object).inserted else { throw PropertyListMalformed("an object contains itself") }
+            // NB: the object itself; what it holds is counted as its elements are mapped.
+            try count(1)
             mapped = try read(object, depthLeft: depthLeft)
             onPath.remove(object)
             // NB: a container cut short by the nesting limit is not what it would be at a shallower use.
             if mapped.value != nil || mapped.height <= depthLeft { memo[object] = mapped }
         }
-        counted = min(limit + 1, counted + mapped.count)
-        guard counted <= limit else {
-            throw PropertyListMalformed(
-                "it stands for more than \(limit) values (a shared object counts each time it is used)")
-        }
         guard mapped.height <= depthLeft else { return Mapped(value: nil, count: mapped.count, height: mapped.height) }
         return mapped
+    }
+
+    /// Adds `values` to the document's count.
+    /// - Throws: ``PropertyListMalformed`` past the limit.
+    private mutating func count(_ values: Int) throws(PropertyListMalformed) {
+        counted = min(limit + 1, counted + values)
+        guard counted <= limit else {
+            throw PropertyListMalformed("it stands for more than \(limit) values (a shared object counts each time it is used)")
+        }
     }
 
     private mutating func read(_ object: Int, depthLeft: Int) throws(PropertyListMalformed) -> Mapped {

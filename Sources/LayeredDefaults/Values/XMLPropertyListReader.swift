@@ -60,6 +60,9 @@ struct XMLPropertyListReader {
     }
 
     private mutating func document() throws(PropertyListMalformed) -> [PropertyListEntry] {
+        // NB: white space before the declaration is not XML, but the declaration is still read, so that
+        // an encoding it names is never skipped over as a processing instruction.
+        skipSpace()
         if bytes[index...].starts(with: Self.declarationStart) { try declaration() }
         try skipMisc(allowingDocumentType: true)
         var tag = try startTag()

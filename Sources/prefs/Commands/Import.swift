@@ -38,8 +38,8 @@ enum Import: Command {
 
     /// The values of an export.
     /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value),
-    ///   or a key it holds twice (literally, or as canonically equivalent texts), which a dictionary
-    ///   would silently make one.
+    ///   or a key it holds twice in one dictionary, at any depth (literally, or as canonically
+    ///   equivalent texts), which a dictionary would silently make one.
     static func decode(_ input: Data, from source: String) throws(PrefsError) -> [String: PreferenceValue] {
         guard !input.isEmpty else {
             throw .usage("\(source) is empty, not a prefs export (an empty domain exports as {}); nothing was changed")
@@ -54,14 +54,10 @@ enum Import: Command {
         } catch {
             throw .usage("\(source) is not a prefs export: \(type(of: error)); nothing was changed")
         }
-        guard let keys = JSONMemberNames.topLevel(of: input) else {
-            throw .usage("\(source) is not a prefs export: not UTF-8 JSON; nothing was changed")
-        }
-        // NB: a Set, like String's ==, treats canonically equivalent texts as one key, as the store does.
-        var seen = Set<String>()
-        for key in keys where !seen.insert(key).inserted {
+        if let key = JSONMemberScan.firstRepeatedMember(in: input) {
             throw .usage(
-                "\(source) holds the key '\(key)' twice (perhaps as differently normalized Unicode); nothing was changed")
+                "\(source) holds the key '\(key)' twice in one dictionary (perhaps as differently normalized Unicode); nothing was changed"
+            )
         }
         return values
     }

@@ -1,11 +1,14 @@
 import Foundation
 
 /// Finds a member name held twice in one object of a JSON text, which `JSONDecoder` lets pass (keeping
-/// one of the two): for the strict reading of schema files.
-enum JSONMemberScan {
+/// one of the two): for the strict reading of schema files and of `prefs import`'s JSON.
+///
+/// NB: names are compared as Swift compares strings, so two canonically equivalent spellings ("é" as
+/// one scalar, and as "e" and a combining accent) are one name, as they are one key in the store.
+package enum JSONMemberScan {
     /// The first member name held twice in one object of `data`, or nil. `data` must be valid JSON
     /// (decode it first); anything else gives nil or a meaningless answer, never a crash.
-    static func firstRepeatedMember(in data: Data) -> String? {
+    package static func firstRepeatedMember(in data: Data) -> String? {
         let bytes = [UInt8](data)
         // NB: one frame per open object or array: an object's member names so far, and whether the next
         // string is a name (after `{` or `,`) rather than a value (after `:`).
