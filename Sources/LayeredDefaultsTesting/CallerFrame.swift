@@ -65,7 +65,9 @@ struct CallerFrame: Sendable {
     static func entryPoint(_ symbol: String) -> String {
         var name = Substring(symbol)
         for prefix in ["static ", "LayeredDefaults."] where name.hasPrefix(prefix) { name = name.dropFirst(prefix.count) }
-        if let range = name.range(of: ".__allocating_init(") { name = name[..<range.lowerBound] + ".init(" + name[range.upperBound...] }
+        if let range = name.range(of: ".__allocating_init(") {
+            name = name[..<range.lowerBound] + ".init(" + name[range.upperBound...]
+        }
         guard let open = name.firstIndex(of: "(") else { return String(name) }
         var labels = ""
         var depth = 0

@@ -1,6 +1,6 @@
 import Foundation
-import PackageTestSupport
 import LayeredDefaults
+import PackageTestSupport
 import Testing
 
 @testable import LayeredDefaultsTesting

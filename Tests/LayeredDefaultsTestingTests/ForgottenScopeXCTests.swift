@@ -24,7 +24,9 @@
             failures = []
             XCTAssertEqual(reported.count, 1, "once per test: \(reported.map(\.description))")
             let failure = try XCTUnwrap(reported.first)
-            XCTAssert(failure.description.contains("`Defaults.standard` was used in a test; inject a store or use `withIsolatedDefaults"))
+            XCTAssert(
+                failure.description.contains(
+                    "`Defaults.standard` was used in a test; inject a store or use `withIsolatedDefaults"))
             XCTAssertFalse(failure.description.contains("`.isolatedDefaults`"), "no Swift Testing trait under XCTest")
             XCTAssert(failure.description.contains("ForgottenScopeXCTests"), "names the test")
             XCTAssertEqual((failure.file as NSString).lastPathComponent, "ForgottenScopeXCTests.swift")

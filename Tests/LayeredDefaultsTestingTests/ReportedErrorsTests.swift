@@ -54,8 +54,9 @@ extension Defaults.Key<Int> {
         var read: [DefaultsError]?
         let log = expectIssues { read = IsolatedDefaults.reportedErrors }
         #expect(read == [])
-        #expect(log.messages == [
-            "`IsolatedDefaults.reportedErrors` was read outside an isolated scope; read it inside `.isolatedDefaults` or `withIsolatedDefaults`"
-        ])
+        #expect(
+            log.messages == [
+                "`IsolatedDefaults.reportedErrors` was read outside an isolated scope; read it inside `.isolatedDefaults` or `withIsolatedDefaults`"
+            ])
     }
 }
