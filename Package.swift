@@ -46,7 +46,7 @@ let package = Package(
             dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture", "PackageTestSupport"]),
         .testTarget(
             name: "LayeredDefaultsTestingTests",
-            dependencies: ["LayeredDefaultsTesting", "LayeredDefaults", "PackageTestSupport"]),
+            dependencies: ["LayeredDefaultsTesting", "LayeredDefaults", "ThemePreferences", "PackageTestSupport"]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(
             name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"],

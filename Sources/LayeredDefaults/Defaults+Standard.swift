@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Defaults {
     /// The store of the running app: its persistent domain is `LAYERED_DEFAULTS_APP_ID` when set, else
     /// the bundle identifier, else the process name, with the default ``Configuration``.
@@ -15,9 +13,7 @@ extension Defaults {
         // NB: the hot path of an app that reaches for `standard` on every read: one task-local read and one
         // atomic load (false in an app) before the shared store.
         if let scoped = scopedStandard { return scoped }
-        if hasStandardGuard.load(ordering: .acquiring), let replacement = standardGuard.withLock({ $0 })?() {
-            return replacement
-        }
+        if let replacement = standardGuard.value?() { return replacement }
         return live
     }
 
@@ -42,20 +38,17 @@ extension Defaults {
     // an app cannot swap its own `standard` store, and the public API has no test-only members.
 
     /// The store ``standard`` is while this task-local value is bound: the isolated store of a test
-    /// scope (`.isolatedDefaults`, `withIsolatedDefaults`, `withInMemoryDefaults`). Its location is then
-    /// also where ``Location/default`` resolves, and its system directories the default ones.
+    /// scope (`.isolatedDefaults`, `withIsolatedDefaults`, `withInMemoryDefaults`). Where
+    /// ``Location/default`` resolves is the installed ``DefaultLocationResolver``'s business.
     @TaskLocal package static var scopedStandard: Defaults?
 
     /// Consulted by ``standard`` outside a scoped store, once installed: returns the store to use
-    /// instead of the real one (after reporting the use to the running test), or nil outside a test.
-    private static let standardGuard = Lock<(@Sendable () -> Defaults?)?>(nil)
-    /// Whether ``standardGuard`` is set: an app never takes that lock.
-    private static let hasStandardGuard = Atomic<Bool>(false)
+    /// instead of the real one (after reporting the use to the running test), or nil to use the real one.
+    private static let standardGuard = InstalledHook<@Sendable () -> Defaults?>()
 
     /// Installs `guard`, which ``standard`` consults (outside a scoped store) before opening the real
-    /// store: it returns a replacement while a test runs, nil otherwise. A later call replaces it.
+    /// store: it returns a replacement, or nil for the real store. A later call replaces it.
     package static func installStandardGuard(_ guard: @escaping @Sendable () -> Defaults?) {
-        standardGuard.withLock { $0 = `guard` }
-        hasStandardGuard.store(true, ordering: .releasing)
+        standardGuard.install(`guard`)
     }
 }

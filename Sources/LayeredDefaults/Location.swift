@@ -3,8 +3,9 @@ import Foundation
 /// Where a store keeps its persistent domains: one SQLite file per domain, `<root>/<suite name>.sqlite3`.
 public enum Location: Sendable, Hashable {
     /// The directory named by `LAYERED_DEFAULTS_HOME`; else `$XDG_CONFIG_HOME/layered-defaults`; else
-    /// `~/.config/layered-defaults`. Read from the environment when a store is created. Inside a test's
-    /// isolated scope (`LayeredDefaultsTesting`), the test's own location instead.
+    /// `~/.config/layered-defaults`. Read from the environment when a store is created. In a test process
+    /// that links `LayeredDefaultsTesting`, never the real one: inside a test's isolated scope it is the
+    /// test's own location, elsewhere (on any thread or task) memory only, and the running test fails.
     case `default`
     /// An explicit directory; created (mode 0700) when missing.
     case directory(URL)
@@ -67,9 +68,12 @@ public enum Location: Sendable, Hashable {
     /// The system-wide configuration directories named by `XDG_CONFIG_DIRS` (colon-separated, most
     /// important first), `/etc/xdg` when it is unset or names none. Relative entries are ignored, as the
     /// XDG Base Directory specification asks.
+    ///
+    /// In a test process that links `LayeredDefaultsTesting`, the default (no `environment`) is the test
+    /// scope's (none), when a scope is bound on the calling task.
     /// - Parameter environment: the environment to read; nil (the default) reads the process's.
     public static func systemDirectories(environment: [String: String]? = nil) -> [URL] {
-        if environment == nil, let scoped = Defaults.scopedStandard { return scoped.configuration.systemDirectories }
+        if environment == nil, let resolved = DefaultLocationResolver.installed?.systemDirectories() { return resolved }
         let named = (variable("XDG_CONFIG_DIRS", in: environment) ?? "").split(separator: ":").filter { $0.hasPrefix("/") }
         return (named.isEmpty ? ["/etc/xdg"] : named.map(String.init)).map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
@@ -92,7 +96,8 @@ public enum Location: Sendable, Hashable {
     static let managedSubdirectory = "layered-defaults/managed"
 
     /// The directory this location resolves to, or nil for ``inMemory``.
-    /// - Parameter environment: the environment to read; nil (the default) reads the process's.for ``default``.
+    /// - Parameter environment: the environment to read for ``default``; nil (the default) reads the
+    ///   process's, or asks the installed ``DefaultLocationResolver`` when there is one.
     package func root(environment: [String: String]? = nil) -> URL? {
         switch self {
         case .inMemory:
@@ -100,10 +105,9 @@ public enum Location: Sendable, Hashable {
         case .directory(let url):
             return url
         case .default:
-            // NB: inside a test's isolated scope (`.isolatedDefaults`, `withIsolatedDefaults`), the default
-            // location is that test's, so a store opened with the default configuration never reaches
-            // the user's real preferences either.
-            if environment == nil, let scoped = Defaults.scopedStandard { return scoped.configuration.location.root() }
+            // NB: an explicit environment is read as given (the `prefs` tool, tests of this resolution);
+            // else an installed resolver (a test process's) decides, whatever the thread or task.
+            if environment == nil, let resolver = DefaultLocationResolver.installed { return resolver.root() }
             if let home = Self.variable("LAYERED_DEFAULTS_HOME", in: environment), !home.isEmpty {
                 return URL(fileURLWithPath: home, isDirectory: true)
             }

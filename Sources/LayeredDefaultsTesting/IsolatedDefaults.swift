@@ -1,7 +1,7 @@
 import Foundation
 import LayeredDefaults
 
-/// The names and places ``withIsolatedDefaults(in:prefix:arguments:_:)`` uses for its throwaway domains.
+/// The names and places ``withIsolatedDefaults(in:prefix:arguments:printingErrors:_:)`` uses for its throwaway domains.
 public enum IsolatedDefaults {
     /// The prefix of every suite name the isolation helpers make: `LayeredDefaultsTesting-` followed by
     /// a UUID, e.g. `LayeredDefaultsTesting-E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
@@ -42,23 +42,23 @@ struct IsolatedDomain {
         }
     }
 
-    /// Opens the domain and runs `body` with it, as `Defaults.standard` too. The store is released
-    /// when this returns, so its connection is closed (unless `body` kept the store) before the files
-    /// are removed.
-    func run<T>(arguments: [String], _ body: (Defaults, String) throws -> T) throws -> T {
-        let defaults = try Defaults(
-            suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: []))
-        return try Defaults.$scopedStandard.withValue(defaults) { try body(defaults, suiteName) }
+    /// Opens the domain and runs `body` with it, as `Defaults.standard` too, its reported errors collected
+    /// (``IsolatedDefaults/reportedErrors``). The store is released when this returns, so its connection
+    /// is closed (unless `body` kept the store) before the files are removed.
+    func run<T>(arguments: [String], printingErrors: Bool, _ body: (Defaults, String) throws -> T) throws -> T {
+        let scope = try IsolatedScope(
+            suiteName: suiteName, location: .directory(root), arguments: arguments, printingErrors: printingErrors)
+        return try scope.run { try body($0, suiteName) }
     }
 
-    /// The asynchronous form of ``run(arguments:_:)``.
+    /// The asynchronous form of ``run(arguments:printingErrors:_:)``.
     func run<T>(
-        arguments: [String], isolation: isolated (any Actor)?, _ body: (Defaults, String) async throws -> T
+        arguments: [String], printingErrors: Bool, isolation: isolated (any Actor)?,
+        _ body: (Defaults, String) async throws -> T
     ) async throws -> T {
-        let defaults = try Defaults(
-            suiteName: suiteName, configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: []))
-        return try await Defaults.$scopedStandard.withValue(
-            defaults, operation: { try await body(defaults, suiteName) }, isolation: isolation)
+        let scope = try IsolatedScope(
+            suiteName: suiteName, location: .directory(root), arguments: arguments, printingErrors: printingErrors)
+        return try await scope.run(isolation: isolation) { try await body($0, suiteName) }
     }
 
     /// Removes what this domain created: the whole root when it made the root, else only the domain's

@@ -15,11 +15,13 @@ import Testing
 /// ```
 ///
 /// Each test case gets a store of a fresh domain, named ``IsolatedDefaults/suiteNamePrefix`` followed by a
-/// UUID, set up like ``withIsolatedDefaults(in:prefix:arguments:_:)`` (or ``withInMemoryDefaults(prefix:arguments:_:)``)
+/// UUID, set up like ``withIsolatedDefaults(in:prefix:arguments:printingErrors:_:)`` (or ``withInMemoryDefaults(prefix:arguments:printingErrors:_:)``)
 /// and removed afterwards, even when the test throws. The argument domain is empty unless `arguments`
 /// are given. `Defaults.standard` is that store through a task-local value: on the test's task and the
-/// child tasks it starts (`async let`, task groups, `Task { }`), not on a detached task or another thread.
-/// Tests running in parallel each see their own.
+/// child tasks it starts (`async let`, task groups, `Task { }`), not on a detached task or another thread
+/// (there, as outside any scope, it is a throwaway in-memory store, and using it fails the test). A store
+/// of the default location lives in the test's location too. Tests running in parallel each see their
+/// own. The errors the store reports are collected for ``IsolatedDefaults/reportedErrors``, not printed.
 public struct IsolatedDefaultsTrait: TestTrait, SuiteTrait, TestScoping {
     /// Where the test's store keeps its domains.
     public enum Storage: Sendable, Hashable {
@@ -33,6 +35,9 @@ public struct IsolatedDefaultsTrait: TestTrait, SuiteTrait, TestScoping {
     public let storage: Storage
     /// The launch arguments of the store's argument domain; empty unless given.
     public let arguments: [String]
+    /// Whether the errors the store reports are also written to standard error; they are collected
+    /// for ``IsolatedDefaults/reportedErrors`` either way.
+    public let printsErrors: Bool
 
     /// A suite's trait applies to each of its tests, each with a store of its own.
     public var isRecursive: Bool { true }
@@ -47,8 +52,10 @@ public struct IsolatedDefaultsTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         switch storage {
-        case .temporaryDirectory: try await withIsolatedDefaults(arguments: arguments) { _, _ in try await function() }
-        case .inMemory: try await withInMemoryDefaults(arguments: arguments) { _, _ in try await function() }
+        case .temporaryDirectory:
+            try await withIsolatedDefaults(arguments: arguments, printingErrors: printsErrors) { _, _ in try await function() }
+        case .inMemory:
+            try await withInMemoryDefaults(arguments: arguments, printingErrors: printsErrors) { _, _ in try await function() }
         }
     }
 }
@@ -65,9 +72,11 @@ extension Trait where Self == IsolatedDefaultsTrait {
     /// - Parameters:
     ///   - storage: a temporary directory (the default) or memory only.
     ///   - arguments: the launch arguments of the argument domain, e.g. `["-fontSize", "20"]`; none by default.
+    ///   - printingErrors: also write each error the store reports to standard error; by default they
+    ///     are only collected, for ``IsolatedDefaults/reportedErrors``.
     public static func isolatedDefaults(
-        _ storage: IsolatedDefaultsTrait.Storage = .temporaryDirectory, arguments: [String] = []
+        _ storage: IsolatedDefaultsTrait.Storage = .temporaryDirectory, arguments: [String] = [], printingErrors: Bool = false
     ) -> Self {
-        IsolatedDefaultsTrait(storage: storage, arguments: arguments)
+        IsolatedDefaultsTrait(storage: storage, arguments: arguments, printsErrors: printingErrors)
     }
 }

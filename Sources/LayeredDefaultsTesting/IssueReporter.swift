@@ -16,8 +16,22 @@ struct CallSite: Sendable {
     var runtimeLocation: SourceLocation? = nil
 
     /// The call site as Swift Testing's source location.
+    ///
+    /// NB: Swift Testing traps on a location of no file or line; a site that has none (a running XCTest
+    /// case's, when it finished meanwhile) is reported here instead.
     var sourceLocation: SourceLocation {
-        runtimeLocation ?? SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column))
+        if let runtimeLocation { return runtimeLocation }
+        guard "\(fileID)".contains("/"), line > 0 else {
+            return SourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+        }
+        return SourceLocation(fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: max(Int(column), 1))
+    }
+}
+
+extension CallSite {
+    /// A site known, if at all, only at run time: `location`, else nowhere in particular.
+    init(unknownAt location: SourceLocation?) {
+        self.init(fileID: "", filePath: "", line: 0, column: 0, runtimeLocation: location)
     }
 }
 
@@ -38,11 +52,15 @@ struct IssueReporter: Sendable {
                 return
             }
             #if canImport(XCTest)
-                XCTFail(message, file: site.filePath, line: site.line)
+                if let location = site.runtimeLocation {
+                    if XCTestCaseTracker.shared.recordFailure(message, at: location) { return }
+                } else if XCTestCaseTracker.shared.current != nil {
+                    XCTFail(message, file: site.filePath, line: site.line)
+                    return
+                }
             #endif
-            // NB: off a Swift Testing test's task (a detached task, a release elsewhere) `Test.current` is nil
-            // too. XCTFail drops a failure when no XCTest case runs, and Issue.record drops one when no Swift
-            // Testing run is active, so calling both loses nothing and reports once.
+            // NB: off a Swift Testing test's task (a detached task, another thread) `Test.current` is nil
+            // too: the issue then belongs to the Swift Testing run, if one is active (else it is dropped).
             Issue.record(Comment(rawValue: message), sourceLocation: site.sourceLocation)
         },
         note: { message, site in

@@ -21,8 +21,12 @@ import LayeredDefaults
 /// ```
 ///
 /// Inside `body` (on its task and the child tasks it starts), `Defaults.standard` is that store, so code
-/// that reaches for `standard` (or a default argument `defaults: Defaults = .standard`) uses it too. This
-/// is the base-class-free helper for XCTest: outside it, using `Defaults.standard` in a test fails the test.
+/// that reaches for `standard` (or a default argument `defaults: Defaults = .standard`) uses it too, and
+/// a store of the default location lives in its directory. This is the base-class-free helper for
+/// XCTest: outside it, using `Defaults.standard` or `Location.default` in a test fails the test.
+///
+/// The errors the store reports to its error handler are collected, not printed (unless
+/// `printingErrors`): check them with ``IsolatedDefaults/reportedErrors``.
 ///
 /// Do not keep the store after `body` returns: its files are gone.
 /// - Parameters:
@@ -30,22 +34,23 @@ import LayeredDefaults
 ///   - prefix: the start of the suite name. The default is ``IsolatedDefaults/suiteNamePrefix``.
 ///   - arguments: the launch arguments of the store's argument domain. The default is none (never the
 ///     test runner's own `CommandLine.arguments`).
+///   - printingErrors: also write each error the store reports to standard error. The default is false.
 ///   - body: receives the store and its suite name.
 /// - Returns: what `body` returns.
 /// - Throws: what `body` throws; `DefaultsError.invalidSuiteName` when `prefix` makes an invalid suite
 ///   name; or an error creating the directory or opening the store.
 public func withIsolatedDefaults<T>(
     in root: URL? = nil, prefix: String = IsolatedDefaults.suiteNamePrefix, arguments: [String] = [],
-    _ body: (_ defaults: Defaults, _ suiteName: String) throws -> T
+    printingErrors: Bool = false, _ body: (_ defaults: Defaults, _ suiteName: String) throws -> T
 ) throws -> T {
     let domain = try IsolatedDomain(prefix: prefix, root: root)
     defer { domain.remove() }
-    return try domain.run(arguments: arguments, body)
+    return try domain.run(arguments: arguments, printingErrors: printingErrors, body)
 }
 
 /// Runs the asynchronous `body` with a store of a fresh, randomly named persistent domain on disk, and
 /// removes that domain afterwards, even when `body` throws (see
-/// ``withIsolatedDefaults(in:prefix:arguments:_:)``).
+/// ``withIsolatedDefaults(in:prefix:arguments:printingErrors:_:)``).
 ///
 /// ```swift
 /// @Test func savingTheThemeFromTheModel() async throws {
@@ -60,6 +65,7 @@ public func withIsolatedDefaults<T>(
 ///   - root: the directory to create the domain in; the default is a fresh temporary directory.
 ///   - prefix: the start of the suite name. The default is ``IsolatedDefaults/suiteNamePrefix``.
 ///   - arguments: the launch arguments of the store's argument domain. The default is none.
+///   - printingErrors: also write each error the store reports to standard error. The default is false.
 ///   - isolation: the caller's actor; `body` runs on it.
 ///   - body: receives the store and its suite name.
 /// - Returns: what `body` returns.
@@ -67,10 +73,10 @@ public func withIsolatedDefaults<T>(
 ///   name; or an error creating the directory or opening the store.
 public func withIsolatedDefaults<T>(
     in root: URL? = nil, prefix: String = IsolatedDefaults.suiteNamePrefix, arguments: [String] = [],
-    isolation: isolated (any Actor)? = #isolation,
+    printingErrors: Bool = false, isolation: isolated (any Actor)? = #isolation,
     _ body: (_ defaults: Defaults, _ suiteName: String) async throws -> T
 ) async throws -> T {
     let domain = try IsolatedDomain(prefix: prefix, root: root)
     defer { domain.remove() }
-    return try await domain.run(arguments: arguments, isolation: isolation, body)
+    return try await domain.run(arguments: arguments, printingErrors: printingErrors, isolation: isolation, body)
 }

@@ -52,7 +52,10 @@
             XCTAssertEqual(failures.count, 1)
             let description = failures.first?.description ?? ""
             XCTAssertTrue(
-                description.contains("`Defaults.standard` was used in a test; inject a store or use `.isolatedDefaults`"))
+                description.contains("`Defaults.standard` was used in a test; inject a store or use `withIsolatedDefaults"),
+                description)
+            XCTAssertTrue(failures.first?.file.hasSuffix("DefaultsRecorderXCTests.swift") == true)
+            XCTAssertEqual(failures.first?.line, useLine, "the failure is at the test's line")
             XCTAssertTrue(description.contains("testStandardOutsideAScopeFailsNamingTheCaseAndCallSite"), description)
             XCTAssertTrue(description.contains("DefaultsRecorderXCTests.swift:\(useLine):"), description)
             XCTAssertEqual(used.configuration.location, .inMemory, "the write goes nowhere")

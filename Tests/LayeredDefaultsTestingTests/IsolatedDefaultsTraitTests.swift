@@ -77,13 +77,6 @@ import Testing
         #expect(store.suiteName.hasPrefix(IsolatedDefaults.suiteNamePrefix))
     }
 
-    @Test func whereNoTestIsKnownStandardIsStillAThrowawayStore() async {
-        // NB: a detached task has no `Test.current`, and no XCTest case runs while Swift Testing's tests do.
-        let store = await Task.detached { Defaults.standard }.value
-        #expect(store.configuration.location == .inMemory)
-        #expect(store.suiteName.hasPrefix(IsolatedDefaults.suiteNamePrefix))
-    }
-
     @Test func withIsolatedDefaultsBindsStandardToo() throws {
         try withIsolatedDefaults { defaults, _ in
             #expect(Defaults.standard === defaults)

@@ -70,3 +70,9 @@ func directory(of defaults: Defaults) -> URL? {
 }
 
 struct Failure: Error, Equatable {}
+
+/// Code under test in another file than the tests, reaching for `Defaults.standard` through a default
+/// argument, as a library's settings type does.
+struct SettingsWithADefaultArgument {
+    var defaults: Defaults = .standard
+}

@@ -23,6 +23,12 @@ struct Settings {
     #expect(Defaults.standard[.tabWidth] == 8)
 }
 
+@Test(.isolatedDefaults) func aValueOfAnotherTypeReadsAsTheDefault() throws {
+    try Defaults.standard.write("wide", forKey: "tabWidth")
+    #expect(Defaults.standard[.tabWidth] == 4)  // reported to the error handler: collected, not printed
+    #expect(IsolatedDefaults.reportedErrors.count == 1)
+}
+
 @Test(.isolatedDefaults) func everyChangeIsAsserted() throws {
     let recorder = try DefaultsRecorder(.standard)
     defer { recorder.finish() }  // an unasserted change fails the test here
