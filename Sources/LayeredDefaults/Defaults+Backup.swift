@@ -25,7 +25,8 @@ extension Defaults {
     ///   - destination: the backup file to write.
     ///   - replacing: replace a file already at `destination` (default: refuse it).
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/noSuchDomain(suite:)`` (also for an
-    ///   in-memory location), ``DefaultsError/backupExists(path:)``, an error of opening the domain
+    ///   in-memory location), ``DefaultsError/backupExists(path:)``,
+    ///   ``DefaultsError/backupDestinationInUse(path:)`` (also when replacing), an error of opening the domain
     ///   (``DefaultsError/corruptStore(path:reason:)``, ...), or a storage error writing the copy. Nothing
     ///   is left at `destination` (or the file there is unchanged) when it throws.
     public static func backup(
@@ -39,6 +40,14 @@ extension Defaults {
         let target = destination.standardizedFileURL.path
         var status = stat()
         if !replacing, lstat(target, &status) == 0 { throw DefaultsError.backupExists(path: target) }
+        // NB: SQLite finds a database's log by its name: a file renamed over a database that has one
+        // (the domain's own file, another domain in use) would be read with that database's pages.
+        let companionOf = Location.companionSuffixes.first(where: target.hasSuffix).map { String(target.dropLast($0.count)) }
+        if !DomainFiles.existing(ofDatabase: target).filter({ $0 != target }).isEmpty
+            || companionOf.map({ lstat($0, &status) == 0 }) == true
+        {
+            throw DefaultsError.backupDestinationInUse(path: target)
+        }
         let temporary =
             (target as NSString).deletingLastPathComponent + "/." + (target as NSString).lastPathComponent + ".backup-"
             + UUID().uuidString
@@ -75,8 +84,11 @@ extension Defaults {
     /// ``backup(suiteName:location:to:replacing:)``, or a domain's file with nothing pending in a
     /// `-wal`), else it is refused and nothing changes. Other processes then see the old content or the
     /// restored one, never a mix; their cached values and observers follow within 100 ms, this process's
-    /// at once. Every key, and the record of migrations run, becomes the backup's. The domain is created
-    /// when it does not exist. The backup file is not modified.
+    /// at once. Every key, and the record of migrations run, becomes the backup's, but for a key the
+    /// managed domain forces, which keeps its row (as in ``replacePersistentValues(_:forName:)``). The
+    /// rows are read from the backup and written through the one write door, so nothing of the backup's
+    /// own schema (a trigger, another table, its page size) comes along, and a row no write could store
+    /// refuses the backup. The domain is created when it does not exist. The backup file is not modified.
     ///
     /// ```swift
     /// try Defaults.restore(suiteName: "com.example.app", from: URL(fileURLWithPath: "app-backup.sqlite3"))
@@ -84,14 +96,21 @@ extension Defaults {
     /// - Parameters:
     ///   - suiteName: the domain to restore.
     ///   - location: where the domain lives; the default resolves as for ``init(suiteName:configuration:)``.
+    ///   - systemDirectories: where the managed domain, whose forced keys keep their rows, is looked for;
+    ///     the default is ``Location/systemDirectories(environment:)``'s.
     ///   - backup: the backup file to read.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/invalidBackup(path:reason:)``,
+    ///   ``DefaultsError/forced(suite:key:)`` for a key the managed domain forces whose row the backup
+    ///   would change,
     ///   ``DefaultsError/unsafePath(path:)``, ``DefaultsError/hardLinked(path:)`` or
     ///   ``DefaultsError/permissionDenied(path:)`` for the backup; ``DefaultsError/noSuchDomain(suite:)``
     ///   for an in-memory location; an error of opening the domain (a corrupt one: move it aside with
     ///   ``repair(suiteName:location:)`` first); ``DefaultsError/busy(suite:key:)`` or another storage
     ///   error. Nothing changes when it throws.
-    public static func restore(suiteName: String, location: Location = .default, from backup: URL) throws {
+    public static func restore(
+        suiteName: String, location: Location = .default, systemDirectories: [URL] = Location.systemDirectories(),
+        from backup: URL
+    ) throws {
         try SuiteName.validate(suiteName)
         let registry = StoreRegistry(configuration: Configuration(location: location, arguments: [], systemDirectories: []))
         guard registry.root != nil else { throw DefaultsError.noSuchDomain(suite: suiteName) }
@@ -121,15 +140,40 @@ extension Defaults {
                     + "(schema version \(found); this one reads \(supported))")
         }
         defer { FileAdmission.close(refused: candidate.connection, path: source) }
+        let content: (values: [String: PreferenceValue], migrations: [String])
         do {
             try Schema.verifyBackup(candidate.connection, path: source)
+            let table = PreferencesTable(connection: candidate.connection, suite: suiteName)
+            let (values, undecodable) = try table.allValues()
+            guard undecodable.isEmpty else {
+                throw DefaultsError.invalidBackup(path: source, reason: "some of its rows do not match their type")
+            }
+            content = (values, try table.migrationNames())
         } catch let error as DefaultsError {
             throw error
         } catch {
             throw DefaultsError.storage(error, suite: suiteName, key: nil)
         }
+        // NB: checked before the domain is opened (perhaps created): a row no write could store is refused.
+        for (key, value) in content.values {
+            guard !key.isEmpty else { throw DefaultsError.invalidBackup(path: source, reason: "it holds an empty key") }
+            do {
+                try value.checkStorable(suite: suiteName, key: key)
+            } catch {
+                throw DefaultsError.invalidBackup(path: source, reason: "the value of '\(key)' is one no write may store")
+            }
+        }
         let store = try registry.store(named: suiteName, create: true)!
-        try store.replaceContents(from: candidate.connection)
+        // NB: the rows go through the one write door, so every rule on rows holds: forced keys keep
+        // their rows, nothing of the backup's schema (triggers, other tables, its page size) comes along.
+        let forcedKeys = try forcedKeys(
+            of: managedLayer(
+                of: suiteName, configuration: Configuration(location: location, systemDirectories: systemDirectories),
+                excluding: store))
+        try store.transaction(forcedKeys: forcedKeys) { domain in
+            try domain.replaceAll(with: content.values)
+            try domain.replaceMigrationRecords(with: content.migrations)
+        }
         // NB: this process's observers are evaluated now; other processes' at their next poll.
         ObservationCenter.shared.changed(keys: nil as [String]?)
     }

@@ -78,14 +78,7 @@ extension Defaults {
         -> [String]
     {
         let store = try store(named: domainName ?? suiteName, create: true)!
-        let kept = try transaction(in: store) { domain in
-            let kept = try domain.removeAll()
-            for (key, value) in values {
-                if kept.contains(key), try domain.value(forKey: key) == value { continue }
-                try domain.set(value, forKey: key)
-            }
-            return kept
-        }
+        let kept = try transaction(in: store) { try $0.replaceAll(with: values) }
         postChange()
         return kept
     }

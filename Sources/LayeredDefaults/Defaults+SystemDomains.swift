@@ -32,6 +32,16 @@ extension Defaults {
         existingStores(of: suiteName, under: Location.managedSubdirectory, configuration: configuration, excluding: persistent)
     }
 
+    /// The keys a managed layer (``managedLayer(of:configuration:excluding:)``) forces.
+    /// - Throws: the layer's failure: when a managed file exists but cannot be read, no key of it can be
+    ///   known to be free (fail closed); or an error reading one of its stores.
+    static func forcedKeys(of layer: (stores: [DomainStore], failure: DefaultsError?)) throws -> Set<String> {
+        if let failure = layer.failure { throw failure }
+        var keys = Set<String>()
+        for store in layer.stores { keys.formUnion(try store.allValues().values.keys) }
+        return keys
+    }
+
     /// The stores of `suiteName` in `subdirectory` of each system directory where its file exists, and
     /// the error of the first that cannot be opened (each such error also sent to the error handler).
     private static func existingStores(

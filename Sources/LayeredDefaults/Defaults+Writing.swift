@@ -78,13 +78,10 @@ extension Defaults {
     /// free, so every write to that domain fails with that file's error. The forced keys are read
     /// before the transaction begins, so that no store's lock is taken while this one is held.
     func transaction<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
-        let (forced, failure) =
+        let forcedKeys =
             store === persistent
-            ? (managed, managedFailure)
-            : Self.managedLayer(of: store.name, configuration: configuration, excluding: store)
-        if let failure { throw failure }
-        var forcedKeys = Set<String>()
-        for managedStore in forced { forcedKeys.formUnion(try managedStore.allValues().values.keys) }
+            ? try Self.forcedKeys(of: (managed, managedFailure))
+            : try Self.forcedKeys(of: Self.managedLayer(of: store.name, configuration: configuration, excluding: store))
         return try store.transaction(key: key, forcedKeys: forcedKeys, body)
     }
 }

@@ -93,12 +93,16 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// old file, and its writes would go into a `-wal` that the new file's readers take as the new
     /// file's. Nothing was written.
     case replacedFile(suite: String, path: String)
-    /// The file given to ``Defaults/restore(suiteName:location:from:)`` is not a backup that can be
+    /// The file given to ``Defaults/restore(suiteName:location:systemDirectories:from:)`` is not a backup that can be
     /// restored (`reason` says why). Nothing was changed.
     case invalidBackup(path: String, reason: String)
     /// ``Defaults/backup(suiteName:location:to:replacing:)`` found a file at its destination and was not
     /// asked to replace it. Nothing was written.
     case backupExists(path: String)
+    /// The destination given to ``Defaults/backup(suiteName:location:to:replacing:)`` is a database with
+    /// a `-wal`, `-shm` or `-journal` beside it (in use, or left so by a crash), or is such a file of a
+    /// database: replacing it would mix the backup with another database's log. Nothing was written.
+    case backupDestinationInUse(path: String)
     /// The domain has no file (nothing to back up). Nothing was created.
     case noSuchDomain(suite: String)
 
@@ -182,6 +186,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot restore from '\(path)': \(reason); nothing was changed: give a file made by `prefs backup` (Defaults.backup)"
         case .backupExists(let path):
             "Cannot back up to '\(path)': a file is already there; nothing was written: choose another path, or replace it with `prefs backup --replace` (Defaults.backup(..., replacing: true))"
+        case .backupDestinationInUse(let path):
+            "Cannot back up to '\(path)': it is a database with a -wal, -shm or -journal file beside it, or such a file of one, and replacing it would mix the backup with that database's log; nothing was written: choose another path"
         case .noSuchDomain(let suite):
             "The domain '\(suite)' does not exist (it has no file); nothing was created"
         case .valueNotAccepted(let suite, let key, let accepts):

@@ -110,6 +110,101 @@ struct BackupRestoreTests {
         }
     }
 
+    /// A backup never replaces a database that has a log beside it (a domain in use, here the backed-up
+    /// domain itself and another one), nor such a log: SQLite would mix the copy with the old pages.
+    @Test func aBackupNeverReplacesADatabaseInUseOrItsLog() throws {
+        try withTemporaryRoot { root in
+            let app = try open("app", in: root)
+            try app.write("v", forKey: "k")
+            let other = try open("other", in: root)
+            try other.write("kept", forKey: "k")
+            for target in [
+                databaseFile("other", in: root).path, databaseFile("other", in: root).path + "-wal",
+                databaseFile("app", in: root).path, databaseFile("app", in: root).path + "-shm",
+            ] {
+                #expect(throws: DefaultsError.backupDestinationInUse(path: target)) {
+                    try Defaults.backup(
+                        suiteName: "app", location: .directory(root), to: URL(fileURLWithPath: target), replacing: true)
+                }
+            }
+            #expect(try other.value(forKey: "k") == "kept")
+            #expect(try freshValues(of: databaseFile("other", in: root)) == ["k": "kept"])
+        }
+    }
+
+    /// A restore takes the backup's rows through the one write door, never its pages: a trigger, another
+    /// page size or a table of another shape in the backup does not come along, and a row no write could
+    /// store (an empty key, nesting past the limit, a row that does not match its type) refuses the whole
+    /// backup, nothing changed and nothing created.
+    @Test func aRestoreTakesTheRowsNeverTheSchema() throws {
+        try withTemporaryRoot { root in
+            let backup = root.appendingPathComponent("hostile.sqlite3")
+            try open("source", in: root).write("restored", forKey: "k")
+            try Defaults.backup(suiteName: "source", location: .directory(root), to: backup)
+            let connection = try Connection(path: backup.path, busyTimeoutMilliseconds: 1000)
+            try connection.execute(
+                "CREATE TRIGGER swallow BEFORE INSERT ON preferences BEGIN SELECT RAISE(IGNORE); END; CREATE TABLE extra (x)")
+            connection.close()
+            let defaults = try open("app", in: root)
+            try defaults.write("old", forKey: "gone")
+            try Defaults.restore(suiteName: "app", location: .directory(root), from: backup)
+            #expect(try defaults.persistentValues() == ["k": "restored"])
+            try defaults.write("after", forKey: "new")
+            #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "restored", "new": "after"])
+            let tables = try Connection(path: databaseFile("app", in: root).path, busyTimeoutMilliseconds: 1000)
+            defer { tables.close() }
+            #expect(try tables.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' OR name = 'extra'") == 0)
+
+            for (row, reason) in [
+                ("('', 'string', 'x')", "it holds an empty key"),
+                (
+                    "('deep', 'array', '\(String(repeating: "{\"array\":[", count: 101) + String(repeating: "]}", count: 101))')",
+                    "the value of 'deep' is one no write may store"
+                ),
+                ("('bad', 'integer', 'not a number')", "some of its rows do not match their type"),
+            ] {
+                let refused = root.appendingPathComponent("refused.sqlite3")
+                unlink(refused.path)
+                try Defaults.backup(suiteName: "source", location: .directory(root), to: refused)
+                let writer = try Connection(path: refused.path, busyTimeoutMilliseconds: 1000)
+                try writer.execute("INSERT INTO preferences (key, type, value) VALUES \(row)")
+                writer.close()
+                #expect(throws: DefaultsError.invalidBackup(path: refused.path, reason: reason)) {
+                    try Defaults.restore(suiteName: "fresh", location: .directory(root), from: refused)
+                }
+                #expect(mode(of: databaseFile("fresh", in: root).path) == nil, "nothing created")
+            }
+        }
+    }
+
+    /// A restore follows the forced-key rule of every whole-domain change: the forced key's row is kept,
+    /// and a backup that would change it is refused, nothing changed.
+    @Test func aRestoreKeepsAForcedKeysRow() throws {
+        try withTemporaryRoot { root in
+            let (xdg, user) = (root.appendingPathComponent("xdg"), root.appendingPathComponent("user"))
+            try open("app", in: user).replacePersistentValues(["locked": "mine", "other": "free"])
+            try open("managed", in: Location.managedRoot(in: xdg)).write("x", forKey: "unrelated")
+            try Defaults(
+                suiteName: "app",
+                configuration: .init(location: .directory(Location.managedRoot(in: xdg)), arguments: [], systemDirectories: [])
+            ).write("managed", forKey: "locked")
+            func backup(_ values: [String: PreferenceValue], _ name: String) throws -> URL {
+                try open(name, in: root).replacePersistentValues(values)
+                let file = root.appendingPathComponent(name + "-backup.sqlite3")
+                try Defaults.backup(suiteName: name, location: .directory(root), to: file)
+                return file
+            }
+            let changing = try backup(["locked": "from-backup", "k": "v"], "changing")
+            #expect(throws: DefaultsError.forced(suite: "app", key: "locked")) {
+                try Defaults.restore(suiteName: "app", location: .directory(user), systemDirectories: [xdg], from: changing)
+            }
+            #expect(try freshValues(of: databaseFile("app", in: user)) == ["locked": "mine", "other": "free"])
+            let keeping = try backup(["k": "v"], "keeping")
+            try Defaults.restore(suiteName: "app", location: .directory(user), systemDirectories: [xdg], from: keeping)
+            #expect(try freshValues(of: databaseFile("app", in: user)) == ["locked": "mine", "k": "v"])
+        }
+    }
+
     /// An empty file and the domain's own file are refused too, and a refused restore of a missing domain
     /// creates nothing.
     @Test func anEmptyOrOwnFileIsRefused() throws {

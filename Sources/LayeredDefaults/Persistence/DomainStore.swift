@@ -263,32 +263,6 @@ final class DomainStore: Sendable {
         }
     }
 
-    /// Replaces this domain's whole content with the database `source` has open (a backup already
-    /// admitted), in one write transaction: other connections, in any process, see the old content or
-    /// the new one, and their views are discarded by the commit's change of the WAL-index header.
-    /// - Throws: ``unavailable``, ``DefaultsError/replacedFile(suite:path:)``, or a storage error
-    ///   (``DefaultsError/busy(suite:key:)``, ...), after which the domain is as it was.
-    func replaceContents(from source: Connection) throws {
-        if let unavailable { throw unavailable }
-        try withTable(key: nil) { table, reentered in
-            guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
-            try refuseWritingIfReplaced()
-            do {
-                try source.copy(into: table.connection)
-            } catch {
-                throw failure(error, key: nil)
-            }
-            // NB: never patched: everything may have changed, so the view is revalidated (the commit moved
-            // the WAL-index header). The backup API's commit does not run the WAL hook, so the idle
-            // checkpoint is asked for here, whatever the commit count says.
-            view.withLock { $0.revalidate(signal.fingerprint) }
-            if !awaitsIdleCheckpoint.load(ordering: .relaxed) {
-                awaitsIdleCheckpoint.store(true, ordering: .relaxed)
-                IdleCheckpointer.shared.schedule(self, commits: table.connection.walCommitCount)
-            }
-        }
-    }
-
     /// The ``IdleCheckpointer``'s look: when this store's connection committed nothing to its log since
     /// its count was `commits`, checkpoints the log (`PASSIVE`), holding the store's lock; else returns
     /// the count now, for the next look.

@@ -82,6 +82,29 @@ public struct DomainTransaction: ~Copyable {
         }
     }
 
+    /// Replaces every key of this domain with `values`, but for a key the managed domain forces, whose
+    /// row is kept (see ``removeAll()``): `values` may hold it only with that same value.
+    /// - Returns: the forced keys whose rows were kept, sorted (usually none).
+    /// - Throws: ``DefaultsError/forced(suite:key:)`` for a forced key whose value `values` would change,
+    ///   or what ``set(_:forKey:)`` throws.
+    @discardableResult
+    public mutating func replaceAll(with values: [String: PreferenceValue]) throws -> [String] {
+        let kept = try removeAll()
+        for (key, value) in values {
+            if kept.contains(key), try self.value(forKey: key) == value { continue }
+            try set(value, forKey: key)
+        }
+        return kept
+    }
+
+    /// Makes `names` the migrations recorded as run (a restore brings the backup's record).
+    mutating func replaceMigrationRecords(with names: [String]) throws {
+        try recordingFailure {
+            try table.connection.statement("DELETE FROM migrations").run()
+            for name in names { try table.recordMigration(named: name) }
+        }
+    }
+
     /// Removes every key of this domain but those the managed domain forces: their rows, the user's own
     /// values that the forced ones shadow, are kept (as no write may change them).
     /// - Returns: the keys kept, sorted (usually none).

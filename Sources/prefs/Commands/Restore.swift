@@ -27,7 +27,9 @@ enum Restore: Command {
         // an empty file made a moment ago and left alone since.
         let created = try context.layer != .user && !context.domainExists(domain) && context.createShared(domain)
         do {
-            try Defaults.restore(suiteName: domain, location: .directory(context.root), from: URL(fileURLWithPath: operands[1]))
+            try Defaults.restore(
+                suiteName: domain, location: .directory(context.root), systemDirectories: context.systemDirectories,
+                from: URL(fileURLWithPath: operands[1]))
         } catch {
             if created { unlink(context.file(of: domain).path) }
             throw error

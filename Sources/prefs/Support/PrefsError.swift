@@ -76,7 +76,7 @@ enum PrefsError: Error, Sendable, Equatable {
             switch error {
             case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep,
                 .dateOutOfRange, .notPropertyListFile, .unmappableValues, .invalidBackup, .backupExists, .valueNotAccepted,
-                .invalidSchema:
+                .invalidSchema, .backupDestinationInUse:
                 self = .usage(message)
             case .noSuchDomain(let suite):
                 self = .missingDomain(suite)
@@ -122,7 +122,7 @@ enum PrefsError: Error, Sendable, Equatable {
             suite
         case .invalidSuiteName, .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked,
             .mountPoint, .permissionDenied, .fileSystemFailure, .notPropertyListFile, .unmappableValues, .invalidBackup,
-            .backupExists, .malformedSchema:
+            .backupExists, .malformedSchema, .backupDestinationInUse:
             nil
         }
     }
