@@ -46,6 +46,41 @@ import Testing
         }
     }
 
+    /// Dates are read and printed in the proleptic Gregorian calendar, as the XML and JSON formats and the
+    /// date range count them, also before 1582 (where Foundation's formatters switch to the Julian
+    /// calendar): what `read` prints writes back to the same moment, and an XML export names the same day.
+    @Test(arguments: [
+        ("0001-01-01T00:00:00Z", "0001-01-01 00:00:00 +0000"), ("1000-06-15T12:00:00Z", "1000-06-15 12:00:00 +0000"),
+        ("1582-10-10", "1582-10-10 00:00:00 +0000"), ("9999-12-31 23:59:59 +0000", "9999-12-31 23:59:59 +0000"),
+        ("2024-02-29T10:00:00+02:00", "2024-02-29 08:00:00 +0000"), ("2024-03-01 01:30:00 +0200", "2024-02-29 23:30:00 +0000"),
+    ])
+    func datesAreProlepticGregorianEverywhere(written: String, printed: String) throws {
+        try withTestRoot { root in
+            try root.prefs("write", "app", "when", "-date", written).requireSuccess()
+            let read = root.prefs("read", "app", "when")
+            #expect(read.output == printed + "\n")
+            try root.prefs("write", "app", "again", "-date", printed).requireSuccess()
+            let stored = try root.stored("app")
+            guard case .date(let first)? = stored["when"], case .date(let again)? = stored["again"] else {
+                Issue.record("not dates: \(stored.keys.sorted())")
+                return
+            }
+            #expect(first.timeIntervalSinceReferenceDate.rounded(.down) == again.timeIntervalSinceReferenceDate)
+            let xml = root.prefs("export", "app", "-", "--format", "xml").output
+            #expect(xml.contains("<date>" + printed.prefix(10) + "T" + printed.dropFirst(11).prefix(8) + "Z</date>"))
+        }
+    }
+
+    @Test(arguments: ["10000-01-01", "0000-12-31", "2023-02-29", "2020-01-01T24:00:00Z", "2020-01-01 00:00:00", "2020-1-1", "x"])
+    func aDateThatIsNotARealMomentOfTheRangeIsRefused(text: String) throws {
+        try withTestRoot { root in
+            let refused = root.prefs("write", "app", "when", "-date", text)
+            #expect(refused.status == .usage)
+            #expect(refused.errorLines.count == 1)
+            #expect(root.entries.isEmpty)
+        }
+    }
+
     @Test func readOfADomainPrintsADictionaryOrJSON() throws {
         try withTestRoot { root throws in
             root.prefs("write", "app", "b", "-int", "2")

@@ -59,7 +59,7 @@ package enum PropertyListText {
         case .integer(let number): return String(number)
         case .double(let number): return value.stringValue ?? String(number)
         case .bool(let flag): return flag ? "1" : "0"
-        case .date(let date): return quoted(dateFormatter.string(from: date))
+        case .date(let date): return quoted(CivilCalendar.text(of: date) ?? "")
         case .data(let data):
             return "<\(data.map { String(format: "%02x", $0) }.joined())>"
         case .array(let values):
@@ -102,7 +102,6 @@ package enum PropertyListText {
         return result + "\""
     }
 
-    private static let dateFormatter = DateFormatter.posixUTC("yyyy-MM-dd HH:mm:ss Z")
 }
 
 private struct Parser {

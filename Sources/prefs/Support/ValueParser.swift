@@ -132,13 +132,10 @@ enum ValueParser {
         }
     }
 
+    /// The forms of ``CivilCalendar/date(parsing:)``, in the proleptic Gregorian calendar that every
+    /// format of the store uses (Foundation's date formatters switch to the Julian one before 1582).
     private static func date(_ text: String) -> Date? {
-        let iso = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]] {
-            iso.formatOptions = options
-            if let date = iso.date(from: text) { return date }
-        }
-        return ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd"].lazy.compactMap { DateFormatter.posixUTC($0).date(from: text) }.first
+        CivilCalendar.date(parsing: text)
     }
 
     private static func data(_ text: String) -> Data? {
