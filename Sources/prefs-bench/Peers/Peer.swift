@@ -65,7 +65,9 @@ enum PeerKind: String, CaseIterable, Codable, Sendable {
     ///   `replacePersistentValues` leaves the cached view complete, where a miss costs less than in
     ///   an app that reads key by key after its launch).
     /// - Throws: ``PeerError`` or the peer's error.
-    func open(suite: String, in sandbox: Sandbox, workload: Workload? = nil, asAnAppMeetsIt: Bool = false) throws
+    func open(
+        suite: String, in sandbox: Sandbox, workload: Workload? = nil, asAnAppMeetsIt: Bool = false
+    ) throws
         -> any Peer
     {
         let peer: any Peer
