@@ -8,9 +8,10 @@
 # Sources/prefs-bench/Processes/ProfileMode.swift), run under valgrind's callgrind, which counts the
 # instructions of the profiled loop only (--collect-atstart=no --toggle-collect='*profiledLoop*'):
 # repeatable on a shared, noisy machine where timing moves 20-50 % run to run. Where the line names a
-# peer (raw SQLite, or the dictionary floor of a cached read), the peer runs the same operation and the
+# peer (raw SQLite with our table and SQL, or a dictionary floor of a cached read: `floor`, the
+# `Mutex`-guarded one; `pthread`, the pthread-mutex one), the peer runs the same operation and the
 # budget is the ratio ours / peer, so a different SQLite or toolchain moves both sides; the
-# instructions are printed too. Swift's hashing is made deterministic (SWIFT_DETERMINISTIC_HASHING), so
+# instructions are printed too. A figure needed twice (ours against two floors) is measured once. Swift's hashing is made deterministic (SWIFT_DETERMINISTIC_HASHING), so
 # a dictionary's probe sequence is the same in every run.
 #
 # Needs valgrind (apt-get install valgrind). PREFS_BENCH_BINARY skips the build and uses that binary.
@@ -49,7 +50,17 @@ measure() {
     awk -v n=$((count * per)) '/^totals:/ { printf "%.0f\n", $2 / n }' "$out"
 }
 
-peer_name() { case $1 in floor) echo "dict floor" ;; sqlite) echo "SQLite" ;; *) echo "$1" ;; esac; }
+peer_name() {
+    case $1 in floor) echo "dict floor" ;; pthread) echo "pthread floor" ;; sqlite) echo "SQLite" ;; *) echo "$1" ;; esac
+}
+
+# measure into $figure, remembering each figure: the same operation of the same peer runs once a script run.
+declare -A measured_before
+measure_once() {
+    local id="$*"
+    [ -n "${measured_before[$id]:-}" ] || measured_before[$id]=$(measure "$@")
+    figure=${measured_before[$id]}
+}
 
 failed=0
 updated=$(mktemp "$work/budget.XXXXXX")
@@ -58,7 +69,8 @@ while IFS= read -r line; do
     # Comments and blank lines are kept as they are.
     if [[ -z "${line// }" || $line == \#* ]]; then echo "$line" >>"$updated"; continue; fi
     read -r operation keys count per peer budget_ours budget_peer <<<"$line"
-    ours=$(measure "$operation" ours "$keys" "$count" "$per")
+    measure_once "$operation" ours "$keys" "$count" "$per"
+    ours=$figure
     if [ "$peer" = "-" ]; then
         theirs="-"
         measured=$ours
@@ -67,7 +79,8 @@ while IFS= read -r line; do
         # NB: `floor:hot-read` is the floor's hot read, for an operation the floor cannot do (registration).
         peer_operation=$operation
         [[ $peer == *:* ]] && peer_operation=${peer#*:}
-        theirs=$(measure "$peer_operation" "$(peer_name "${peer%%:*}")" "$keys" "$count" "$per")
+        measure_once "$peer_operation" "$(peer_name "${peer%%:*}")" "$keys" "$count" "$per"
+        theirs=$figure
         measured=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { printf "%.3f", a / b }')
         budget=$(awk -v a="$budget_ours" -v b="$budget_peer" 'BEGIN { printf "%.3f", a / b }')
     fi

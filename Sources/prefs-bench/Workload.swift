@@ -3,20 +3,34 @@ import ToolSupport
 /// The keys and values of a domain of a given size, and reproducible random keys over it.
 ///
 /// Half the keys hold a short string (`pref.string.<i>` = `value-<i>`), the other half an integer
-/// (`pref.int.<i>` = `i`). Every peer is filled with the same pairs.
+/// (`pref.int.<i>` = `i`). Every peer is filled with the same pairs. With ``KeyLength/short`` keys the
+/// keys are `k<i>` and `n<i>` instead (the index of at least three digits).
 struct Workload: Sendable {
+    /// How long the keys of a workload are: a hashed read costs more for a longer key, for every peer.
+    enum KeyLength: String, Sendable {
+        /// `pref.string.<i>`, `pref.int.<i>`: 13-15 bytes at 1,000 keys (12 + the digits).
+        case long
+        /// `k<i>`, `n<i>` with at least three digits: 4 bytes at 1,000 keys, at most 6 up to 100,000.
+        case short
+    }
+
     /// The number of keys in the domain.
     let size: Int
+    /// The length of the keys.
+    let keyLength: KeyLength
     /// The string-valued pairs.
     let strings: [(key: String, value: String)]
     /// The integer-valued pairs.
     let integers: [(key: String, value: Int)]
 
-    /// The domain of `size` keys.
-    init(size: Int) {
+    /// The domain of `size` keys, of `keyLength`.
+    init(size: Int, keyLength: KeyLength = .long) {
         self.size = size
-        strings = (0..<(size / 2)).map { (Self.stringKey($0), Self.stringValue($0)) }
-        integers = (0..<(size - size / 2)).map { (Self.integerKey($0), $0) }
+        self.keyLength = keyLength
+        let stringKey = keyLength == .long ? Self.stringKey : Self.shortStringKey
+        let integerKey = keyLength == .long ? Self.integerKey : Self.shortIntegerKey
+        strings = (0..<(size / 2)).map { (stringKey($0), Self.stringValue($0)) }
+        integers = (0..<(size - size / 2)).map { (integerKey($0), $0) }
     }
 
     /// The key of the `index`th string.
@@ -25,6 +39,15 @@ struct Workload: Sendable {
     static func stringValue(_ index: Int) -> String { "value-\(index)" }
     /// The key of the `index`th integer.
     static func integerKey(_ index: Int) -> String { "pref.int.\(index)" }
+    /// The short key of the `index`th string: `k000`, `k001`, ..., `k1000`.
+    static func shortStringKey(_ index: Int) -> String { "k" + threeDigits(index) }
+    /// The short key of the `index`th integer: `n000`, ...
+    static func shortIntegerKey(_ index: Int) -> String { "n" + threeDigits(index) }
+    /// `index` in decimal, with leading zeros to three digits.
+    private static func threeDigits(_ index: Int) -> String {
+        let digits = String(index)
+        return String(repeating: "0", count: max(0, 3 - digits.count)) + digits
+    }
     /// A key no domain holds.
     static func missingKey(_ index: Int) -> String { "pref.missing.\(index)" }
     /// A key of the registration domain only.

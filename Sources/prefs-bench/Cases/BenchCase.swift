@@ -56,6 +56,10 @@ struct BenchCase: Sendable {
             id: "write-latency", item: 11,
             title: "latency of single durable writes, back to back and in bursts (the checkpoints' tail)",
             peers: WriteLatency.peers, sized: true, sizes: [100, 100_000], run: WriteLatency.run),
+        BenchCase(
+            id: "observation", item: 12,
+            title: "another process's write seen by an observer; an idle observing process's wake-ups",
+            peers: CrossProcessObservation.peers, run: CrossProcessObservation.run),
     ]
 
     /// The cases `filter` selects: the one whose identifier it is, else those containing it; all without one.

@@ -38,13 +38,13 @@ final class BenchRun {
     }
 
     /// Opens the domain `suite` of `kind` (see ``PeerKind/open(suite:in:workload:)``).
-    func open(_ kind: PeerKind, suite: String, workload: Workload? = nil) throws -> any Peer {
-        try kind.open(suite: suite, in: sandbox, workload: workload)
+    func open(_ kind: PeerKind, suite: String, workload: Workload? = nil, asAnAppMeetsIt: Bool = false) throws -> any Peer {
+        try kind.open(suite: suite, in: sandbox, workload: workload, asAnAppMeetsIt: asAnAppMeetsIt)
     }
 
     /// The name of a suite for `kind` and `parts`, unique in the run.
     func suite(_ kind: PeerKind, _ parts: Any...) -> String {
-        (["bench", kind == .floor ? "floor" : kind.rawValue.lowercased(), "r\(round)"] + parts.map { "\($0)" }).joined(
+        (["bench", kind.tag, "r\(round)"] + parts.map { "\($0)" }).joined(
             separator: ".")
     }
 }

@@ -4,30 +4,46 @@
 /// every peer) after every key of the domain has been read once: the "hot" state.
 enum ReadCases {
     /// The peers that read.
-    static let readers: [PeerKind] = [.ours, .foundation, .sqlite, .floor]
+    static let readers: [PeerKind] = [.ours, .foundation, .sqlite] + PeerKind.floors
 
-    /// Item 1: `string(forKey:)` and `integer(forKey:)` of a random stored key.
+    /// The label of the hot read of a string with short keys.
+    static let shortKeysLabel = "hot read, string, short keys"
+
+    /// Item 1: `string(forKey:)` and `integer(forKey:)` of a random stored key (13-15 bytes at 1,000
+    /// keys), and `string(forKey:)` in a domain of short keys (4-6 bytes): hashing a key is most of
+    /// the floor's cost, and its cost grows with the key.
     static func hotRead(_ run: BenchRun) throws -> [Row] {
         var rows: [Row] = []
         for size in run.sizes {
             let workload = Workload(size: size)
             let strings = Workload.randomPool(of: workload.strings.map(\.key), seed: 1)
             let integers = Workload.randomPool(of: workload.integers.map(\.key), seed: 2)
+            let shortWorkload = Workload(size: size, keyLength: .short)
+            let shortStrings = Workload.randomPool(of: shortWorkload.strings.map(\.key), seed: 1)
             var stringRow = Row(caseID: "hot-read", item: 1, label: "hot read, string", keys: size, unit: .nanoseconds)
             var integerRow = Row(caseID: "hot-read", item: 1, label: "hot read, int", keys: size, unit: .nanoseconds)
+            var shortRow = Row(caseID: "hot-read", item: 1, label: shortKeysLabel, keys: size, unit: .nanoseconds)
             for kind in run.peers(readers) {
                 let peer = try run.open(kind, suite: run.suite(kind, "hot-read", size), workload: workload)
                 warm(peer, workload)
                 stringRow[kind] = measureStringReads(peer, strings, run.settings)
                 integerRow[kind] = measureIntegerReads(peer, integers, run.settings)
+                let short = try run.open(kind, suite: run.suite(kind, "hot-read-short", size), workload: shortWorkload)
+                warm(short, shortWorkload)
+                shortRow[kind] = measureStringReads(short, shortStrings, run.settings)
             }
-            rows += [stringRow, integerRow]
+            rows += [stringRow, integerRow, shortRow]
         }
         return rows
     }
 
     /// Item 2: a read that falls through every domain to the registration domain, and one of a key
-    /// that no domain holds.
+    /// that no domain holds (measured before anything is registered), as an app meets them: the domain opened anew after it was filled, then
+    /// read key by key (see ``PeerKind/open(suite:in:workload:asAnAppMeetsIt:)``).
+    ///
+    /// The floors' registered default is their two-level read (a miss in the domain's dictionary of
+    /// the row's size, then a hit in the registration's 1,000 keys, each under its own lock); their
+    /// missing key, a miss in the domain's dictionary of the row's size.
     static func fallThrough(_ run: BenchRun) throws -> [Row] {
         let registered = (0..<1000).map(Workload.registeredKey)
         let registration = Dictionary(uniqueKeysWithValues: registered.map { ($0, "registered") })
@@ -39,15 +55,18 @@ enum ReadCases {
             var registeredRow = Row(caseID: "fallthrough", item: 2, label: "registered default", keys: size, unit: .nanoseconds)
             var missingRow = Row(caseID: "fallthrough", item: 2, label: "missing key", keys: size, unit: .nanoseconds)
             for kind in run.peers(readers) {
-                let peer = try run.open(kind, suite: run.suite(kind, "fallthrough", size), workload: workload)
+                let peer = try run.open(
+                    kind, suite: run.suite(kind, "fallthrough", size), workload: workload, asAnAppMeetsIt: true)
                 warm(peer, workload)
-                if kind == .ours || kind == .foundation {
+                // NB: the missing key first, before anything is registered: a miss of the domain alone,
+                // the floor's one hash and one look-up (as `--child profile missing` measures it).
+                for key in missingPool { _ = peer.string(forKey: key) }
+                missingRow[kind] = measureStringReads(peer, missingPool, run.settings)
+                if kind != .sqlite {
                     try peer.register(registration)
                     for key in registered { _ = peer.string(forKey: key) }
                     registeredRow[kind] = measureStringReads(peer, registeredPool, run.settings)
                 }
-                for key in missingPool { _ = peer.string(forKey: key) }
-                missingRow[kind] = measureStringReads(peer, missingPool, run.settings)
             }
             rows += [registeredRow, missingRow]
         }

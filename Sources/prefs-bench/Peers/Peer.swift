@@ -42,14 +42,44 @@ enum PeerKind: String, CaseIterable, Codable, Sendable {
     case sqlite = "SQLite"
     /// A `Mutex`-guarded Swift dictionary: the floor of a cached read.
     case floor = "dict floor"
+    /// The same dictionary guarded by a `pthread_mutex_t`: the floor with the C library's lock.
+    case pthreadFloor = "pthread floor"
+
+    /// The dictionary floors, which have no file.
+    static let floors: [PeerKind] = [.floor, .pthreadFloor]
+
+    /// The peer's part of a suite name: one word.
+    var tag: String {
+        switch self {
+        case .floor: "floor"
+        case .pthreadFloor: "pthread-floor"
+        default: rawValue.lowercased()
+        }
+    }
 
     /// Opens the domain `suite` of this peer in `sandbox`; with `workload`, first fills it with those
     /// pairs (untimed setup) and checks that a string and an integer read back.
+    ///
+    /// - Parameter asAnAppMeetsIt: ours only: fill the domain through an instance that is then let go,
+    ///   and open the domain anew, so that nothing has read the whole domain (filling it through
+    ///   `replacePersistentValues` leaves the cached view complete, where a miss costs less than in
+    ///   an app that reads key by key after its launch).
     /// - Throws: ``PeerError`` or the peer's error.
-    func open(suite: String, in sandbox: Sandbox, workload: Workload? = nil) throws -> any Peer {
+    func open(
+        suite: String, in sandbox: Sandbox, workload: Workload? = nil, asAnAppMeetsIt: Bool = false
+    ) throws
+        -> any Peer
+    {
         let peer: any Peer
         switch self {
         case .ours:
+            if asAnAppMeetsIt, let workload {
+                // NB: the registry holds stores weakly: once this instance is gone, its store and cached
+                // view close, and the instance below opens the file as a new process would.
+                try OursPeer(suite: suite, directory: sandbox.oursDirectory).populate(workload)
+                peer = try OursPeer(suite: suite, directory: sandbox.oursDirectory)
+                break
+            }
             let ours = try OursPeer(suite: suite, directory: sandbox.oursDirectory)
             if let workload { try ours.populate(workload) }
             peer = ours
@@ -59,11 +89,13 @@ enum PeerKind: String, CaseIterable, Codable, Sendable {
             if let workload { try FoundationPeer.populate(sandbox.foundationFile(of: suite), with: workload) }
             peer = try FoundationPeer(suite: suite)
         case .sqlite:
-            let sqlite = try RawSQLitePeer(path: sandbox.sqliteDirectory.appendingPathComponent(suite + ".sqlite3").path)
-            if let workload { try sqlite.populate(workload) }
-            peer = sqlite
+            let path = sandbox.sqliteDirectory.appendingPathComponent(suite + ".sqlite3").path
+            if let workload { try RawSQLitePeer.create(path: path, filledWith: workload) }
+            peer = try RawSQLitePeer(path: path)
         case .floor:
             peer = DictionaryFloor(workload: workload)
+        case .pthreadFloor:
+            peer = PthreadDictionaryFloor(workload: workload)
         }
         if let workload, let first = workload.strings.first, let last = workload.integers.last {
             guard peer.string(forKey: first.key) == first.value, peer.integer(forKey: last.key) == last.value else {

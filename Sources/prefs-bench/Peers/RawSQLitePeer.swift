@@ -1,82 +1,113 @@
 import CSQLite
 import Foundation
 
-/// Raw SQLite through its C API: the floor of our storage layer.
+/// Raw SQLite through its C API: the floor of our storage layer, doing what a minimal app would.
 ///
-/// One table `kv(key TEXT PRIMARY KEY, value BLOB)` in WAL mode with `synchronous=NORMAL` (the settings
-/// LayeredDefaults uses) and the same 5 s busy timeout; prepared statements, reused. A write is one
-/// autocommit upsert (its own transaction); a batch is `BEGIN IMMEDIATE`, the upserts, `COMMIT`.
-/// Strings are bound as text and integers as integers (a BLOB column stores either unchanged).
+/// The file has our schema (``schema``: the same `WITHOUT ROWID` table with its type column, so an
+/// insert or a delete touches one b-tree, as ours does) in WAL mode, created once by
+/// ``create(path:filledWith:)``. Opening it is what an app does: `sqlite3_open_v2` and the 5 s busy
+/// timeout ours sets, nothing else; each statement is prepared on its first use and reused, and
+/// `synchronous = NORMAL` (ours' setting, in WAL mode durable at each commit) is set before the first
+/// write. Where the semantics are ours, the SQL is ours: the same `SELECT`, upsert and `DELETE`. A
+/// write is one autocommit statement (its own transaction: all a single write needs); a batch is
+/// `BEGIN IMMEDIATE`, the upserts, `COMMIT`. Strings are bound as text with type `string`, integers as
+/// integers with type `integer`, as ours binds them.
 final class RawSQLitePeer: Peer {
     let kind = PeerKind.sqlite
     private var handle: OpaquePointer?
-    private var upsert: OpaquePointer?
+    private var upsertStatement: OpaquePointer?
     private var select: OpaquePointer?
     private var delete: OpaquePointer?
     private var begin: OpaquePointer?
     private var commit: OpaquePointer?
     private var dataVersionStatement: OpaquePointer?
+    private var writable = false
 
-    /// Opens (creating when missing) the database at `path`.
+    // NB: the text of Sources/LayeredDefaults/Persistence/Schema.swift (`Schema.create`), copied: the
+    // library keeps it internal, and the peer must parse the same schema when it opens.
+    /// Our schema: the preferences table, the migrations table, the application id and the version.
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS preferences (
+            key TEXT PRIMARY KEY NOT NULL,
+            type TEXT NOT NULL CHECK (type = 'string' OR type = 'integer' OR type = 'double' OR type = 'bool'
+                OR type = 'date' OR type = 'data' OR type = 'array' OR type = 'dictionary'),
+            value NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS migrations (
+            name TEXT PRIMARY KEY NOT NULL,
+            applied_at REAL NOT NULL
+        ) WITHOUT ROWID;
+        PRAGMA application_id = 1279545414;
+        PRAGMA user_version = 1;
+        """
+    /// Ours' upsert (`PreferencesTable.set`).
+    static let upsertSQL =
+        "INSERT INTO preferences (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value"
+
+    /// Opens the database at `path`, which ``create(path:filledWith:)`` made.
     /// - Throws: ``PeerError/failed(_:_:)`` with SQLite's message.
     init(path: String) throws {
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK
-        else {
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
             throw failure("open")
         }
         sqlite3_busy_timeout(handle, 5000)
-        try execute("PRAGMA journal_mode = WAL")
-        try execute("PRAGMA synchronous = NORMAL")
-        try execute("CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value BLOB)")
-        upsert = try prepare("INSERT INTO kv (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-        select = try prepare("SELECT value FROM kv WHERE key = ?1")
-        delete = try prepare("DELETE FROM kv WHERE key = ?1")
-        begin = try prepare("BEGIN IMMEDIATE")
-        commit = try prepare("COMMIT")
-        dataVersionStatement = try prepare("PRAGMA data_version")
     }
 
     deinit {
-        for statement in [upsert, select, delete, begin, commit, dataVersionStatement] { sqlite3_finalize(statement) }
+        for statement in [upsertStatement, select, delete, begin, commit, dataVersionStatement] { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
-    /// Fills the table with the pairs of `workload`, in one transaction.
-    func populate(_ workload: Workload) throws {
-        try step(begin)
-        do {
-            for (key, value) in workload.strings { try upsert(key) { sqlite3_bind_text($0, 2, value, -1, csqlite_transient) } }
-            for (key, value) in workload.integers { try upsert(key) { sqlite3_bind_int64($0, 2, Int64(value)) } }
-            try step(commit)
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
+    /// Creates the database at `path` (replacing none: the suite is new) with ``schema`` in WAL mode,
+    /// and fills it with the pairs of `workload`, in one transaction (untimed setup).
+    /// - Throws: ``PeerError/failed(_:_:)`` with SQLite's message.
+    static func create(path: String, filledWith workload: Workload) throws {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK
+        else {
+            sqlite3_close_v2(handle)
+            throw PeerError.failed(.sqlite, "cannot create \(path)")
+        }
+        sqlite3_close_v2(handle)
+        let peer = try RawSQLitePeer(path: path)
+        try peer.execute("PRAGMA journal_mode = WAL")
+        try peer.execute(schema)
+        try peer.transaction {
+            for (key, value) in workload.strings { try peer.upsert(key, string: value) }
+            for (key, value) in workload.integers { try peer.upsert(key, integer: value) }
         }
     }
 
     func string(forKey key: String) -> String? {
-        key.withCString { key in
+        guard let select = selectStatement() else { return nil }
+        return key.withCString { key in
             sqlite3_bind_text(select, 1, key, -1, nil)
             defer { sqlite3_reset(select) }
-            guard sqlite3_step(select) == SQLITE_ROW, let text = sqlite3_column_text(select, 0) else { return nil }
+            guard sqlite3_step(select) == SQLITE_ROW, sqlite3_column_type(select, 1) == SQLITE_TEXT,
+                let text = sqlite3_column_text(select, 1)
+            else { return nil }
             return String(cString: text)
         }
     }
 
     func integer(forKey key: String) -> Int {
-        key.withCString { key in
+        guard let select = selectStatement() else { return 0 }
+        return key.withCString { key in
             sqlite3_bind_text(select, 1, key, -1, nil)
             defer { sqlite3_reset(select) }
-            guard sqlite3_step(select) == SQLITE_ROW else { return 0 }
-            return Int(sqlite3_column_int64(select, 0))
+            guard sqlite3_step(select) == SQLITE_ROW, sqlite3_column_type(select, 1) == SQLITE_INTEGER else { return 0 }
+            return Int(sqlite3_column_int64(select, 1))
         }
     }
 
     func write(_ value: String, forKey key: String) throws {
-        try upsert(key) { sqlite3_bind_text($0, 2, value, -1, csqlite_transient) }
+        try prepareToWrite()
+        try upsert(key, string: value)
     }
 
     func remove(forKey key: String) throws {
+        try prepareToWrite()
+        if delete == nil { delete = try prepare("DELETE FROM preferences WHERE key = ?") }
         try key.withCString { key in
             sqlite3_bind_text(delete, 1, key, -1, nil)
             try step(delete)
@@ -84,9 +115,42 @@ final class RawSQLitePeer: Peer {
     }
 
     func writeBatch(_ pairs: [(key: String, value: String)]) throws {
+        try prepareToWrite()
+        try transaction {
+            for (key, value) in pairs { try upsert(key, string: value) }
+        }
+    }
+
+    /// `PRAGMA data_version`: changes when another connection has committed.
+    func dataVersion() -> Int {
+        if dataVersionStatement == nil { dataVersionStatement = try? prepare("PRAGMA data_version") }
+        defer { sqlite3_reset(dataVersionStatement) }
+        return sqlite3_step(dataVersionStatement) == SQLITE_ROW ? Int(sqlite3_column_int64(dataVersionStatement, 0)) : 0
+    }
+
+    // MARK: The C API
+
+    /// Ours' `SELECT`, prepared on first use (nil when it cannot be).
+    @inline(__always)
+    private func selectStatement() -> OpaquePointer? {
+        if select == nil { select = try? prepare("SELECT type, value FROM preferences WHERE key = ?") }
+        return select
+    }
+
+    /// Sets `synchronous = NORMAL` before the first write, as ours does when it opens.
+    private func prepareToWrite() throws {
+        guard !writable else { return }
+        try execute("PRAGMA synchronous = NORMAL")
+        writable = true
+    }
+
+    /// Runs `body` between `BEGIN IMMEDIATE` and `COMMIT`, rolling back when it throws.
+    private func transaction(_ body: () throws -> Void) throws {
+        if begin == nil { begin = try prepare("BEGIN IMMEDIATE") }
+        if commit == nil { commit = try prepare("COMMIT") }
         try step(begin)
         do {
-            for (key, value) in pairs { try upsert(key) { sqlite3_bind_text($0, 2, value, -1, csqlite_transient) } }
+            try body()
             try step(commit)
         } catch {
             try? execute("ROLLBACK")
@@ -94,19 +158,25 @@ final class RawSQLitePeer: Peer {
         }
     }
 
-    /// `PRAGMA data_version`: changes when another connection has committed.
-    func dataVersion() -> Int {
-        defer { sqlite3_reset(dataVersionStatement) }
-        return sqlite3_step(dataVersionStatement) == SQLITE_ROW ? Int(sqlite3_column_int64(dataVersionStatement, 0)) : 0
+    private func upsert(_ key: String, string value: String) throws {
+        try upsert(key, type: "string") { sqlite3_bind_text($0, 3, value, -1, csqlite_transient) }
     }
 
-    // MARK: The C API
+    private func upsert(_ key: String, integer value: Int) throws {
+        try upsert(key, type: "integer") { sqlite3_bind_int64($0, 3, Int64(value)) }
+    }
 
-    private func upsert(_ key: String, bindValue: (OpaquePointer?) -> Int32) throws {
+    /// Ours' upsert of `key` with the type tag `type` (static, bound without a copy, as ours binds it)
+    /// and the value `bindValue` binds at 3.
+    private func upsert(_ key: String, type: StaticString, bindValue: (OpaquePointer?) -> Int32) throws {
+        if upsertStatement == nil { upsertStatement = try prepare(Self.upsertSQL) }
+        let statement = upsertStatement
         try key.withCString { key in
-            sqlite3_bind_text(upsert, 1, key, -1, nil)
-            _ = bindValue(upsert)
-            try step(upsert)
+            sqlite3_bind_text(statement, 1, key, -1, nil)
+            let tag = UnsafeRawPointer(type.utf8Start).assumingMemoryBound(to: CChar.self)
+            sqlite3_bind_text(statement, 2, tag, Int32(type.utf8CodeUnitCount), nil)
+            _ = bindValue(statement)
+            try step(statement)
         }
     }
 

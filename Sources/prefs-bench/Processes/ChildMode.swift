@@ -13,6 +13,7 @@ import Foundation
 /// | `writer` | `<prefix> <count>` | `ready`; after a `go` line, writes `<prefix>.<i>` durably, then `done <failures>` |
 /// | `count` | `<count> <prefix>...` | how many of `<prefix>.<i>` (i < count) the domain holds |
 /// | `fresh-reader` | `<key>` | `ready`; then for each line, `ok` when `<key>` reads as that line, else `stale` |
+/// | `observer` | `<key> <observe or none>` | `ready`; with `observe`, for each change of `<key>`, the time its handler ran (ns, `CLOCK_MONOTONIC`) and the value; idle until `quit` |
 enum ChildMode {
     /// Runs the role in `arguments`.
     /// - Returns: the exit status: 0, 1 for an error (on standard error), 2 for a bad command line.
@@ -84,6 +85,18 @@ enum ChildMode {
                 while let expected = readLine(), expected != "quit" {
                     say(peer.string(forKey: rest[0]) == expected ? "ok" : "stale")
                 }
+            case ("observer", 2):
+                guard let ours = try kind.open(suite: suite, in: sandbox) as? OursPeer else {
+                    throw PeerError.unsupported(kind, "observe")
+                }
+                let observation =
+                    rest[1] == "observe"
+                    ? ours.defaults.observe(rest[0]) { value in
+                        say("\(monotonicNanoseconds()) \(value?.stringValue ?? "nil")")
+                    } : nil
+                say("ready")
+                while let line = readLine(), line != "quit" {}
+                observation?.cancel()
             default:
                 FileHandle.standardError.write(Data("prefs-bench: bad child command line \(arguments)\n".utf8))
                 return 2

@@ -29,6 +29,9 @@ final class ChildProcess {
         try process.run()
     }
 
+    /// The child's process id.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Writes one line to the child's standard input.
     func send(_ line: String) {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))

@@ -12,7 +12,9 @@ import LayeredDefaults
 /// callgrind_annotate --inclusive=yes callgrind.out.<pid>
 /// ```
 ///
-/// Operations: `hot-read`, `missing`, `registered`, `read-after-write`, `write-existing`,
+/// Operations: `hot-read`, `hot-read-short` (the same with keys of 4 bytes, `k000`, instead of 13-15),
+/// `missing` and `registered` (the domain filled, then opened anew and read key by key, as an app meets
+/// them: nothing reads the whole domain first), `read-after-write`, `write-existing`,
 /// `write-observed` (`write-existing` while 100 observers watch other keys: ours only; their evaluations
 /// run on a thread of their own, which `--toggle-collect` leaves out: run without it, with
 /// `--collect-atstart=yes`, and subtract a run of 0 operations to count both threads),
@@ -22,7 +24,8 @@ import LayeredDefaults
 enum ProfileMode {
     /// The operations, by name.
     static let operations = [
-        "hot-read", "missing", "registered", "read-after-write", "write-existing", "write-observed", "write-new", "batch",
+        "hot-read", "hot-read-short", "missing", "registered", "read-after-write", "write-existing", "write-observed",
+        "write-new", "batch",
         "open",
     ]
 
@@ -45,11 +48,12 @@ enum ProfileMode {
         for directory in [sandbox.configHome, sandbox.oursDirectory, sandbox.sqliteDirectory] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        let workload = Workload(size: keys)
-        let suite = "profile.\(kind == .floor ? "floor" : kind.rawValue.lowercased()).\(getpid())"
         let operation = arguments[0]
+        let workload = Workload(size: keys, keyLength: operation == "hot-read-short" ? .short : .long)
+        let suite = "profile.\(kind.tag).\(getpid())"
         if operation == "open" { return try profileOpen(kind, suite: suite, in: sandbox, workload: workload, count: count) }
-        let peer = try kind.open(suite: suite, in: sandbox, workload: workload)
+        let peer = try kind.open(
+            suite: suite, in: sandbox, workload: workload, asAnAppMeetsIt: operation == "missing" || operation == "registered")
         ReadCases.warm(peer, workload)
         let pool = Workload.randomPool(
             of: operation == "missing"
@@ -67,18 +71,36 @@ enum ProfileMode {
         defer { for observation in observations { observation.cancel() } }
         let domainKeys = workload.strings.map(\.key) + workload.integers.map(\.key)
         let batches = ["a", "b"].map { tag in domainKeys.enumerated().map { (key: $1, value: "batch-\(tag)-\($0)") } }
+        // NB: the operation is resolved before the loop: matching its name there cost both sides the same
+        // instructions an iteration (string comparisons, about 45 for `missing`), diluting the ratios.
+        let step = Step(operation)
         try profiledLoop(operation, count) { index in
             let key = pool[index & (Workload.poolSize - 1)]
-            switch operation {
-            case "hot-read", "missing", "registered": consume(peer.string(forKey: key)?.utf8.count ?? 0)
-            case "read-after-write":
+            switch step {
+            case .read: consume(peer.string(forKey: key)?.utf8.count ?? 0)
+            case .readAfterWrite:
                 try peer.plainWrite("after-\(index)", forKey: key)
                 consume(peer.string(forKey: key)?.utf8.count ?? 0)
-            case "write-existing", "write-observed": try peer.write("changed-\(index)", forKey: key)
-            case "write-new":
+            case .write: try peer.write("changed-\(index)", forKey: key)
+            case .writeNew:
                 try peer.write("new-\(index)", forKey: Workload.newKey(index))
                 try peer.remove(forKey: Workload.newKey(index))
-            default: try peer.writeBatch(batches[index % 2])
+            case .batch: try peer.writeBatch(batches[index % 2])
+            }
+        }
+    }
+
+    /// What one iteration of the profiled loop does, by operation.
+    private enum Step {
+        case read, readAfterWrite, write, writeNew, batch
+
+        init(_ operation: String) {
+            switch operation {
+            case "hot-read", "hot-read-short", "missing", "registered": self = .read
+            case "read-after-write": self = .readAfterWrite
+            case "write-existing", "write-observed": self = .write
+            case "write-new": self = .writeNew
+            default: self = .batch
             }
         }
     }
@@ -87,8 +109,11 @@ enum ProfileMode {
     private static func profileOpen(_ kind: PeerKind, suite: String, in sandbox: Sandbox, workload: Workload, count: Int) throws {
         _ = try kind.open(suite: suite, in: sandbox, workload: workload)
         let (key, expected) = workload.strings[workload.strings.count / 3]
+        // NB: raw SQLite is opened from its path, made before the loop, as a minimal app holds it: building
+        // it from the sandbox's URLs cost about 50,000 instructions an open, Foundation's, not SQLite's.
+        let sqlitePath = sandbox.sqliteDirectory.appendingPathComponent(suite + ".sqlite3").path
         try profiledLoop("open", count) { _ in
-            let peer = try kind.open(suite: suite, in: sandbox)
+            let peer = kind == .sqlite ? try RawSQLitePeer(path: sqlitePath) : try kind.open(suite: suite, in: sandbox)
             guard peer.string(forKey: key) == expected else { throw PeerError.failed(kind, "the first read of \(key) failed") }
         }
     }

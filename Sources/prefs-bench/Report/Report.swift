@@ -107,7 +107,7 @@ struct Report: Codable {
     }
 
     /// How the figures of a cell are written: nanoseconds as ns, us, ms or s (chosen by the median),
-    /// KiB as MiB, operations per second and counts as integers, ratios as ``Report/ratio(_:)``.
+    /// KiB as MiB, events per second with one decimal, operations per second and counts as integers, ratios as ``Report/ratio(_:)``.
     private struct Scale {
         let divisor: Double
         let suffix: String
@@ -125,7 +125,7 @@ struct Report: Codable {
                     default: (1e9, " s")
                     }
             case .kibibytes: (divisor, suffix) = (1024, " MiB")
-            case .operationsPerSecond: (divisor, suffix) = (1, "/s")
+            case .operationsPerSecond, .perSecond: (divisor, suffix) = (1, "/s")
             case .count, .ratio: (divisor, suffix) = (1, "")
             }
         }
@@ -136,7 +136,7 @@ struct Report: Codable {
                 switch unit {
                 case .nanoseconds:
                     scaled >= 100 ? String(Int(scaled.rounded())) : String(format: scaled >= 10 ? "%.1f" : "%.2f", scaled)
-                case .kibibytes: String(format: "%.1f", scaled)
+                case .kibibytes, .perSecond: String(format: "%.1f", scaled)
                 case .operationsPerSecond, .count: Report.count(Int(scaled.rounded()))
                 case .ratio: Report.ratio(scaled)
                 }

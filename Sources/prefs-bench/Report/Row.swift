@@ -10,6 +10,8 @@ struct Row: Codable, Sendable {
         case operationsPerSecond = "ops/s"
         /// A count of failures (lower is better).
         case count
+        /// Events per second, e.g. a process's wake-ups (lower is better).
+        case perSecond = "1/s"
         /// A ratio of two figures of the same peer (e.g. p99 / p50; lower is better).
         case ratio
     }
