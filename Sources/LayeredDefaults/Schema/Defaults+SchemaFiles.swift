@@ -45,8 +45,10 @@ extension Defaults {
 
     /// Installs `schema` system-wide, for every user, as `<systemDirectory>/layered-defaults/schemas/<suite>.json`
     /// (directories mode 0755, the file 0644), as ``installSchema(_:location:)`` does for one user.
-    /// - Parameter systemDirectory: a system configuration directory, such as the first of
-    ///   ``Location/systemDirectories(environment:)`` (`/etc/xdg`).
+    /// - Parameters:
+    ///   - schema: the schema to install.
+    ///   - systemDirectory: a system configuration directory, such as the first of
+    ///     ``Location/systemDirectories(environment:)`` (`/etc/xdg`).
     /// - Returns: what was done.
     /// - Throws: as ``installSchema(_:location:)`` (an administrator's directory: usually permission denied).
     @discardableResult
