@@ -144,3 +144,19 @@ import Testing
         }
     }
 }
+
+/// The Foundation import's default file is in the test's own directory, never the user's real home.
+@Suite struct FoundationImportIsolationTests {
+    @Test(.isolatedDefaults) func theImportReadsTheTestsDirectory() throws {
+        let file = Defaults.userDefaultsFile(suiteName: "com.example.imported")
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
+        #expect(!file.path.hasPrefix(home + "/.config"), "\(file.path)")
+        #expect(try Defaults.standard.importUserDefaults(suiteName: "com.example.imported") == .noFile)
+        try PreferenceValue.propertyListData(["k": 1], format: .xml).write(to: file)
+        #expect(try Defaults.standard.importUserDefaults(suiteName: "com.example.fixture") == .noFile)
+        try PreferenceValue.propertyListData(["k": 1], format: .xml).write(
+            to: Defaults.userDefaultsFile(suiteName: "com.example.fixture"))
+        let fresh = try Defaults(suiteName: "com.example.fixture")
+        #expect(try fresh.importUserDefaults(suiteName: "com.example.fixture") == .imported(keys: ["k"]))
+    }
+}

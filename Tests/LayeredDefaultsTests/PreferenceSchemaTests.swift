@@ -57,6 +57,8 @@ extension Defaults.Key<Date?> {
         ),
         (PreferenceSchema.Entry(name: "k", type: .string, defaultValue: 1, summary: "s"), "not of its type"),
         (PreferenceSchema.Entry(name: "k", type: .string, defaultValue: "a", summary: "s", accepted: .choices([])), "empty"),
+        (PreferenceSchema.Entry(name: "k", type: .integer, defaultValue: 1, summary: "a\u{1B}]0;title\u{07}"), "control"),
+        (PreferenceSchema.Entry(name: "k", type: .integer, defaultValue: 1, summary: "s", description: "a\u{202E}b"), "control"),
     ])
     func declarationThatDoesNotHoldTogetherIsRefused(entry: PreferenceSchema.Entry, reason: String) throws {
         #expect {
@@ -227,6 +229,42 @@ extension Defaults.Key<Date?> {
             #expect(contents(file) == Data(text.utf8), "left untouched")
             let schema = try PreferenceSchema(jsonData: Data(Self.valid.utf8), path: "valid")
             #expect(try Defaults.installSchema(schema, location: .directory(root)) == .installed, "installing repairs it")
+        }
+    }
+
+    /// A key name with a control character (a tab would split `prefs keys`' lines) is refused.
+    @Test func aKeyNameWithAControlCharacterIsRefused() {
+        #expect(
+            throws: DefaultsError.invalidSchema(suite: "test.suite", key: nil, reason: "a key's name holds a control character")
+        ) {
+            try PreferenceSchema(
+                suiteName: "test.suite", version: 1,
+                entries: [.init(name: "a\tinteger\t1\nfake", type: .integer, defaultValue: 1, summary: "s")])
+        }
+    }
+
+    /// Installing never writes a file no reader accepts (too large), and repairs a path that holds
+    /// something no reader accepts (a link): it is replaced, its target untouched.
+    @Test func installingNeverWritesAnUnreadableFileAndRepairsOne() throws {
+        try withTemporaryRoot { root in
+            let entries = (0..<30_000).map {
+                PreferenceSchema.Entry(name: "key\($0)", type: .integer, defaultValue: 1, summary: "s")
+            }
+            let large = try PreferenceSchema(suiteName: "test.suite", version: 1, entries: entries)
+            #expect(throws: DefaultsError.self) { try Defaults.installSchema(large, location: .directory(root)) }
+            #expect(
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: []) == nil)
+            let directory = root.appendingPathComponent("schemas")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let target = root.appendingPathComponent("elsewhere.json")
+            try Data("not a schema".utf8).write(to: target)
+            try FileManager.default.createSymbolicLink(
+                at: directory.appendingPathComponent("test.suite.json"), withDestinationURL: target)
+            try Defaults.installSchema(try Self.schema(), location: .directory(root))
+            #expect(
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])
+                    == Self.schema())
+            #expect(try Data(contentsOf: target) == Data("not a schema".utf8))
         }
     }
 

@@ -26,6 +26,36 @@ import Testing
         }
     }
 
+    /// `import` and `rename` are writes like any other: a value outside the schema is refused, exit 2,
+    /// naming the key and never the value, and nothing changes.
+    @Test func importAndRenameCannotWriteWhatTheSchemaRefuses() throws {
+        try withSchema { root throws in
+            try root.prefs("write", "app", "other", "-string", "SECRET-neon").requireSuccess()
+            let imported = root.prefs(
+                "import", "app", "-", input: Data(#"{"theme":{"string":"SECRET-neon"},"size":{"integer":14}}"#.utf8))
+            #expect(imported.status == .usage && imported.errorLines.count == 1 && !imported.error.contains("SECRET"))
+            #expect(imported.error.contains("'theme'"))
+            let renamed = root.prefs("rename", "app", "other", "theme")
+            #expect(renamed.status == .usage && !renamed.error.contains("SECRET") && renamed.error.contains("'theme'"))
+            #expect(try root.stored("app") == ["other": "SECRET-neon"])
+            try root.prefs("rename", "app", "other", "free").requireSuccess()
+            #expect(try root.stored("app") == ["free": "SECRET-neon"])
+        }
+    }
+
+    /// An unset key prints the schema's default only when it is what the app reads: a system-wide layer's
+    /// value comes first, so the key is then not found in the domain.
+    @Test func anUnsetKeyIsTheDefaultOnlyWhenNoSystemLayerHoldsIt() throws {
+        try withSchema { root throws in
+            try root.prefs("write", "app", "size", "-int", "14").requireSuccess()
+            let read = root.prefs("read", "app", "theme")
+            #expect(read.output == "system\n" && read.errorLines.count == 1)
+            try root.prefs("--system", "write", "app", "theme", "dark").requireSuccess()
+            let shadowed = root.prefs("read", "app", "theme", "--json")
+            #expect(shadowed.status == .notFound && !shadowed.output.contains("default"))
+        }
+    }
+
     @Test func keysListsEachKeyWithItsTypeAndDefault() throws {
         try withSchema { root throws in
             let keys = root.prefs("keys", "app")

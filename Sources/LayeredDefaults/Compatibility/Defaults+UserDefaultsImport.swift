@@ -60,9 +60,18 @@ extension Defaults {
         /// Where swift-corelibs-foundation keeps the `UserDefaults` domain `suiteName`:
         /// `$XDG_CONFIG_HOME/<suiteName>.plist` when `XDG_CONFIG_HOME` is an absolute path, else
         /// `~/.config/<suiteName>.plist` (an XML property list).
-        public static func userDefaultsFile(
-            suiteName: String, environment: [String: String] = ProcessInfo.processInfo.environment
-        ) -> URL {
+        ///
+        /// In a test process that links `LayeredDefaultsTesting`, the default (no `environment`) is
+        /// `<suiteName>.plist` in the test's isolated directory (a test may put a fixture there), never the
+        /// user's real one.
+        /// - Parameter environment: the environment to read; nil (the default) reads the process's.
+        public static func userDefaultsFile(suiteName: String, environment: [String: String]? = nil) -> URL {
+            if environment == nil, let resolver = DefaultLocationResolver.installed {
+                // NB: outside a test's scope, no directory: a path that does not exist, so nothing is read.
+                let root = resolver.root() ?? URL(fileURLWithPath: "/nonexistent", isDirectory: true)
+                return root.appendingPathComponent(suiteName + ".plist")
+            }
+            let environment = environment ?? ProcessInfo.processInfo.environment
             let directory: URL
             if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
                 directory = URL(fileURLWithPath: config, isDirectory: true)

@@ -106,8 +106,9 @@ extension Defaults {
     {
         let file = schemaFile(of: schema.suiteName, in: directory)
         var outcome = SchemaInstallation.installed
-        // NB: a malformed file is never trusted, and is replaced: installing is how it is repaired.
-        if let data = try readSchemaFile(at: file.path), let installed = try? PreferenceSchema(jsonData: data, path: file.path),
+        // NB: a file that cannot be read as a schema (malformed, too large, a link or a FIFO in its place)
+        // is never trusted, and is replaced: installing is how it is repaired.
+        if let data = try? readSchemaFile(at: file.path), let installed = try? PreferenceSchema(jsonData: data, path: file.path),
             installed.suiteName == schema.suiteName
         {
             if installed == schema { return .unchanged }
@@ -117,6 +118,12 @@ extension Defaults {
         let data: Data
         do { data = try schema.jsonData() } catch {
             throw .invalidSchema(suite: schema.suiteName, key: nil, reason: "it cannot be encoded")
+        }
+        // NB: a file no reader would accept is never written.
+        guard data.count <= PreferenceSchema.maximumFileSize else {
+            throw .invalidSchema(
+                suite: schema.suiteName, key: nil,
+                reason: "its file would be larger than \(PreferenceSchema.maximumFileSize) bytes, which no reader accepts")
         }
         try createDirectories(directory, mode: shared ? 0o755 : 0o700)
         try writeAtomically(data, to: file, mode: shared ? 0o644 : 0o600)

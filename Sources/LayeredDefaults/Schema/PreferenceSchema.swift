@@ -102,6 +102,8 @@ public struct PreferenceSchema: Sendable, Hashable {
         var names = Set<String>()
         for entry in entries {
             guard !entry.name.isEmpty else { throw invalid(nil, "a key's name is empty") }
+            // NB: a schema file is untrusted text that `prefs` prints to a terminal.
+            guard !Self.holdsControlCharacters(entry.name) else { throw invalid(nil, "a key's name holds a control character") }
             guard names.insert(entry.name).inserted else { throw invalid(entry.name, "the key is declared twice") }
             if let reason = Self.problem(of: entry) { throw invalid(entry.name, reason) }
         }
@@ -115,12 +117,23 @@ public struct PreferenceSchema: Sendable, Hashable {
         keys.first { $0.name == name }
     }
 
+    /// True when `text` holds a control or format character (an escape sequence, a tab, a direction
+    /// override), which a terminal printing it would act on.
+    private static func holdsControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
+    }
+
     /// Why `entry`'s parts do not agree, or nil when they do.
     private static func problem(of entry: Entry) -> String? {
         let summary = entry.summary.trimmingCharacters(in: .whitespaces)
         if summary.isEmpty { return "it has no summary (give the key `summary:`)" }
         if entry.summary.contains(where: \.isNewline) {
             return "its summary is more than one line (put the rest in `description:`)"
+        }
+        if holdsControlCharacters(entry.summary)
+            || holdsControlCharacters((entry.description ?? "").replacingOccurrences(of: "\n", with: ""))
+        {
+            return "its summary or description holds a control character (a terminal would act on it)"
         }
         switch entry.accepted {
         case .anyValue: break

@@ -32,6 +32,8 @@ enum Import: Command {
         }
         let values = try DocumentFormat.values(of: input, from: name)
         try Context.checkStorable(values, in: domain)
+        let schema = context.trustedSchema(of: domain)
+        for key in values.keys.sorted() { try Context.check(values[key]!, forKey: key, in: domain, schema: schema) }
         let kept = try context.defaults(domain).replacePersistentValues(values)
         Context.reportKept(kept, in: domain, console: context.console)
     }

@@ -17,7 +17,9 @@ enum Read: Command {
         a domain that cannot be read is named on standard error and left out.
         <domain> is a domain name, or -g / NSGlobalDomain for the global domain.
         A key that is not set, of a domain whose schema gives it a default (`prefs keys`), prints that
-        default and says so on standard error (with --json: {"default":{"string":"system"}}).
+        default and says so on standard error (with --json: {"default":{"string":"system"}}), unless a
+        system-wide layer (--system, --managed) holds the key: the app then reads that layer's value, and
+        the key is not found here.
         Exit status: 0, or 1 when the key (without a schema's default) or the domain does not exist (a
         domain without keys does not);
         3 when a domain cannot be read (without <domain>: the others are still printed).
@@ -46,7 +48,10 @@ enum Read: Command {
     /// - Throws: ``PrefsError/missingPair(domain:key:)`` when the domain has no schema that gives the
     ///   key a default.
     private static func printDefault(of key: String, in domain: String, context: Context) throws {
-        guard let value = context.trustedSchema(of: domain)?.entry(named: key)?.defaultValue else {
+        // NB: a system-wide layer's value, not the schema's default, is what the app reads then.
+        guard let value = context.trustedSchema(of: domain)?.entry(named: key)?.defaultValue,
+            try context.existingDefaults(domain)?.value(forKey: key) == nil
+        else {
             throw PrefsError.missingPair(domain: domain, key: key)
         }
         if context.json {
