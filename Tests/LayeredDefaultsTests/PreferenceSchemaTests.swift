@@ -167,9 +167,9 @@ extension Defaults.Key<Date?> {
             #expect(try Defaults.installSchema(first, location: location) == .keptNewer(installedVersion: 2))
             #expect(try Defaults.installedSchema(suiteName: "test.suite", location: location, systemDirectories: []) == second)
             #expect(
-                try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("schemas").path) == [
-                    "test.suite.json"
-                ])
+                try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("schemas").path).sorted() == [
+                    ".test.suite.json.lock", "test.suite.json",
+                ], "the file and its installs' lock, nothing left behind")
         }
     }
 
@@ -265,6 +265,22 @@ extension Defaults.Key<Date?> {
                 try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])
                     == Self.schema())
             #expect(try Data(contentsOf: target) == Data("not a schema".utf8))
+        }
+    }
+
+    /// Installs of an older and a newer version at once, on many threads, always end with the newer.
+    @Test func installsAtOnceNeverLeaveTheOlderVersion() throws {
+        try withTemporaryRoot { root in
+            let (older, newer) = (try Self.schema(version: 1), try Self.schema(version: 2))
+            for _ in 0..<40 {
+                try? FileManager.default.removeItem(at: root.appendingPathComponent("schemas"))
+                DispatchQueue.concurrentPerform(iterations: 8) { index in
+                    _ = try? Defaults.installSchema(index.isMultiple(of: 2) ? older : newer, location: .directory(root))
+                }
+                #expect(
+                    try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])?
+                        .version == 2)
+            }
         }
     }
 

@@ -64,7 +64,9 @@ extension Defaults {
         /// In a test process that links `LayeredDefaultsTesting`, the default (no `environment`) is
         /// `<suiteName>.plist` in the test's isolated directory (a test may put a fixture there), never the
         /// user's real one.
-        /// - Parameter environment: the environment to read; nil (the default) reads the process's.
+        /// - Parameters:
+        ///   - suiteName: the `UserDefaults` suite.
+        ///   - environment: the environment to read; nil (the default) reads the process's.
         public static func userDefaultsFile(suiteName: String, environment: [String: String]? = nil) -> URL {
             if environment == nil, let resolver = DefaultLocationResolver.installed {
                 // NB: outside a test's scope, no directory: a path that does not exist, so nothing is read.

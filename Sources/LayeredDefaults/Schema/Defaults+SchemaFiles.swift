@@ -105,16 +105,6 @@ extension Defaults {
         -> SchemaInstallation
     {
         let file = schemaFile(of: schema.suiteName, in: directory)
-        var outcome = SchemaInstallation.installed
-        // NB: a file that cannot be read as a schema (malformed, too large, a link or a FIFO in its place)
-        // is never trusted, and is replaced: installing is how it is repaired.
-        if let data = try? readSchemaFile(at: file.path), let installed = try? PreferenceSchema(jsonData: data, path: file.path),
-            installed.suiteName == schema.suiteName
-        {
-            if installed == schema { return .unchanged }
-            if installed.version > schema.version { return .keptNewer(installedVersion: installed.version) }
-            outcome = .replaced(previousVersion: installed.version)
-        }
         let data: Data
         do { data = try schema.jsonData() } catch {
             throw .invalidSchema(suite: schema.suiteName, key: nil, reason: "it cannot be encoded")
@@ -126,6 +116,26 @@ extension Defaults {
                 reason: "its file would be larger than \(PreferenceSchema.maximumFileSize) bytes, which no reader accepts")
         }
         try createDirectories(directory, mode: shared ? 0o755 : 0o700)
+        // NB: the look at the installed version and the replacement are one step for every process
+        // installing this suite's schema, so that two installs at once never leave the older one.
+        let lock = open(
+            directory.appendingPathComponent(".\(file.lastPathComponent).lock").path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+            shared ? 0o644 : 0o600)
+        guard lock >= 0 else { throw .fileSystem(errno, path: directory.path, operation: "lock the schema directory") }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .fileSystem(errno, path: directory.path, operation: "lock the schema directory") }
+        }
+        var outcome = SchemaInstallation.installed
+        // NB: a file that cannot be read as a schema (malformed, too large, a link or a FIFO in its place)
+        // is never trusted, and is replaced: installing is how it is repaired.
+        if let data = try? readSchemaFile(at: file.path), let installed = try? PreferenceSchema(jsonData: data, path: file.path),
+            installed.suiteName == schema.suiteName
+        {
+            if installed == schema { return .unchanged }
+            if installed.version > schema.version { return .keptNewer(installedVersion: installed.version) }
+            outcome = .replaced(previousVersion: installed.version)
+        }
         try writeAtomically(data, to: file, mode: shared ? 0o644 : 0o600)
         return outcome
     }

@@ -27,7 +27,11 @@ enum InstallSchema: Command {
         let path = source == "-" ? "standard input" : source
         let data: Data
         do {
-            data = source == "-" ? try context.console.readInput() : try Descriptor.readAll(atPath: source)
+            // NB: a file (even /dev/zero) is read no further than a schema may be long.
+            data =
+                source == "-"
+                ? try context.console.readInput()
+                : try Descriptor.readAll(atPath: source, limit: PreferenceSchema.maximumFileSize)
         } catch {
             throw PrefsError.usage("cannot read '\(path)' (\(Export.reason(error))); nothing was installed")
         }
