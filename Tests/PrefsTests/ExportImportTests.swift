@@ -157,6 +157,19 @@ import Testing
         #expect(JSONMemberScan.firstRepeatedMember(in: Data(#"{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}"#.utf8)) == nil)
     }
 
+    /// An input longer than an export may be (an endless pipe, /dev/zero) is refused after that many
+    /// bytes, never read whole; nothing changes.
+    @Test func anInputLongerThanAnExportMayBeIsRefused() throws {
+        try withTestRoot { root throws in
+            try root.prefs("write", "app", "keep", "v").requireSuccess()
+            let piped = root.prefs("import", "app", "-", input: Data(count: Import.maximumInputSize + 1))
+            #expect(piped.status == .usage && piped.errorLines.count == 1 && piped.error.contains("MiB"))
+            let zero = root.prefs("import", "app", "/dev/zero")
+            #expect(zero.status == .usage && zero.error.contains("MiB"))
+            #expect(try root.stored("app") == ["keep": "v"])
+        }
+    }
+
     @Test func aMissingInputFileIsAUsageError() throws {
         try withTestRoot { root throws in
             let result = root.prefs("import", "app", root.url.appendingPathComponent("absent.json").path)

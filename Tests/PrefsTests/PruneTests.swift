@@ -13,6 +13,35 @@ import Testing
         }
     }
 
+    /// A domain whose `-wal` is a link (or whose `-journal` a directory) is skipped and named, never
+    /// reported deleted with the odd file left behind; the link's target is untouched.
+    @Test func aDomainWithACompanionThatIsNotARegularFileIsSkipped() throws {
+        try withTestRoot { root throws in
+            try makeDomain("test.run.linked", in: root)
+            let wal = root.url.appendingPathComponent("test.run.linked.sqlite3-wal")
+            try FileManager.default.removeItem(at: wal)
+            let target = root.url.appendingPathComponent("victim.txt")
+            try Data("kept".utf8).write(to: target)
+            try FileManager.default.createSymbolicLink(at: wal, withDestinationURL: target)
+            let result = root.prefs("prune", "--prefix", "test.run.", "--any-age")
+            #expect(result.status == .success && result.output.isEmpty)
+            #expect(result.errorLines == ["prefs: warning: skipped test.run.linked: '\(wal.path)' is not a regular file"])
+            #expect(root.entries.contains("test.run.linked.sqlite3"))
+            #expect(try Data(contentsOf: target) == Data("kept".utf8))
+        }
+    }
+
+    /// Typed on a terminal with standard error sent elsewhere, prune would ask where nobody sees it: it
+    /// refuses instead, deleting nothing.
+    @Test func onATerminalWithStandardErrorElsewhereItRefuses() throws {
+        try withTestRoot { root throws in
+            try makeDomain("test.run.a", in: root)
+            let result = root.prefs(["prune", "--prefix", "test.run.", "--any-age"], answer: "y", errorIsTerminal: false)
+            #expect(result.status == .usage && result.errorLines.count == 1)
+            #expect(root.entries.contains("test.run.a.sqlite3"))
+        }
+    }
+
     @Test func deletesTheFilesOfMatchingDomainsOnly() throws {
         try withTestRoot { root throws in
             for name in ["test.run.a", "test.run.b", "test.keep", "NSGlobalDomain"] { try makeDomain(name, in: root) }

@@ -10,10 +10,12 @@ final class CapturingConsole: Sendable {
     private let streams = Lock<(output: String, error: String)>(("", ""))
     private let input: Data
     private let answer: String?
+    private let errorIsTerminal: Bool
 
-    init(input: Data = Data(), answer: String? = nil) {
+    init(input: Data = Data(), answer: String? = nil, errorIsTerminal: Bool = true) {
         self.input = input
         self.answer = answer
+        self.errorIsTerminal = errorIsTerminal
     }
 
     var output: String { streams.withLock { $0.output } }
@@ -25,7 +27,9 @@ final class CapturingConsole: Sendable {
         Console(
             writeOutput: { text in self.streams.withLock { $0.output += text } },
             writeError: { text in self.streams.withLock { $0.error += text } },
-            readInput: { [input] in input }, isInteractive: { [answer] in answer != nil }, readLine: { [answer] in answer })
+            readInput: { [input] limit in input.count > limit ? input.prefix(limit + 1) : input },
+            isInteractive: { [answer, errorIsTerminal] in answer != nil && errorIsTerminal },
+            inputIsTerminal: { [answer] in answer != nil }, readLine: { [answer] in answer })
     }
 }
 
@@ -51,8 +55,8 @@ struct TestRoot {
     /// Runs `prefs` as ``prefs(_:input:)`` does, on a terminal where the person answers `answer` to a
     /// question (nil: not a terminal).
     @discardableResult
-    func prefs(_ arguments: [String], input: Data = Data(), answer: String? = nil) -> RunResult {
-        let capture = CapturingConsole(input: input, answer: answer)
+    func prefs(_ arguments: [String], input: Data = Data(), answer: String? = nil, errorIsTerminal: Bool = true) -> RunResult {
+        let capture = CapturingConsole(input: input, answer: answer, errorIsTerminal: errorIsTerminal)
         let status = Prefs.run(
             arguments, environment: ["LAYERED_DEFAULTS_HOME": url.path, "XDG_CONFIG_DIRS": systemDirectory.path],
             console: capture.console)

@@ -26,9 +26,17 @@ enum Import: Command {
         let name = source == "-" ? "standard input" : "'\(source)'"
         let input: Data
         do {
-            input = source == "-" ? try context.console.readInput() : try Descriptor.readAll(atPath: source)
+            // NB: read no further than an export may be long: /dev/zero or an endless pipe is refused.
+            input =
+                source == "-"
+                ? try context.console.readInput(maximumInputSize)
+                : try Descriptor.readAll(atPath: source, limit: maximumInputSize)
         } catch {
             throw PrefsError.usage("cannot read \(name) (\(Export.reason(error))); nothing was changed")
+        }
+        guard input.count <= maximumInputSize else {
+            throw PrefsError.usage(
+                "\(name) is larger than \(maximumInputSize >> 20) MiB, more than an export may be; nothing was changed")
         }
         let values = try DocumentFormat.values(of: input, from: name)
         try Context.checkStorable(values, in: domain)
@@ -42,6 +50,9 @@ enum Import: Command {
     /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value),
     ///   or a key it holds twice in one dictionary, at any depth (literally, or as canonically
     ///   equivalent texts), which a dictionary would silently make one.
+    /// The longest input `import` reads: 64 MiB.
+    static let maximumInputSize = 64 << 20
+
     static func decode(_ input: Data, from source: String) throws(PrefsError) -> [String: PreferenceValue] {
         guard !input.isEmpty else {
             throw .usage("\(source) is empty, not a prefs export (an empty domain exports as {}); nothing was changed")

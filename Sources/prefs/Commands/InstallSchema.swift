@@ -30,7 +30,7 @@ enum InstallSchema: Command {
             // NB: a file (even /dev/zero) is read no further than a schema may be long.
             data =
                 source == "-"
-                ? try context.console.readInput()
+                ? try context.console.readInput(PreferenceSchema.maximumFileSize)
                 : try Descriptor.readAll(atPath: source, limit: PreferenceSchema.maximumFileSize)
         } catch {
             throw PrefsError.usage("cannot read '\(path)' (\(Export.reason(error))); nothing was installed")

@@ -18,7 +18,9 @@ enum Prune: Command {
         when a process has it open (SQLite's lock on its -shm file tells): a process that has a domain
         open would go on writing to a deleted file. The global domain is never pruned.
         On a terminal (standard input and standard error), the domains are listed and prune asks before
-        deleting anything; elsewhere (a script) it deletes without asking.
+        deleting anything; typed on a terminal with standard error sent elsewhere, it refuses (the question
+        would not be seen); elsewhere (a script) it deletes without asking. A domain with a -wal, -shm or
+        -journal that is not a regular file (a link, a directory) is skipped and named.
         Prints `Deleted <name>` (or `Would delete <name>`) for each domain. With --json:
         {"deleted":["name",...],"dryRun":false}.
         Exit status: 0, also when nothing matches; 1 when the question is not answered yes (nothing is
@@ -55,6 +57,15 @@ enum Prune: Command {
                 context.console.warn("skipped \(domain): '\(database)' is not a regular file", json: context.json)
                 continue
             }
+            // NB: a companion that is not a regular file (a link, a directory) is never deleted, and would
+            // leave the domain unusable behind a "Deleted".
+            if let odd = Location.companionSuffixes.map({ database + $0 }).first(where: { path in
+                var status = stat()
+                return lstat(path, &status) == 0 && !DomainFiles.isRegularFile(path)
+            }) {
+                context.console.warn("skipped \(domain): '\(odd)' is not a regular file", json: context.json)
+                continue
+            }
             let files = DomainFiles.existing(ofDatabase: database)
             if let minimumAge, now.timeIntervalSince(DomainFiles.lastChange(of: files)) < minimumAge { continue }
             guard !DomainFiles.isOpen(database) else {
@@ -65,6 +76,11 @@ enum Prune: Command {
         }
         if !dryRun, !chosen.isEmpty, context.console.isInteractive() {
             try confirm(chosen.map(\.domain), in: context)
+        } else if !dryRun, !chosen.isEmpty, context.console.inputIsTerminal() {
+            // NB: typed on a terminal with standard error sent elsewhere, the question would not be seen.
+            throw PrefsError.usage(
+                "prune asks before deleting when run from a terminal, but standard error is not one, so the question would not be seen; nothing was deleted: keep standard error on the terminal, or run it from a script"
+            )
         }
 
         var deleted: [String] = []

@@ -85,7 +85,7 @@ enum CompletionCandidates {
         case .verb: return verbs(matching: current)
         case .choices(let words): return matching(current, words.map { ($0, nil) })
         case .domain:
-            let discard = Console(writeOutput: { _ in }, writeError: { _ in }, readInput: { Data() })
+            let discard = Console(writeOutput: { _ in }, writeError: { _ in }, readInput: { _ in Data() })
             guard let layer = try? Context.Layer(flags),
                 let context = try? Context(
                     root: values["--root"], layer: layer, environment: environment, console: discard, json: false),

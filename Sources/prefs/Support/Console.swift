@@ -8,12 +8,14 @@ struct Console: Sendable {
     let writeOutput: @Sendable (String) -> Void
     /// Writes text to the error stream, unchanged.
     let writeError: @Sendable (String) -> Void
-    /// Reads the whole input (for `import <domain> -`).
-    let readInput: @Sendable () throws -> Data
+    /// Reads the whole input (for `import <domain> -`), or its first `limit` bytes and one more.
+    let readInput: @Sendable (_ limit: Int) throws -> Data
     /// The `errno` of the first write to the output that failed, nil while every one succeeded.
     var outputFailure: @Sendable () -> Int32? = { nil }
     /// True when a person can answer a question: standard input and standard error are terminals.
     var isInteractive: @Sendable () -> Bool = { false }
+    /// True when standard input is a terminal (a person typed the command), whatever standard error is.
+    var inputIsTerminal: @Sendable () -> Bool = { false }
     /// Reads one line of the input, without its newline; nil at its end.
     var readLine: @Sendable () -> String? = { nil }
 
@@ -25,8 +27,9 @@ struct Console: Sendable {
         let error = Stream(STDERR_FILENO)
         return Console(
             writeOutput: output.write, writeError: error.write,
-            readInput: { try Descriptor.readAll(from: STDIN_FILENO) }, outputFailure: { output.failure },
+            readInput: { try Descriptor.readAll(from: STDIN_FILENO, limit: $0) }, outputFailure: { output.failure },
             isInteractive: { isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 },
+            inputIsTerminal: { isatty(STDIN_FILENO) == 1 },
             readLine: { Swift.readLine(strippingNewline: true) })
     }()
 
