@@ -78,33 +78,9 @@ import ThemePreferences
         #expect(IsolatedDefaults.reportedErrors.count == 1)
     }
 
-    /// Runs the test `name` of this binary as a child with `probe` set, its home and configuration
-    /// directories in an empty temporary directory; checks they stay empty.
-    private func runProbe(_ probe: String, _ name: String) throws -> ProcessResult {
-        try withTemporaryRoot { root in
-            let home = root.appendingPathComponent("home")
-            let config = root.appendingPathComponent("config")
-            for directory in [home, config] {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            }
-            var environment = ProcessInfo.processInfo.environment
-            environment["LAYERED_DEFAULTS_HOME"] = nil
-            environment["HOME"] = home.path
-            environment["XDG_CONFIG_HOME"] = config.path
-            environment[Self.probeVariable] = probe
-            let executable = try #require(Bundle.main.executableURL)
-            let result = try run(
-                executable: executable, ["--testing-library", "swift-testing", "--filter", name], environment: environment)
-            #expect((result.output + result.error).contains("\(name)()"), "the probe ran: \(result.output + result.error)")
-            #expect(entries(of: home).isEmpty, "\(entries(of: home))")
-            #expect(entries(of: config).isEmpty, "\(entries(of: config))")
-            return result
-        }
-    }
-
     @Test(arguments: ["scoped", "unscoped"]) func everyDoorFromEveryContextLeavesTheHomeEmpty(_ probe: String) throws {
         let name = probe == "scoped" ? "probeOpensEveryDoorUnderTheTrait" : "probeOpensEveryDoorOutsideAnyScope"
-        let result = try runProbe(probe, name)
+        let result = try runThisTestBinary(filter: name, setting: Self.probeVariable, to: probe)
         let output = result.output + result.error
         for context in ["task", "detached task", "queue", "thread"] {
             let line = try #require(
@@ -124,10 +100,10 @@ import ThemePreferences
     }
 
     @Test func reportedErrorsArePrintedOnlyWhenAskedFor() throws {
-        let quiet = try runProbe("quiet", "probeReportsAnErrorQuietly")
+        let quiet = try runThisTestBinary(filter: "probeReportsAnErrorQuietly", setting: Self.probeVariable, to: "quiet")
         #expect(quiet.succeeded, "\(quiet.output)")
         #expect(!quiet.error.contains("LayeredDefaults: "), "\(quiet.error)")
-        let aloud = try runProbe("aloud", "probeReportsAnErrorAloud")
+        let aloud = try runThisTestBinary(filter: "probeReportsAnErrorAloud", setting: Self.probeVariable, to: "aloud")
         #expect(aloud.succeeded, "\(aloud.output)")
         #expect(aloud.errorLines.filter { $0.hasPrefix("LayeredDefaults: ") }.count == 1, "\(aloud.error)")
     }

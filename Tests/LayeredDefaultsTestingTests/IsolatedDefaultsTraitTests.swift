@@ -116,31 +116,14 @@ import Testing
     }
 
     @Test(arguments: ["scoped", "unscoped"]) func aTestWritingThroughStandardLeavesNoFileInTheRealRoot(_ probe: String) throws {
-        try withTemporaryRoot { root in
-            let home = root.appendingPathComponent("home")
-            let config = root.appendingPathComponent("config")
-            for directory in [home, config] {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            }
-            var environment = ProcessInfo.processInfo.environment
-            environment["LAYERED_DEFAULTS_HOME"] = nil
-            environment["HOME"] = home.path
-            environment["XDG_CONFIG_HOME"] = config.path
-            environment[Self.probeVariable] = probe
-            let name = probe == "scoped" ? "probeWritesUnderTheTrait" : "probeWritesOutsideAnyScope"
-            let executable = try #require(Bundle.main.executableURL)
-            let result = try run(
-                executable: executable, ["--testing-library", "swift-testing", "--filter", name], environment: environment)
-            let output = result.output + result.error
-            #expect(output.contains("\(name)()"), "the probe ran")
-            if probe == "scoped" {
-                #expect(result.succeeded, "\(output)")
-            } else {
-                #expect(!result.succeeded)
-                #expect(output.contains("`Defaults.standard` was used in a test; inject a store or use `.isolatedDefaults`"))
-            }
-            #expect(entries(of: home).isEmpty)
-            #expect(entries(of: config).isEmpty)
+        let name = probe == "scoped" ? "probeWritesUnderTheTrait" : "probeWritesOutsideAnyScope"
+        let result = try runThisTestBinary(filter: name, setting: Self.probeVariable, to: probe)
+        let output = result.output + result.error
+        if probe == "scoped" {
+            #expect(result.succeeded, "\(output)")
+        } else {
+            #expect(!result.succeeded)
+            #expect(output.contains("`Defaults.standard` was used in a test; inject a store or use `.isolatedDefaults`"))
         }
     }
 }

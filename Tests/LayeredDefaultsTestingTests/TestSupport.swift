@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import PackageTestSupport
 import Testing
 
 @testable import LayeredDefaultsTesting
@@ -75,4 +76,29 @@ struct Failure: Error, Equatable {}
 /// argument, as a library's settings type does.
 struct SettingsWithADefaultArgument {
     var defaults: Defaults = .standard
+}
+
+/// Runs the Swift Testing test `filter` of this test binary as a child process with `variable` set to
+/// `value`, its home and configuration directories (`HOME`, `XDG_CONFIG_HOME`) in an empty temporary
+/// directory, and checks that the test ran and that both directories stay empty.
+func runThisTestBinary(filter: String, setting variable: String, to value: String) throws -> ProcessResult {
+    try withTemporaryRoot { root in
+        let home = root.appendingPathComponent("home")
+        let config = root.appendingPathComponent("config")
+        for directory in [home, config] {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["LAYERED_DEFAULTS_HOME"] = nil
+        environment["HOME"] = home.path
+        environment["XDG_CONFIG_HOME"] = config.path
+        environment[variable] = value
+        let executable = try #require(Bundle.main.executableURL)
+        let result = try run(
+            executable: executable, ["--testing-library", "swift-testing", "--filter", filter], environment: environment)
+        #expect((result.output + result.error).contains("\(filter)()"), "the probe ran: \(result.output + result.error)")
+        #expect(entries(of: home).isEmpty, "\(entries(of: home))")
+        #expect(entries(of: config).isEmpty, "\(entries(of: config))")
+        return result
+    }
 }

@@ -11,7 +11,7 @@ import Foundation
 /// ```
 /// `type` is one of `string`, `integer`, `double`, `bool`, `date`, `data`, `array`, `dictionary`
 /// (see ``StoredValue`` for the value column).
-enum Schema {
+package enum Schema {
     static let applicationID = 0x4C44_5046
     static let version = 1
 
@@ -19,7 +19,7 @@ enum Schema {
     // more than two constants by building a temporary b-tree each time the statement runs, which made
     // every upsert 9x the instructions of a plain one. Files created before keep the IN form: correct,
     // only slower to write.
-    static let create = """
+    package static let create = """
         CREATE TABLE IF NOT EXISTS preferences (
             key TEXT PRIMARY KEY NOT NULL,
             type TEXT NOT NULL CHECK (type = 'string' OR type = 'integer' OR type = 'double' OR type = 'bool'

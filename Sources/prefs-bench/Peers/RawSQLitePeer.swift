@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import LayeredDefaults
 
 /// Raw SQLite through its C API: the floor of our storage layer, doing what a minimal app would.
 ///
@@ -23,23 +24,9 @@ final class RawSQLitePeer: Peer {
     private var dataVersionStatement: OpaquePointer?
     private var writable = false
 
-    // NB: the text of Sources/LayeredDefaults/Persistence/Schema.swift (`Schema.create`), copied: the
-    // library keeps it internal, and the peer must parse the same schema when it opens.
-    /// Our schema: the preferences table, the migrations table, the application id and the version.
-    static let schema = """
-        CREATE TABLE IF NOT EXISTS preferences (
-            key TEXT PRIMARY KEY NOT NULL,
-            type TEXT NOT NULL CHECK (type = 'string' OR type = 'integer' OR type = 'double' OR type = 'bool'
-                OR type = 'date' OR type = 'data' OR type = 'array' OR type = 'dictionary'),
-            value NOT NULL
-        ) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS migrations (
-            name TEXT PRIMARY KEY NOT NULL,
-            applied_at REAL NOT NULL
-        ) WITHOUT ROWID;
-        PRAGMA application_id = 1279545414;
-        PRAGMA user_version = 1;
-        """
+    /// Our schema, the store's own text (`Schema.create`): the preferences table, the migrations table, the
+    /// application id and the version, so that the peer parses the same schema when it opens.
+    static let schema = Schema.create
     /// Ours' upsert (`PreferencesTable.set`).
     static let upsertSQL =
         "INSERT INTO preferences (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value"
