@@ -10,6 +10,16 @@ package enum DomainFiles {
         (Location.companionSuffixes.map { path + $0 } + [path]).filter(isRegularFile)
     }
 
+    /// The first companion (`-wal`, `-shm`, `-journal`) of the database at `path` that exists but is not a
+    /// regular file (a symbolic link, a directory): ``delete(database:)`` leaves it, so the domain cannot
+    /// be deleted whole.
+    package static func irregularCompanion(ofDatabase path: String) -> String? {
+        Location.companionSuffixes.map { path + $0 }.first { companion in
+            var status = stat()
+            return lstat(companion, &status) == 0 && status.st_mode & S_IFMT != S_IFREG
+        }
+    }
+
     /// True when a process has the database at `path` open: SQLite (its unix VFS) holds a shared lock
     /// on the "DMS" byte of the `-shm` file for as long as a connection has the database open in WAL
     /// mode, the journal mode of every store.

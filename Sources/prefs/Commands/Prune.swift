@@ -59,10 +59,7 @@ enum Prune: Command {
             }
             // NB: a companion that is not a regular file (a link, a directory) is never deleted, and would
             // leave the domain unusable behind a "Deleted".
-            if let odd = Location.companionSuffixes.map({ database + $0 }).first(where: { path in
-                var status = stat()
-                return lstat(path, &status) == 0 && !DomainFiles.isRegularFile(path)
-            }) {
+            if let odd = DomainFiles.irregularCompanion(ofDatabase: database) {
                 context.console.warn("skipped \(domain): '\(odd)' is not a regular file", json: context.json)
                 continue
             }
