@@ -25,20 +25,28 @@ extension Defaults {
 
     /// The merged view; `failed` decides what a domain that cannot be read does (see ``search(_:failed:)``).
     func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
-        let (arguments, stores, registration) = withSearchList { ($0.arguments, $0.stores, $0.registration) }
+        let (arguments, stores, system, registration) = withSearchList {
+            ($0.arguments, $0.stores, $0.system, $0.registration)
+        }
         var merged = registration
-        for store in stores.reversed() { try merge(store, into: &merged, failed: failed) }
+        for store in stores.reversed() {
+            let isSystem = !system.isEmpty && system.contains { $0 === store }
+            try merge(store, asReadOnlyLayer: isSystem, into: &merged, failed: failed)
+        }
         merged.merge(arguments) { _, new in new }
-        for store in managed.reversed() { try merge(store, into: &merged, failed: failed) }
+        for store in managed.reversed() { try merge(store, asReadOnlyLayer: true, into: &merged, failed: failed) }
         return merged
     }
 
-    /// Merges the values of `store` into `merged`, above what it holds; see ``resolve(failed:)``.
+    /// Merges the values of `store` into `merged`, above what it holds; see ``resolve(failed:)`` and, for
+    /// `asReadOnlyLayer`, ``read(_:in:asReadOnlyLayer:failed:skipped:)``.
     private func merge(
-        _ store: DomainStore, into merged: inout [String: PreferenceValue], failed: (any Error) throws -> Void
+        _ store: DomainStore, asReadOnlyLayer: Bool, into merged: inout [String: PreferenceValue],
+        failed: (any Error) throws -> Void
     ) rethrows {
         do {
-            let (values, undecodable) = try store.allValues()
+            let (values, undecodable) = try store.allValues(
+                fromAnotherTransaction: asReadOnlyLayer ? .answeredWithoutWaiting : .refused)
             undecodable.forEach(report)
             // NB: the first domain that holds anything is taken whole: the result then shares the storage
             // of the store's view (copy-on-write) instead of copying a large domain key by key.

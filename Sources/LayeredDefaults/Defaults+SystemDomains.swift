@@ -38,7 +38,9 @@ extension Defaults {
     static func forcedKeys(of layer: (stores: [DomainStore], failure: DefaultsError?)) throws -> Set<String> {
         if let failure = layer.failure { throw failure }
         var keys = Set<String>()
-        for store in layer.stores { keys.formUnion(try store.allValues().values.keys) }
+        for store in layer.stores {
+            keys.formUnion(try store.allValues(fromAnotherTransaction: .answeredWithoutWaiting).values.keys)
+        }
         return keys
     }
 
@@ -72,7 +74,7 @@ extension Defaults {
     /// The value of `key` in the managed domain (the first of its files that holds it), or nil.
     func managedValue(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
         for store in managed {
-            if let value = try read(key, in: store, failed: failed) { return value }
+            if let value = try read(key, in: store, asReadOnlyLayer: true, failed: failed) { return value }
         }
         return nil
     }

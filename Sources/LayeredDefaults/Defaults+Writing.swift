@@ -22,9 +22,10 @@ extension Defaults {
     /// The body sees the latest committed state; other threads and processes wait for it (up to the
     /// busy timeout) and see all of its changes or none. If it throws, nothing changes. Reads through
     /// this instance from inside the body see the body's own changes; a write through it (instead of
-    /// through `domain`) throws ``DefaultsError/nestedTransaction(suite:)``. A body may use other suites
-    /// too, except where a transaction of that suite, on another thread, waits for this one: that call
-    /// throws ``DefaultsError/transactionCycle(suite:key:)`` at once instead of deadlocking.
+    /// through `domain`) throws ``DefaultsError/nestedTransaction(suite:)``. A body reaches only its own
+    /// domain: a read or write of another suite (a read through this instance that falls through to one
+    /// too), or another instance's transaction, throws ``DefaultsError/otherSuiteInTransaction(suite:transactionSuite:)``
+    /// at once, never waits. (The managed and system domains, which cannot be written, may be read.)
     ///
     /// ```swift
     /// try defaults.transaction { domain in

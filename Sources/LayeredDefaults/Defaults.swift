@@ -188,7 +188,9 @@ public final class Defaults: Sendable {
     /// suites, global domain, system domain, registration domain), or nil when no domain holds it.
     ///
     /// Called from inside the body of a ``transaction(_:)`` on this domain, it sees that transaction's
-    /// changes (the body runs on the calling thread, which holds the domain's write lock).
+    /// changes (the body runs on the calling thread, which holds the domain's write lock); a key the
+    /// domain does not hold is searched for in the other domains, and the first one that can be written
+    /// (a suite, the global domain) throws ``DefaultsError/otherSuiteInTransaction(suite:transactionSuite:)``.
     /// - Throws: ``DefaultsError`` when a domain that must be searched cannot be read.
     public func value(forKey key: String) throws -> PreferenceValue? {
         try search(key) { throw $0 }
@@ -213,13 +215,20 @@ public final class Defaults: Sendable {
         if hasArguments.load(ordering: .acquiring), let forced = state.withLock({ $0.arguments[key] }) { return forced }
         if let value = try read(key, in: persistent, failed: failed) { return value }
         let generation = changeGeneration.load(ordering: .acquiring)
-        if let known = fallThrough.withLock({ $0.value(forKey: key, generation: generation) }) { return known }
-        let (stores, registered) = withSearchList { state in (state.stores, state.registration[key]) }
+        // NB: not from inside a transaction's body: there, the search must reach the stores, so that what a
+        // body may read does not depend on what is remembered (another writable store refuses it).
+        if !StoreLock.isAnyHeldByCurrentThread,
+            let known = fallThrough.withLock({ $0.value(forKey: key, generation: generation) })
+        {
+            return known
+        }
+        let (stores, system, registered) = withSearchList { state in (state.stores, state.system, state.registration[key]) }
         let basis = FallThroughCache.Basis(generation: generation, stores: stores.dropFirst().map { ($0, $0.fingerprint) })
         var found = registered
         var complete = true
         for store in stores.dropFirst() {
-            if let value = try read(key, in: store, failed: failed, skipped: { complete = false }) {
+            let isSystem = !system.isEmpty && system.contains { $0 === store }
+            if let value = try read(key, in: store, asReadOnlyLayer: isSystem, failed: failed, skipped: { complete = false }) {
                 found = value
                 break
             }
@@ -232,12 +241,14 @@ public final class Defaults: Sendable {
 
     /// The value of `key` in `store`. A row that cannot be decoded reads as missing and is reported
     /// (it is left untouched); any other failure goes to `failed`. Either way `skipped` runs first.
+    /// `asReadOnlyLayer` (the managed and system domains): from inside a transaction's body, read
+    /// without waiting instead of refused (see ``DomainStore/FromAnotherTransaction``).
     func read(
-        _ key: String, in store: DomainStore, failed: (any Error) throws -> Void,
+        _ key: String, in store: DomainStore, asReadOnlyLayer: Bool = false, failed: (any Error) throws -> Void,
         skipped: () -> Void = {}
     ) rethrows -> PreferenceValue? {
         do {
-            return try store.value(forKey: key)
+            return try store.value(forKey: key, fromAnotherTransaction: asReadOnlyLayer ? .answeredWithoutWaiting : .refused)
         } catch let error as DefaultsError where error.isUndecodableValue {
             skipped()
             report(error)

@@ -55,10 +55,13 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A write through the store was made from inside the body of a transaction on the same store,
     /// which holds the write lock: use the ``DomainTransaction`` given to the body instead.
     case nestedTransaction(suite: String)
-    /// A read or write of `suite` from inside the body of a transaction on another suite was refused:
-    /// a transaction of `suite` on another thread waits for the transaction this call is in, so waiting
-    /// for it would deadlock. The body's transaction rolls back when the error leaves it; try it again.
-    case transactionCycle(suite: String, key: String?)
+    /// A read or write of `suite` was refused, at once, because it was made from inside the body of a
+    /// transaction of `transactionSuite`: a body reaches only its own domain (through its
+    /// ``DomainTransaction``, or reads through `Defaults` that its own domain answers). Use `suite` before
+    /// or after the transaction. (SQLite gives no atomicity across files: a write to `suite` would not roll
+    /// back with the transaction anyway.) Domains that cannot be written (the managed and system domains)
+    /// may be read from a body.
+    case otherSuiteInTransaction(suite: String, transactionSuite: String)
     /// A value could not be encoded for storage (e.g. a ``CodablePreference`` whose encoding throws).
     case unencodableValue(suite: String, key: String, type: String)
     /// The value's arrays and dictionaries nest deeper than `limit` levels
@@ -164,8 +167,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "The value of key '\(key)' in suite '\(suite)' cannot be read as \(type); it reads as the key's default and was left untouched: write a new value to replace it, or remove it (`set(nil, for:)`, `prefs delete`) to start from the default"
         case .nestedTransaction(let suite):
             "Cannot write to suite '\(suite)' from inside one of its own transactions: use the transaction's `set` instead"
-        case .transactionCycle(let suite, let key):
-            "Cannot use\(Self.keyPhrase(key)) in suite '\(suite)' from inside this transaction: a transaction of '\(suite)' on another thread waits for this one, so waiting for it would deadlock; let this transaction end (it rolls back) and try again"
+        case .otherSuiteInTransaction(let suite, let transactionSuite):
+            "Cannot use suite '\(suite)' from inside a transaction of suite '\(transactionSuite)': a transaction's body reaches only its own domain; use '\(suite)' before or after the transaction"
         case .unencodableValue(let suite, let key, let type):
             "Cannot encode the value of type \(type) for key '\(key)' in suite '\(suite)'; nothing was changed"
         case .nestingTooDeep(let suite, let key, let limit):

@@ -6,7 +6,7 @@ import Testing
 @testable import LayeredDefaults
 
 /// The write-ahead log is checkpointed on the store's own connection once the store is idle, and by the
-/// WAL hook's backstop when it never is. "Idle now" is ``IdleCheckpointer/lookNowForTesting(at:)``: no test
+/// WAL hook's backstop when it never is. "Idle now" is ``DomainStore/checkpointIfIdle()``: no test
 /// here waits for the quiet period, and each looks only at its own stores.
 @Suite struct CheckpointTests {
     /// The frames of `defaults`' log (`mxFrame`) and how many of them are in the database file
@@ -21,21 +21,20 @@ import Testing
     }
 
     /// Whether `store` waits for a look of the checkpointer.
-    func awaits(_ store: DomainStore) -> Bool { store.awaitsIdleCheckpoint.load(ordering: .relaxed) }
+    func awaits(_ store: DomainStore) -> Bool { store.idleCheckpoint?.isArmed == true }
 
     @Test func anIdleStoreIsCheckpointed() throws {
         try withTemporaryRoot { root in
             let defaults = try makeDefaults("idle", root: root)
             for index in 0..<50 { try defaults.write(.integer(index), forKey: "k\(index % 10)") }
             // NB: twice: a look finding commits made since the store asked for it asks again.
-            IdleCheckpointer.shared.lookNowForTesting { $0 == defaults.persistent.path }
-            IdleCheckpointer.shared.lookNowForTesting { $0 == defaults.persistent.path }
+            defaults.persistent.checkpointIfIdle()
+            defaults.persistent.checkpointIfIdle()
             let log = try logFrames(of: defaults)
             #expect(log.frames > 0)
             #expect(log.backfilled == log.frames, "every frame of an idle store's log is in the database")
             #expect(!awaits(defaults.persistent))
-            let path = try #require(defaults.persistent.path)
-            #expect(IdleCheckpointer.shared.pendingLooksForTesting(at: path) == 0, "a checkpointed store asks for no look")
+            #expect(!awaits(defaults.persistent), "a checkpointed store is not armed")
             try defaults.write(99, forKey: "k0")
             #expect(try freshValues(of: root.appendingPathComponent("idle.sqlite3"))["k0"] == 99)
         }
@@ -45,19 +44,18 @@ import Testing
     @Test func aStoreStillWritingIsNotCheckpointed() throws {
         try withTemporaryRoot { root in
             let defaults = try makeDefaults("busy", root: root)
-            let mine = { (path: String) in path == defaults.persistent.path }
             var judged = false
             for _ in 0..<10 where !judged {
                 let start = ContinuousClock.now
                 try defaults.write(1, forKey: "k")  // asks for a look
                 try defaults.write(2, forKey: "k")  // commits after asking
-                IdleCheckpointer.shared.lookNowForTesting(at: mine)
+                defaults.persistent.checkpointIfIdle()
                 let log = try logFrames(of: defaults)
                 let pending = awaits(defaults.persistent)
-                IdleCheckpointer.shared.lookNowForTesting(at: mine)
+                defaults.persistent.checkpointIfIdle()
                 // NB: the thread's own look, due a quiet period after the asking, may have come first
                 // on a loaded machine: then this round proves nothing, and another is made.
-                guard ContinuousClock.now - start < IdleCheckpointer.quietPeriod else { continue }
+                guard ContinuousClock.now - start < IdleCheckpoint.quietPeriod else { continue }
                 judged = true
                 #expect(log.backfilled < log.frames, "a store that wrote since it asked is not checkpointed")
                 #expect(pending, "and its look is asked for again")
@@ -80,7 +78,7 @@ import Testing
         }
     }
 
-    /// The checkpointer holds stores weakly: a store released while its look is pending goes at once.
+    /// A store's timer holds it weakly: a store released while its checkpoint is pending goes at once.
     @Test func aReleasedStoreIsNotKeptAliveByItsPendingCheckpoint() throws {
         try withTemporaryRoot { root in
             weak var released: DomainStore?
@@ -91,34 +89,8 @@ import Testing
                 #expect(awaits(defaults.persistent))
             }
             #expect(released == nil, "a pending checkpoint does not keep the store alive")
-            IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) }
+            StoreRegistry.checkpointIfIdleForTesting(under: root)
             #expect(try freshValues(of: root.appendingPathComponent("released.sqlite3"))["k"] == 1)
-        }
-    }
-
-    /// A look at some stores never holds the others it passes over (another test's, say): one its owner
-    /// releases meanwhile goes at once, as the owner expects (closed, its log checkpointed and removed).
-    ///
-    /// NB: before, every look took each pending store to ask whether it was selected: a test's looker
-    /// running without pause kept other tests' released stores open a moment longer, at random.
-    @Test func aLookNeverHoldsTheStoresItPassesOver() throws {
-        try withTemporaryRoot { root in
-            var owner: Defaults? = try makeDefaults("passed", root: root)
-            weak let released = owner?.persistent
-            let path = try #require(released?.path)
-            var goneAtOnce: Bool?
-            // NB: a few rounds, for the checkpointer's own look may come first on a loaded machine.
-            for _ in 0..<10 where goneAtOnce == nil {
-                try owner?.write(.integer(1), forKey: "k")  // asks for a look
-                IdleCheckpointer.shared.lookNowForTesting { candidate in
-                    if candidate == path {
-                        owner = nil  // released while the look passes over it
-                        goneAtOnce = released == nil
-                    }
-                    return false
-                }
-            }
-            #expect(goneAtOnce == true, "the look held a store it did not select")
         }
     }
 
@@ -132,7 +104,7 @@ import Testing
     /// lost, nothing crashes (and, under ThreadSanitizer, nothing races).
     @Test func storesReleasedWhileLookedAtLoseNothing() async throws {
         try await withTemporaryRoot { root in
-            try await whileRepeating({ IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) } }) {
+            try await whileRepeating({ StoreRegistry.checkpointIfIdleForTesting(under: root) }) {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for writer in 0..<4 {
                         group.addTask {

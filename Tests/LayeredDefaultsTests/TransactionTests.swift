@@ -42,20 +42,17 @@ import Testing
     }
 
     /// A ring of `size` threads, each in a transaction of its own suite, each reading (once all are
-    /// inside) a key of the next one's suite that its view does not know, so the read needs that store's
-    /// lock: the read that closes the cycle fails with `transactionCycle` at once, its transaction rolls
-    /// back, and every other one commits.
+    /// inside) a key of the next one's suite: every such read is refused at once, naming both suites, and
+    /// every transaction rolls back. Nothing waits.
     ///
-    /// NB: before, the threads waited for each other for good, and took with them every thread that
-    /// later needed one of the stores (the observation thread, the checkpointer).
-    @Test(arguments: [2, 3]) func transactionsReadingInARingDoNotDeadlock(size: Int) throws {
+    /// NB: before store locks were leaves, the threads waited for each other for good (then a wait-for
+    /// graph refused one of them), and took with them every thread that later needed one of the stores.
+    @Test(arguments: [2, 3]) func transactionsReachingEachOthersSuiteAreRefusedAtOnce(size: Int) throws {
         try withTemporaryRoot { root in
             let stores = try (0..<size).map { try makeDefaults("ring\($0)", root: root) }
             let allInside = DispatchGroup()
             let ended = DispatchGroup()
             let outcomes = Lock<[Int: Result<Void, any Error>]>([:])
-            // NB: all entered before any thread starts: else the first could leave and pass alone,
-            // commit, and leave the others nothing to be refused.
             for _ in 0..<size { allInside.enter() }
             for index in 0..<size {
                 ended.enter()
@@ -76,18 +73,67 @@ import Testing
             // NB: not a timing assertion: deadlocked threads never end; 60 s bounds the wait.
             try #require(ended.wait(timeout: .now() + 60) == .success, "the ring of transactions deadlocked")
             let results = outcomes.withLock { $0 }
-            let refused = results.filter { if case .failure = $0.value { true } else { false } }
-            #expect(refused.count == 1, "one read closes the cycle and only it is refused: \(results)")
+            #expect(results.count == size)
             for (index, result) in results {
-                let file = root.appendingPathComponent("ring\(index).sqlite3")
-                if case .failure(let error) = result {
-                    let next = "ring\((index + 1) % size)"
-                    #expect(error as? DefaultsError == .transactionCycle(suite: next, key: "unread"))
-                    #expect(try freshValues(of: file) == [:])
-                } else {
-                    #expect(try freshValues(of: file) == ["k": "written"])
-                }
+                let (mine, next) = ("ring\(index)", "ring\((index + 1) % size)")
+                #expect(throws: DefaultsError.otherSuiteInTransaction(suite: next, transactionSuite: mine)) { try result.get() }
+                #expect(try freshValues(of: root.appendingPathComponent("\(mine).sqlite3")) == [:])
             }
+        }
+    }
+
+    /// From inside a body, every door to another writable suite is refused at once, naming both suites,
+    /// whether or not that suite's view holds the key: a read, a write, its transaction, a read through
+    /// this instance that falls through to a suite or to the global domain. After the body, all work.
+    @Test func aBodyReachesOnlyItsOwnDomain() throws {
+        try withTemporaryRoot { root in
+            let other = try makeDefaults("other", root: root)
+            try other.write("cached", forKey: "cached")
+            #expect(try other.value(forKey: "cached") == "cached")  // in its view
+            try makeDefaults(Defaults.globalDomain, root: root).write("global", forKey: "shared")
+            let mine = try Defaults(
+                suiteName: "mine",
+                configuration: .init(location: .directory(root), arguments: [], suites: ["other"], systemDirectories: []))
+            try mine.write("own", forKey: "own")
+            let refusedBy = { (suite: String) in DefaultsError.otherSuiteInTransaction(suite: suite, transactionSuite: "mine") }
+            try mine.transaction { domain in
+                #expect(try mine.value(forKey: "own") == "own", "its own domain answers")
+                #expect(throws: refusedBy("other")) { try other.value(forKey: "cached") }
+                #expect(throws: refusedBy("other")) { try other.value(forKey: "unread") }
+                #expect(throws: refusedBy("other")) { try other.write("x", forKey: "k") }
+                #expect(throws: refusedBy("other")) { try other.transaction { _ in } }
+                #expect(throws: refusedBy("other")) { try mine.value(forKey: "cached") }
+                try domain.set("set", forKey: "own")
+            }
+            #expect(try mine.value(forKey: "cached") == "cached")
+            #expect(try mine.value(forKey: "shared") == "global")
+            let alone = try makeDefaults("alone", root: root)
+            try alone.transaction { _ in
+                let refused = DefaultsError.otherSuiteInTransaction(suite: Defaults.globalDomain, transactionSuite: "alone")
+                #expect(throws: refused) { try alone.value(forKey: "shared") }
+            }
+            #expect(try mine.value(forKey: "own") == "set")
+            #expect(try other.persistentValues() == ["cached": "cached"])
+        }
+    }
+
+    /// The managed domain cannot be written, so it runs no transaction and its lock is a leaf: a body
+    /// may read it (a forced key reads as forced).
+    @Test func aBodyMayReadTheManagedDomain() throws {
+        try withTemporaryRoot { root in
+            let managedRoot = Location.managedRoot(in: root.appendingPathComponent("xdg"))
+            try Defaults(suiteName: "app", configuration: .init(location: .directory(managedRoot), arguments: [], systemDirectories: []))
+                .write("managed", forKey: "locked")
+            let defaults = try Defaults(
+                suiteName: "app",
+                configuration: .init(
+                    location: .directory(root.appendingPathComponent("user")), arguments: [],
+                    systemDirectories: [root.appendingPathComponent("xdg")]))
+            try defaults.transaction { domain in
+                #expect(try defaults.value(forKey: "locked") == "managed")
+                try domain.set("mine", forKey: "free")
+            }
+            #expect(try defaults.value(forKey: "free") == "mine")
         }
     }
 

@@ -6,7 +6,7 @@ import ToolSupport
 
 @testable import LayeredDefaults
 
-/// The idle checkpoint (``IdleCheckpointer``) under attack: writers killed while the log is copied,
+/// The idle checkpoint (``IdleCheckpoint``) under attack: writers killed while the log is copied,
 /// readers in other processes, stores released and reopened while a look is pending, batch writes and
 /// repair around one, lock order with transactions and observers, a full disk, a deleted log.
 @Suite(.timeLimit(.minutes(2)))
@@ -42,7 +42,7 @@ struct IdleCheckpointTests {
     /// The looks of the stores under `root`, run without pause on a thread of their own until stopped.
     /// The looks of the stores under `root`, run now: what a test repeats without pause (`whileRepeating`).
     func looks(under root: URL) -> @Sendable () -> Void {
-        { IdleCheckpointer.shared.lookNowForTesting { $0.contains(root.lastPathComponent) } }
+        { StoreRegistry.checkpointIfIdleForTesting(under: root) }
     }
 
     // MARK: Killed writers
@@ -170,7 +170,7 @@ struct IdleCheckpointTests {
                 let idle = try eventually {
                     try all.allSatisfy { defaults in
                         let log = try logFrames(of: defaults)
-                        return !defaults.persistent.awaitsIdleCheckpoint.load(ordering: .relaxed)
+                        return defaults.persistent.idleCheckpoint?.isArmed != true
                             && log.backfilled == log.frames
                     }
                 }
@@ -228,7 +228,6 @@ struct IdleCheckpointTests {
         try withTemporaryRoot { root in
             let errors = ReportedErrors()
             let defaults = try open("batch", root, errors: errors)
-            let mine = { (path: String) in path == defaults.persistent.path }
             for round in 0..<50 {
                 try defaults.write(.integer(round), forKey: "k")
                 switch round % 3 {
@@ -237,8 +236,8 @@ struct IdleCheckpointTests {
                 default: #expect(try Defaults.repair(suiteName: "batch", location: .directory(root)) == nil)
                 }
                 // NB: twice: the first finds the batch committed after the write that asked, and asks again.
-                IdleCheckpointer.shared.lookNowForTesting(at: mine)
-                IdleCheckpointer.shared.lookNowForTesting(at: mine)
+                defaults.persistent.checkpointIfIdle()
+                defaults.persistent.checkpointIfIdle()
                 let expected: [String: PreferenceValue] =
                     switch round % 3 {
                     case 0: ["k": .integer(round), "r": .integer(round)]
@@ -254,10 +253,9 @@ struct IdleCheckpointTests {
         }
     }
 
-    /// Transactions whose bodies read another suite (a key its view does not know, so the read needs
-    /// that store's lock), observers (`observe`) reading both, and looks running all the time, on two
-    /// suites written crosswise: nothing deadlocks. Where the two bodies wait for each other, one read
-    /// is refused with `transactionCycle` and its transaction rolls back; it is then tried again.
+    /// Transactions whose bodies try to read another suite (refused at once: store locks are leaves),
+    /// observers (`observe`) reading both, and looks running all the time, on two suites written
+    /// crosswise: nothing deadlocks, and every round commits.
     @Test func transactionsObserversAndLooksDoNotDeadlock() async throws {
         try await withTemporaryRoot { root in
             let a = try open("lockA", root)
@@ -275,16 +273,11 @@ struct IdleCheckpointTests {
                     for (mine, other) in [(a, b), (b, a)] {
                         group.addTask {
                             for round in 0..<300 {
-                                while true {
-                                    do {
-                                        try mine.transaction { domain in
-                                            _ = try other.value(forKey: "unread\(round)")
-                                            try domain.set(.integer(round), forKey: "k")
-                                        }
-                                        break
-                                    } catch DefaultsError.transactionCycle(let suite, _) where suite == other.suiteName {
-                                        continue  // NB: the read that would have closed a cycle
-                                    }
+                                try mine.transaction { domain in
+                                    let refused = DefaultsError.otherSuiteInTransaction(
+                                        suite: other.suiteName, transactionSuite: mine.suiteName)
+                                    #expect(throws: refused) { try other.value(forKey: "unread\(round)") }
+                                    try domain.set(.integer(round), forKey: "k")
                                 }
                                 if round % 50 == 0 { try await Task.sleep(for: .milliseconds(120)) }
                             }
@@ -333,12 +326,11 @@ struct IdleCheckpointTests {
             let file = databaseFile("unlinked", in: root)
             do {
                 let defaults = try open("unlinked", root, errors: errors)
-                let mine = { (path: String) in path == defaults.persistent.path }
                 for index in 0..<20 { try defaults.write(.integer(index), forKey: "a\(index)") }
                 try FileManager.default.removeItem(atPath: file.path + "-wal")
-                IdleCheckpointer.shared.lookNowForTesting(at: mine)
+                defaults.persistent.checkpointIfIdle()
                 for index in 0..<20 { try defaults.write(.integer(index), forKey: "b\(index)") }
-                IdleCheckpointer.shared.lookNowForTesting(at: mine)
+                defaults.persistent.checkpointIfIdle()
                 for index in 0..<20 { try defaults.write(.integer(index), forKey: "c\(index)") }
                 #expect(try defaults.persistentValues().count == 60)
             }

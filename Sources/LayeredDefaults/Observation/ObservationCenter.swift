@@ -27,7 +27,7 @@ final class ObservationCenter: Sendable {
     private let registrations = Lock(Registrations())
     /// Held while an evaluation runs, so that ``remove(_:waitingForEvaluation:)`` can wait one out. An
     /// `OwnedLock`, so that the evaluating thread counts as holding one (see `remove`).
-    private let evaluation = OwnedLock()
+    private let evaluation = Lock(())
     private let nextID = Atomic<UInt64>(1)
     private let count = Atomic<Int>(0)
     /// Wakes the evaluating thread.
@@ -74,6 +74,7 @@ final class ObservationCenter: Sendable {
         count.add(1, ordering: .sequentiallyConsistent)
         if !started.exchange(true, ordering: .acquiringAndReleasing) {
             let thread = Thread { [self] in run() }
+            thread.threadDictionary["LayeredDefaults.evaluating"] = true
             thread.name = "LayeredDefaults.observation"
             thread.start()
         } else {
@@ -99,7 +100,9 @@ final class ObservationCenter: Sendable {
         }
         guard removed else { return }
         // NB: a thread that holds no `OwnedLock` closes no cycle, so it is never refused.
-        if waitingForEvaluation, !OwnedLock.isAnyHeldByCurrentThread { try? evaluation.withLock { _ in } }
+        if waitingForEvaluation, !StoreLock.isAnyHeldByCurrentThread, !Thread.current.isEvaluating {
+            evaluation.withLock { _ in }
+        }
         count.add(-1, ordering: .sequentiallyConsistent)
     }
 
@@ -130,10 +133,15 @@ final class ObservationCenter: Sendable {
             // NB: cleared before evaluating, so a change made from here on asks for another evaluation.
             evaluationPending.store(false, ordering: .sequentiallyConsistent)
             // NB: this thread holds no `OwnedLock` here, so it is never refused.
-            try? evaluation.withLock { _ in
+            evaluation.withLock { _ in
                 let evaluations = registrations.withLock { $0.observations.values.map(\.evaluate) }
                 for evaluate in evaluations { evaluate() }
             }
         }
     }
+}
+
+extension Thread {
+    /// True on the observation center's thread (temporary, until cancel stops waiting).
+    fileprivate var isEvaluating: Bool { threadDictionary["LayeredDefaults.evaluating"] != nil }
 }

@@ -20,14 +20,13 @@ final class DomainStore: Sendable {
 
     // NB: the table is not Sendable; every use goes through `withTable`, which holds `tableLock`.
     nonisolated(unsafe) private let table: PreferencesTable
-    /// Held across a transaction, whose body may call this store again (recognized, not a deadlock) or
-    /// another store (refused with ``DefaultsError/transactionCycle(suite:key:)`` where waiting for it
-    /// would close a cycle).
-    private let tableLock = OwnedLock()
+    /// Held across a transaction, whose body may call this store again (recognized, not a deadlock) but
+    /// no other writable store (refused at once, see ``StoreLock``).
+    private let tableLock: StoreLock
     private let view: Lock<CachedView>
     private let signal: ChangeSignal
-    /// True while a look of the ``IdleCheckpointer`` is asked for. Read and written under `tableLock`.
-    let awaitsIdleCheckpoint = Atomic<Bool>(false)
+    /// Checkpoints the log once the store is idle (nil in memory, where there is no log).
+    let idleCheckpoint: IdleCheckpoint?
 
     private init(
         name: String, path: String?, identity: FileIdentity? = nil, connection: Connection, signal: ChangeSignal,
@@ -38,8 +37,11 @@ final class DomainStore: Sendable {
         self.identity = identity
         self.unavailable = unavailable
         self.signal = signal
+        self.tableLock = StoreLock(suite: name)
         self.table = PreferencesTable(connection: connection, suite: name)
         self.view = Lock(CachedView(isComplete: complete, fingerprint: signal.fingerprint))
+        self.idleCheckpoint = path == nil ? nil : IdleCheckpoint()
+        idleCheckpoint?.start { [weak self] in self?.checkpointIfIdle() }
     }
 
     deinit {
@@ -118,14 +120,36 @@ final class DomainStore: Sendable {
 
     // MARK: Reading
 
+    /// How a use of this store from inside another store's transaction, on the same thread, is met.
+    /// Either way it never waits: store locks are leaves (see ``StoreLock``).
+    enum FromAnotherTransaction {
+        /// Refused at once, whether or not the view could answer, so that what a body may reach does not
+        /// depend on what happens to be in memory: every use of a domain that may be written.
+        case refused
+        /// Answered without waiting, from the view or when the store's lock is free now (refused when it
+        /// is not): the read-only layers of a search (the managed and system domains), which a body's
+        /// reads through `Defaults` must see.
+        case answeredWithoutWaiting
+    }
+
     /// The stored value of `key`: from memory when the view is current, else one point query.
-    /// - Throws: ``DefaultsError`` when the database cannot be read.
-    func value(forKey key: String) throws -> PreferenceValue? {
-        // NB: from inside a transaction's body on this thread, read the open transaction, never the view:
-        // the body's own changes are visible, for every key alike.
-        if tableLock.isHeldByCurrentThread { return try read { try $0.value(forKey: key) } }
+    /// - Throws: ``DefaultsError/otherSuiteInTransaction(suite:transactionSuite:)`` from inside another
+    ///   store's transaction (see ``FromAnotherTransaction``), ``DefaultsError`` when the database cannot
+    ///   be read.
+    func value(forKey key: String, fromAnotherTransaction: FromAnotherTransaction = .refused) throws -> PreferenceValue? {
+        switch tableLock.holding {
+        case .none: break
+        case .this:
+            // NB: from inside a transaction's body on this thread, read the open transaction, never the
+            // view: the body's own changes are visible, for every key alike.
+            return try read { try $0.value(forKey: key) }
+        case .other(let suite):
+            if fromAnotherTransaction == .refused {
+                throw DefaultsError.otherSuiteInTransaction(suite: name, transactionSuite: suite)
+            }
+        }
         if let cached = view.withLock({ $0.lookUp(key, current: signal.fingerprint) }) { return cached }
-        return try withTable(key: key) { table, reentered in
+        return try withTable(key: key, fromAnotherTransaction: fromAnotherTransaction) { table, reentered in
             let generation = view.withLock { view in
                 view.revalidate(signal.fingerprint)
                 return view.generation
@@ -145,8 +169,10 @@ final class DomainStore: Sendable {
     /// Every stored value (the view is then complete: later misses need no query).
     /// - Returns: the values, and an error for each row that could not be decoded (skipped, untouched).
     /// - Throws: ``DefaultsError`` when the database cannot be read.
-    func allValues() throws -> (values: [String: PreferenceValue], undecodable: [DefaultsError]) {
-        try withTable(key: nil) { table, reentered in
+    func allValues(
+        fromAnotherTransaction: FromAnotherTransaction = .refused
+    ) throws -> (values: [String: PreferenceValue], undecodable: [DefaultsError]) {
+        try withTable(key: nil, fromAnotherTransaction: fromAnotherTransaction) { table, reentered in
             let generation = view.withLock { view in
                 view.revalidate(signal.fingerprint)
                 return view.generation
@@ -239,10 +265,7 @@ final class DomainStore: Sendable {
                 $0.patch(changes, removedAll: removedAll, since: before, isOnlyCommit: isOnlyCommit, current: current)
             }
             // NB: only a commit that wrote to a log asks for a checkpoint: never an in-memory store's.
-            if wroteLog, !awaitsIdleCheckpoint.load(ordering: .relaxed) {
-                awaitsIdleCheckpoint.store(true, ordering: .relaxed)
-                IdleCheckpointer.shared.schedule(self, commits: table.connection.walCommitCount)
-            }
+            if wroteLog { idleCheckpoint?.arm(commits: table.connection.walCommitCount) }
             return result
         }
     }
@@ -263,26 +286,16 @@ final class DomainStore: Sendable {
         }
     }
 
-    /// The ``IdleCheckpointer``'s look: when this store's connection committed nothing to its log since
-    /// its count was `commits`, checkpoints the log (`PASSIVE`), holding the store's lock; else returns
-    /// the count now, for the next look.
+    /// The idle checkpoint's work (see ``IdleCheckpoint``): holding the store's lock, checkpoints the log
+    /// (`PASSIVE`) when this store's connection committed nothing to it since the timer was armed, else
+    /// arms it again. Also the seam by which a test says "the quiet period has passed".
     ///
     /// A checkpoint that could not copy everything (a reader of an older snapshot, another connection
     /// checkpointing) is not an error: what is left waits for the next idle checkpoint, or the backstop.
-    func checkpointIfIdle(since commits: UInt64) -> UInt64? {
-        // NB: the checkpointer's thread holds no other store's lock, so it is never refused; were it
-        // refused, the look would simply be asked again. (Not `try?`: it would flatten "checkpointed",
-        // nil, and "refused" into one.)
-        do {
-            return try tableLock.withLock { _ in
-                let now = table.connection.walCommitCount
-                guard now == commits else { return now }
-                awaitsIdleCheckpoint.store(false, ordering: .relaxed)
-                table.connection.checkpoint()
-                return nil
-            }
-        } catch {
-            return commits
+    func checkpointIfIdle() {
+        // NB: the timer's thread (or a test's) holds no store's lock, so it is never refused.
+        try? tableLock.withLock { _ in
+            idleCheckpoint?.fire(commitsNow: table.connection.walCommitCount) { _ = table.connection.checkpoint() }
         }
     }
 
@@ -311,14 +324,27 @@ final class DomainStore: Sendable {
 
     /// Runs `body` with the table gateway, holding its lock; `reentered` is true when this thread already
     /// held it (a call from inside a transaction's body), which then runs without taking it again.
-    /// - Throws: what `body` throws, or ``DefaultsError/transactionCycle(suite:key:)`` (about `key`)
-    ///   without running it when waiting for the lock would deadlock: its holder waits for a store whose
-    ///   lock this thread holds (two transactions, each reading the other's suite).
-    private func withTable<T>(key: String?, _ body: (PreferencesTable, _ reentered: Bool) throws -> T) throws -> T {
+    ///
+    /// NB: the one place a store's lock is taken. A thread that holds another store's lock never waits
+    /// for this one: store locks are leaves (see ``StoreLock``).
+    /// - Throws: what `body` throws, or ``DefaultsError/otherSuiteInTransaction(suite:transactionSuite:)``
+    ///   at once, without running it, from inside another store's transaction (see ``FromAnotherTransaction``).
+    private func withTable<T>(
+        key: String?, fromAnotherTransaction: FromAnotherTransaction = .refused,
+        _ body: (PreferencesTable, _ reentered: Bool) throws -> T
+    ) throws -> T {
+        if case .other(let suite) = tableLock.holding {
+            if fromAnotherTransaction == .answeredWithoutWaiting,
+                let result = try tableLock.withLockIfAvailable({ try body(table, false) })
+            {
+                return result
+            }
+            throw DefaultsError.otherSuiteInTransaction(suite: name, transactionSuite: suite)
+        }
         do {
             return try tableLock.withLock { reentered in try body(table, reentered) }
-        } catch is OwnedLock.WouldDeadlock {
-            throw DefaultsError.transactionCycle(suite: name, key: key)
+        } catch let held as StoreLock.HeldByThisThread {
+            throw DefaultsError.otherSuiteInTransaction(suite: name, transactionSuite: held.suite)
         }
     }
 }

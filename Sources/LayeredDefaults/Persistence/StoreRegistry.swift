@@ -21,6 +21,8 @@ final class StoreRegistry: Sendable {
     private struct Entry {
         /// The store of the file, while anyone uses it.
         weak var store: DomainStore?
+        /// The store's path, by which a test selects stores without taking every other one.
+        var path: String?
         /// Held by the thread opening the file, across the whole open: others of the same file wait on
         /// it, and only on it.
         let gate = Lock(())
@@ -147,9 +149,21 @@ final class StoreRegistry: Sendable {
         return try gate.withLock { _ in
             if let store = entries.withLock({ $0[identity]?.store }) { return store }
             let store = try open()
-            entries.withLock { $0[identity]?.store = store }
+            entries.withLock { entries in
+                entries[identity]?.store = store
+                entries[identity]?.path = store.path
+            }
             return store
         }
+    }
+
+    /// Runs the idle checkpoint now (``DomainStore/checkpointIfIdle()``) of each open store whose file is
+    /// under `root`: a seam for tests of several stores, "the quiet period has passed".
+    static func checkpointIfIdleForTesting(under root: URL) {
+        let prefix = StoreRegistry.withoutTrailingSlash(root.standardizedFileURL.resolvingSymlinksInPath().path) + "/"
+        // NB: selected by path before any store is taken: another test's store, released meanwhile, closes at once.
+        let stores = entries.withLock { $0.values.filter { $0.path?.hasPrefix(prefix) == true }.compactMap(\.store) }
+        for store in stores { store.checkpointIfIdle() }
     }
 
     /// The names of the domains that exist: files `<name>.sqlite3` under the root, or the in-memory stores.

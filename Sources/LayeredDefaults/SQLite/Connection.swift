@@ -208,7 +208,7 @@ private final class WALCommitCounter {
 /// The log size, in frames, past which a commit checkpoints: the backstop of the idle checkpoint.
 ///
 /// NB: SQLite's own default (`wal_autocheckpoint`, 1,000 frames, 4 MiB of 4 KiB pages). The store
-/// checkpoints its log once it is idle (``IdleCheckpointer``), so a burst of writes starts from an empty
+/// checkpoints its log once it is idle (``IdleCheckpoint``), so a burst of writes starts from an empty
 /// log and only one of more than 1,000 frames without a pause of a tenth of a second reaches this. A
 /// larger backstop (4,000 was tried) spares longer bursts, but a process that never pauses then stalls
 /// four times as long each time (14-20 ms against 3-8 ms in prefs-bench's `write-latency` on a shared

@@ -83,7 +83,7 @@ enum PrefsError: Error, Sendable, Equatable {
             case .forced, .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked, .mountPoint,
                 .permissionDenied,
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction,
-                .transactionCycle, .storageFailure,
+                .otherSuiteInTransaction, .storageFailure,
                 .fileSystemFailure, .replacedFile, .storedValueNotAccepted, .malformedSchema:
                 self = .storage(message)
             }
@@ -115,7 +115,7 @@ enum PrefsError: Error, Sendable, Equatable {
         case .invalidKey(let suite), .notPropertyList(let suite, _, _), .valueOutOfRange(let suite, _, _),
             .readOnly(let suite, _), .busy(let suite, _), .diskFull(let suite, _), .fileTooLarge(let suite, _),
             .undecodableValue(let suite, _, _), .mismatchedValue(let suite, _, _), .nestedTransaction(let suite),
-            .transactionCycle(let suite, _), .unencodableValue(let suite, _, _), .nestingTooDeep(let suite, _, _),
+            .otherSuiteInTransaction(let suite, _), .unencodableValue(let suite, _, _), .nestingTooDeep(let suite, _, _),
             .forced(let suite, _), .storageFailure(let suite, _, _, _), .dateOutOfRange(let suite, _),
             .replacedFile(let suite, _), .noSuchDomain(let suite), .valueNotAccepted(let suite, _, _),
             .storedValueNotAccepted(let suite, _, _), .invalidSchema(let suite, _, _):

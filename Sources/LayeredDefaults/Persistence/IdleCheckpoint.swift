@@ -1,0 +1,70 @@
+import Dispatch
+import Synchronization
+
+/// Checkpoints one store's write-ahead log once the store is idle, so that the checkpoint (copying the
+/// log's pages into the database file, milliseconds for a thousand pages) does not fall on a write.
+///
+/// The first commit of a burst that wrote to the log arms a timer one quiet period (``quietPeriod``)
+/// away, holding the store's lock (``arm(commits:)``); commits that follow do nothing more. When it
+/// fires, the handler takes the store's lock: when the store committed nothing since arming, it
+/// checkpoints `PASSIVE`, else it arms again from the count now. A store is thus checkpointed between
+/// one and two quiet periods after its last write. The checkpoint SQLite runs inside a commit
+/// (``Connection``'s WAL hook) stays, at a larger log, as the backstop of a process that never pauses.
+///
+/// Each store owns its timer, whose handler holds the store weakly: a pending checkpoint never keeps a
+/// store (and its connection) alive, and a store released meanwhile cancels it. Timers run on one
+/// serial queue; one delayed by a busy dispatch pool only checkpoints later.
+final class IdleCheckpoint: Sendable {
+    /// How long a store must have committed nothing before its log is checkpointed.
+    ///
+    /// NB: 100 ms: writes made by hand (a click, a keystroke, the end of a drag) are mostly further
+    /// apart than that, writes of one burst closer; and a store is looked at no more often.
+    static let quietPeriod = Duration.milliseconds(100)
+
+    private static let queue = DispatchQueue(label: "LayeredDefaults.checkpoint")
+
+    // NB: a dispatch source is thread-safe; `Sendable` is not spelled on its protocol on every platform.
+    nonisolated(unsafe) private let timer: any DispatchSourceTimer
+    /// The store's connection's ``Connection/walCommitCount`` when the timer was armed, or nil while it
+    /// is not. Used holding the store's lock (its own lock only makes that visible to the compiler).
+    private let armedAt = Lock<UInt64?>(nil)
+
+    init() { timer = DispatchSource.makeTimerSource(queue: Self.queue) }
+
+    /// Starts the timer, whose firing calls `checkpointIfIdle`: it takes the store's lock and calls
+    /// ``fire(commitsNow:checkpoint:)`` (it must hold the store weakly).
+    func start(_ checkpointIfIdle: @escaping @Sendable () -> Void) {
+        timer.setEventHandler(handler: checkpointIfIdle)
+        timer.activate()
+    }
+
+    deinit { timer.cancel() }
+
+    /// True while the timer is armed: a seam for tests.
+    var isArmed: Bool { armedAt.withLock { $0 != nil } }
+
+    /// After a commit that wrote to the log, holding the store's lock: arms the timer unless it is.
+    func arm(commits: UInt64) {
+        let arming = armedAt.withLock { armed in
+            guard armed == nil else { return false }
+            armed = commits
+            return true
+        }
+        if arming { timer.schedule(deadline: .now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds))) }
+    }
+
+    /// The timer's work, holding the store's lock: when nothing was committed since the timer was armed
+    /// (`commitsNow` is the count then), runs `checkpoint`, else arms again. Nothing when not armed.
+    func fire(commitsNow: UInt64, checkpoint: () -> Void) {
+        let idle = armedAt.withLock { armed -> Bool? in
+            guard let since = armed else { return nil }
+            armed = nil
+            return since == commitsNow
+        }
+        switch idle {
+        case true?: checkpoint()
+        case false?: arm(commits: commitsNow)
+        case nil: break
+        }
+    }
+}
