@@ -122,8 +122,10 @@ import Testing
     @Test func aBodyMayReadTheManagedDomain() throws {
         try withTemporaryRoot { root in
             let managedRoot = Location.managedRoot(in: root.appendingPathComponent("xdg"))
-            try Defaults(suiteName: "app", configuration: .init(location: .directory(managedRoot), arguments: [], systemDirectories: []))
-                .write("managed", forKey: "locked")
+            try Defaults(
+                suiteName: "app", configuration: .init(location: .directory(managedRoot), arguments: [], systemDirectories: [])
+            )
+            .write("managed", forKey: "locked")
             let defaults = try Defaults(
                 suiteName: "app",
                 configuration: .init(
