@@ -39,7 +39,6 @@ struct IdleCheckpointTests {
         return try condition()
     }
 
-    /// The looks of the stores under `root`, run without pause on a thread of their own until stopped.
     /// The looks of the stores under `root`, run now: what a test repeats without pause (`whileRepeating`).
     func looks(under root: URL) -> @Sendable () -> Void {
         { StoreRegistry.checkpointIfIdleForTesting(under: root) }
