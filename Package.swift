@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LayeredDefaults", targets: ["LayeredDefaults"]),
+        .library(name: "LayeredDefaultsCompatibility", targets: ["LayeredDefaultsCompatibility"]),
         .library(name: "ThemePreferences", targets: ["ThemePreferences"]),
         .library(name: "LayeredDefaultsTesting", targets: ["LayeredDefaultsTesting"]),
         .library(name: "ThemePreferencesTesting", targets: ["ThemePreferencesTesting"]),
@@ -21,6 +22,8 @@ let package = Package(
         // The store and what sits on it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "LayeredDefaults", dependencies: ["CSQLite"]),
+        // Foundation's `UserDefaults` names, each a short adapter over the core.
+        .target(name: "LayeredDefaultsCompatibility", dependencies: ["LayeredDefaults"]),
         .target(name: "ThemePreferences", dependencies: ["LayeredDefaults"]),
         .target(name: "LayeredDefaultsTesting", dependencies: ["LayeredDefaults", "LayeredDefaultsTestingLoader"]),
         // NB: C, for its load-time constructor: it installs the testing library's guard on `Defaults.standard`.

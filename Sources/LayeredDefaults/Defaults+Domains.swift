@@ -24,7 +24,7 @@ extension Defaults {
     }
 
     /// The merged view; `failed` decides what a domain that cannot be read does (see ``search(_:failed:)``).
-    func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
+    package func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
         let (arguments, stores, registration) = withSearchList { ($0.arguments, $0.stores, $0.registration) }
         var merged = registration
         for store in stores.reversed() { try merge(store, into: &merged, failed: failed) }

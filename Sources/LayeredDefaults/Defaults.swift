@@ -155,15 +155,19 @@ public final class Defaults: Sendable {
         if let failure { configuration.errorHandler(failure) }
     }
 
+    /// The name of the notification ``Configuration/postsChangeNotifications`` posts:
+    /// `Defaults.didChangeNotification` of `LayeredDefaultsCompatibility`.
+    package static let changeNotificationName = Notification.Name("LayeredDefaultsDidChangeNotification")
+
     // MARK: Errors
 
     /// Sends `error` to the configuration's error handler.
-    func report(_ error: any Error) {
+    package func report(_ error: any Error) {
         configuration.errorHandler(DefaultsError.wrapping(error, suite: suiteName))
     }
 
     /// Runs `body`, sending what it throws to the error handler: the non-throwing calls' one error policy.
-    func reportingErrors<T>(_ body: () throws -> T?) -> T? {
+    package func reportingErrors<T>(_ body: () throws -> T?) -> T? {
         do {
             return try body()
         } catch {
@@ -178,7 +182,9 @@ public final class Defaults: Sendable {
     /// After a change of `changedKeys` (nil: of any key), so observers of other keys are not evaluated.
     func postChange<Keys: Sequence<String>>(changedKeys: Keys?) {
         changeGeneration.add(1, ordering: .releasing)
-        postDidChangeNotification()
+        if configuration.postsChangeNotifications {
+            NotificationCenter.default.post(name: Self.changeNotificationName, object: self)
+        }
         ObservationCenter.shared.changed(keys: changedKeys)
     }
 
@@ -249,7 +255,7 @@ public final class Defaults: Sendable {
     }
 
     /// The value of `key` found by the search list; a domain that cannot be read is reported and skipped.
-    func lookup(_ key: String) -> PreferenceValue? {
+    package func lookup(_ key: String) -> PreferenceValue? {
         search(key, failed: report)
     }
 }

@@ -78,7 +78,7 @@ import Testing
                     try domain.set("mine", forKey: "locked")
                 }
             }
-            #expect(throws: forced) { try defaults.set("mine", for: Defaults.Key("locked", default: "")) }
+            #expect(throws: forced) { try defaults.write("mine", for: Defaults.Key("locked", default: "")) }
             #expect(throws: forced) { try defaults.update(Defaults.Key("locked", default: "")) { $0 = "mine" } }
             #expect(throws: forced) { try defaults.replacePersistentValues(["locked": "mine"]) }
             defaults.set("mine", forKey: "locked")

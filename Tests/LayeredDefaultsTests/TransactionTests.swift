@@ -129,7 +129,7 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let key = Defaults.Key("sample", default: Sample(ratio: 0))
         #expect(throws: DefaultsError.unencodableValue(suite: "test.suite", key: "sample", type: "Sample")) {
-            try defaults.set(Sample(ratio: .nan), for: key)
+            try defaults.write(Sample(ratio: .nan), for: key)
         }
         #expect(try defaults.persistentValue(forKey: "sample") == nil)
     }

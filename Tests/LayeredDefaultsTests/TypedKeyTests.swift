@@ -16,9 +16,9 @@ import Testing
         func roundTrip<Value: PreferenceRepresentable & Equatable>(_ value: Value, default defaultValue: Value) throws {
             let key = Defaults.Key("key-\(Value.self)", default: defaultValue)
             #expect(defaults[key] == defaultValue)
-            try defaults.set(value, for: key)
+            try defaults.write(value, for: key)
             #expect(defaults[key] == value)
-            #expect(try defaults.storedValue(for: key) == value)
+            #expect(try defaults.persistentValue(for: key) == value)
         }
         try roundTrip("text", default: "")
         try roundTrip(42, default: 0)
@@ -36,7 +36,7 @@ import Testing
     @Test func codableValuesAreStoredAsJSONText() throws {
         let defaults = try makeInMemoryDefaults()
         let key = Defaults.Key("window", default: Window(width: 0, height: 0))
-        try defaults.set(Window(width: 3, height: 4), for: key)
+        try defaults.write(Window(width: 3, height: 4), for: key)
         #expect(try defaults.persistentValue(forKey: "window") == .string(#"{"height":4,"width":3}"#))
     }
 
@@ -48,19 +48,19 @@ import Testing
         try defaults.write(stored, forKey: "fontSize")
         #expect(defaults[fontSize] == 12)
         #expect(errors.all == [.mismatchedValue(suite: "test.suite", key: "fontSize", type: "Int")])
-        #expect(try defaults.storedValue(for: fontSize) == nil)
+        #expect(try defaults.persistentValue(for: fontSize) == nil)
         #expect(try defaults.persistentValue(forKey: "fontSize") == stored, "a read never overwrites")
     }
 
     @Test func neverSetIsNotFalse() throws {
         let defaults = try makeInMemoryDefaults()
         let flag = Defaults.Key("flag", default: false)
-        #expect(try defaults.storedValue(for: flag) == nil)
+        #expect(try defaults.persistentValue(for: flag) == nil)
         #expect(defaults[flag] == false)
-        try defaults.set(false, for: flag)
-        #expect(try defaults.storedValue(for: flag) == false)
-        try defaults.set(nil, for: flag)
-        #expect(try defaults.storedValue(for: flag) == nil)
+        try defaults.write(false, for: flag)
+        #expect(try defaults.persistentValue(for: flag) == false)
+        try defaults.reset(flag)
+        #expect(try defaults.persistentValue(for: flag) == nil)
     }
 
     @Test func argumentStringsConvertForScalarKeys() throws {
