@@ -32,12 +32,13 @@ let package = Package(
 
         // Executables.
         .target(name: "ToolSupport"),
-        .executableTarget(name: "prefs", dependencies: ["LayeredDefaults", "ToolSupport"]),
+        .executableTarget(name: "prefs", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "ToolSupport"]),
         .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
-        .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
+        .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility"]),
         .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults", "ToolSupport"]),
 
-        .executableTarget(name: "prefs-bench", dependencies: ["LayeredDefaults", "CSQLite", "ToolSupport"]),
+        .executableTarget(
+            name: "prefs-bench", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "CSQLite", "ToolSupport"]),
 
         // Tests.
         .target(name: "PackageTestSupport", dependencies: ["LayeredDefaults", "ToolSupport"], path: "Tests/PackageTestSupport"),

@@ -11,9 +11,9 @@ extension Defaults {
     /// ```swift
     /// try defaults.migrate("2-theme-enum") { domain in
     ///     if case .bool(true)? = try domain.value(forKey: "darkMode") {
-    ///         try domain.set("dark", forKey: "theme")
+    ///         try domain.write("dark", forKey: "theme")
     ///     }
-    ///     try domain.set(nil, forKey: "darkMode")
+    ///     try domain.write(nil, forKey: "darkMode")
     /// }
     /// ```
     /// - Parameters:

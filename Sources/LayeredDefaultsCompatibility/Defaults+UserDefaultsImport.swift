@@ -45,7 +45,7 @@ extension Defaults {
         }
         let values = try PreferenceValue.dictionary(propertyList: document, path: file.path, excluding: excluded)
         let ran = try migrate(name) { domain in
-            for (key, value) in values { try domain.set(value, forKey: key) }
+            for (key, value) in values { try domain.write(value, forKey: key) }
         }
         return ran ? .imported(keys: values.keys.sorted()) : .alreadyImported
     }

@@ -71,8 +71,8 @@ import Testing
         defaults.set("before", forKey: "k")
         #expect(throws: Abort.self) {
             try defaults.transaction { domain in
-                try domain.set("during", forKey: "k")
-                try domain.set("new", forKey: "other")
+                try domain.write("during", forKey: "k")
+                try domain.write("new", forKey: "other")
                 throw Abort()
             }
         }

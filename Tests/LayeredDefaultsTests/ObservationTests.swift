@@ -238,7 +238,7 @@ import Testing
             let ended = DispatchSemaphore(value: 0)
             Thread {
                 try? defaults.transaction { domain in
-                    try domain.set(.integer(1), forKey: "k")
+                    try domain.write(.integer(1), forKey: "k")
                     defaults.register(["r": .integer(1)])  // asks for an evaluation of `everything`
                     Thread.sleep(forTimeInterval: 0.5)  // NB: lets it reach the store's lock; not an assertion
                     other.cancel()

@@ -78,14 +78,14 @@ import Testing
             let defaults = try makeDefaults("app", root: root)
             defaults.set(true, forKey: "darkMode")
             let migration: (inout DomainTransaction) throws -> Void = { domain in
-                if case .bool(true)? = try domain.value(forKey: "darkMode") { try domain.set("dark", forKey: "theme") }
-                try domain.set(nil, forKey: "darkMode")
+                if case .bool(true)? = try domain.value(forKey: "darkMode") { try domain.write("dark", forKey: "theme") }
+                try domain.write(nil, forKey: "darkMode")
             }
-            #expect(try defaults.migrate(.named("2-theme-enum"), migration))
+            #expect(try defaults.migrate("2-theme-enum", migration))
             #expect(try defaults.persistentValues() == ["theme": "dark"])
             defaults.set("light", forKey: "theme")
-            #expect(try !defaults.migrate(.named("2-theme-enum"), migration), "never re-run")
-            #expect(try makeDefaults("app", root: root).appliedMigrations() == [.named("2-theme-enum")])
+            #expect(try !defaults.migrate("2-theme-enum", migration), "never re-run")
+            #expect(try makeDefaults("app", root: root).appliedMigrations() == ["2-theme-enum"])
             #expect(defaults.string(forKey: "theme") == "light")
         }
     }
@@ -108,7 +108,7 @@ import Testing
 
     @Test func anotherProcessDoesNotRunItAgain() throws {
         try withTemporaryRoot { root in
-            #expect(try makeDefaults("app", root: root).migrate("1-first") { try $0.set(1, forKey: "count") })
+            #expect(try makeDefaults("app", root: root).migrate("1-first") { try $0.write(1, forKey: "count") })
             let result = try fixture(root, "app", "migrate", "1-first", "count")
             #expect(result.status == 0, "\(result.error)")
             #expect(result.output == "skipped\n")

@@ -279,7 +279,7 @@ struct IdleCheckpointTests {
                                     do {
                                         try mine.transaction { domain in
                                             _ = try other.value(forKey: "unread\(round)")
-                                            try domain.set(.integer(round), forKey: "k")
+                                            try domain.write(.integer(round), forKey: "k")
                                         }
                                         break
                                     } catch DefaultsError.transactionCycle(let suite, _) where suite == other.suiteName {
