@@ -44,13 +44,20 @@ let package = Package(
         .target(name: "PackageTestSupport", dependencies: ["LayeredDefaults", "ToolSupport"], path: "Tests/PackageTestSupport"),
         .testTarget(
             name: "LayeredDefaultsTests",
-            dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "defaults-fixture", "PackageTestSupport"]),
+            dependencies: [
+                "LayeredDefaults", "LayeredDefaultsCompatibility", "LayeredDefaultsTesting", "defaults-fixture", "PackageTestSupport",
+            ]),
+        .testTarget(
+            name: "LayeredDefaultsCompatibilityTests",
+            dependencies: ["LayeredDefaultsCompatibility", "LayeredDefaults", "LayeredDefaultsTesting", "PackageTestSupport"]),
         .testTarget(
             name: "ThemePreferencesTests",
             dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture", "PackageTestSupport"]),
         .testTarget(
             name: "LayeredDefaultsTestingTests",
-            dependencies: ["LayeredDefaultsTesting", "LayeredDefaults", "ThemePreferences", "PackageTestSupport"]),
+            dependencies: [
+                "LayeredDefaultsTesting", "LayeredDefaults", "LayeredDefaultsCompatibility", "ThemePreferences", "PackageTestSupport",
+            ]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(
             name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"],
@@ -76,7 +83,10 @@ let package = Package(
         .testTarget(name: "FuzzRegressionTests", dependencies: ["prefs", "LayeredDefaults"]),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
+            dependencies: [
+                "LayeredDefaults", "LayeredDefaultsCompatibility", "defaults-fixture", "prefs-soak", "PackageTestSupport",
+                "ToolSupport",
+            ]),
     ] + readmeSamples.map { .executableTarget(name: $0.name, dependencies: ["LayeredDefaults"], path: $0.path) },
     swiftLanguageModes: [.v6]
 )

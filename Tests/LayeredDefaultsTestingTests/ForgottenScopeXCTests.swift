@@ -1,3 +1,4 @@
+import LayeredDefaultsCompatibility
 #if canImport(XCTest)
     import LayeredDefaults
     import LayeredDefaultsTesting

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsCompatibility
 import LayeredDefaultsTesting
 import PackageTestSupport
 import Synchronization

@@ -57,7 +57,7 @@ import Testing
     /// dictionary by its sorted keys, then its values in that order.
     @Test func aSetOfUnorderedTypesIsStoredInAFixedOrder() throws {
         let defaults = try makeInMemoryDefaults()
-        try defaults.set(
+        try defaults.write(
             [["b": 1], ["a": 2], ["a": 1, "c": 0], ["a": 1]], for: Defaults.Key("dictionaries", default: Set<[String: Int]>()))
         #expect(try defaults.persistentValue(forKey: "dictionaries") == [["a": 1], ["a": 2], ["a": 1, "c": 0], ["b": 1]])
         try defaults.write([Data([2]), Data([1, 9]), Data([1])], for: Defaults.Key("data", default: Set<Data>()))
