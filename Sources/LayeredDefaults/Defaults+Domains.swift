@@ -113,8 +113,8 @@ extension Defaults {
 
     // MARK: Suites
 
-    /// The names of the searched suites, in search order (``Configuration/suites``, after any added
-    /// with `addSuite(named:)`).
+    /// The names of the searched suites, in search order: ``Configuration/suites``, after any added
+    /// later with `addSuite(named:)` of `LayeredDefaultsCompatibility`.
     public var suiteNames: [String] {
         state.withLock { $0.suites.map(\.name) }
     }

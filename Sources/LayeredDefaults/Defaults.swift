@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// A read searches, first match wins: the managed domain (an administrator's forced values, under
 /// ``Configuration/systemDirectories``), the argument domain (`-key value` launch arguments), this
-/// instance's persistent domain (its suite name), the suites added with `addSuite(named:)` (most recent
-/// first), then those of its ``Configuration/suites`` (in order), the global domain (``globalDomain``), the
+/// instance's persistent domain (its suite name), the suites of its ``Configuration/suites`` (in order,
+/// after any added later through `LayeredDefaultsCompatibility`'s `addSuite(named:)`), the global domain (``globalDomain``), the
 /// system domain (under ``Configuration/systemDirectories``), and the registration domain (``register(_:)``,
 /// never persisted). See <doc:SearchOrder>. Writes go to the persistent domain and have committed when
 /// they return.
@@ -19,9 +19,9 @@ import Synchronization
 /// try defaults.value(forKey: "fontSize")  // 14, also in the next process
 /// ```
 ///
-/// Methods that can fail throw; the subscript of typed keys and the `UserDefaults`-shaped methods
-/// (see <doc:MigratingFromUserDefaults>) never throw and send their errors to
-/// ``Configuration/errorHandler``.
+/// Methods that can fail throw; the subscript of typed keys never throws and sends its errors to
+/// ``Configuration/errorHandler``, as the `UserDefaults`-shaped methods of `LayeredDefaultsCompatibility`
+/// do (see <doc:MigratingFromUserDefaults>).
 ///
 /// `Defaults` is `Sendable`: use one instance from any thread. Instances of the same suite and location
 /// in one process share one connection and one in-memory view, so each sees the other's writes at once.
