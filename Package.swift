@@ -45,7 +45,8 @@ let package = Package(
         .testTarget(
             name: "LayeredDefaultsTests",
             dependencies: [
-                "LayeredDefaults", "LayeredDefaultsCompatibility", "LayeredDefaultsTesting", "defaults-fixture", "PackageTestSupport",
+                "LayeredDefaults", "LayeredDefaultsCompatibility", "LayeredDefaultsTesting", "defaults-fixture",
+                "PackageTestSupport",
             ]),
         .testTarget(
             name: "LayeredDefaultsCompatibilityTests",
@@ -56,7 +57,8 @@ let package = Package(
         .testTarget(
             name: "LayeredDefaultsTestingTests",
             dependencies: [
-                "LayeredDefaultsTesting", "LayeredDefaults", "LayeredDefaultsCompatibility", "ThemePreferences", "PackageTestSupport",
+                "LayeredDefaultsTesting", "LayeredDefaults", "LayeredDefaultsCompatibility", "ThemePreferences",
+                "PackageTestSupport",
             ]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(

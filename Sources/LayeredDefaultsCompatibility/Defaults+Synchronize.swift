@@ -1,4 +1,5 @@
 import LayeredDefaults
+
 extension Defaults {
     /// Kept for familiarity: every write has already committed when it returns, and reads see other
     /// processes' writes without it. Returns true.

@@ -213,7 +213,8 @@ import Testing
             #expect(defaults.suiteNames == ["added", "first"])
             #expect(try defaults.value(forKey: "k") == "from added")
             try defaults.write("mine", forKey: "k")
-            #expect(try makeDefaults("added", root: root).persistentValue(forKey: "k") == "from added", "suites are never written")
+            #expect(
+                try makeDefaults("added", root: root).persistentValue(forKey: "k") == "from added", "suites are never written")
         }
     }
 }

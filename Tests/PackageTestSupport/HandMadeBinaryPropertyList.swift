@@ -36,7 +36,9 @@ public struct HandMadeBinaryPropertyList {
     }
 
     /// `value` as eight big-endian bytes.
-    public static func big64(_ value: UInt64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+    public static func big64(_ value: UInt64) -> [UInt8] {
+        (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    }
 
     /// An ASCII string object.
     public static func ascii(_ text: String) -> [UInt8] { [0x50 | UInt8(text.utf8.count)] + Array(text.utf8) }

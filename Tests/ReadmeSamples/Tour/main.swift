@@ -1,4 +1,5 @@
 import LayeredDefaults
+
 let defaults = try Defaults(suiteName: "com.example.app")  // <root>/com.example.app.sqlite3
 defaults.register(["fontSize": 12, "theme": "system"])  // this instance's registration domain
 try defaults.write(14, forKey: "fontSize")  // committed to disk when it returns
