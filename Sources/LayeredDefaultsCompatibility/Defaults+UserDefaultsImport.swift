@@ -1,7 +1,7 @@
 import Foundation
 import LayeredDefaults
 
-/// What ``Defaults/importUserDefaults(from:excluding:as:)`` did.
+/// What `Defaults.importUserDefaults(from:excluding:as:)` did.
 public enum UserDefaultsImport: Sendable, Equatable {
     /// The keys were imported now (sorted), and the import recorded.
     case imported(keys: [String])
