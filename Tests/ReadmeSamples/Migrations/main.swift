@@ -1,5 +1,4 @@
 import LayeredDefaults
-
 let defaults = try Defaults(suiteName: "com.example.app")
 try defaults.migrate("2-theme-enum") { domain in
     if case .bool(true)? = try domain.value(forKey: "darkMode") { try domain.write("dark", forKey: "theme") }

@@ -1,5 +1,4 @@
 import LayeredDefaults
-
 let defaults = try Defaults(suiteName: "com.example.app")  // <root>/com.example.app.sqlite3
 defaults.register(["fontSize": 12, "theme": "system"])  // this instance's registration domain
 try defaults.write(14, forKey: "fontSize")  // committed to disk when it returns
