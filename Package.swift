@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "LayeredDefaults", targets: ["LayeredDefaults"]),
+        .library(name: "LayeredDefaultsCompatibility", targets: ["LayeredDefaultsCompatibility"]),
         .library(name: "ThemePreferences", targets: ["ThemePreferences"]),
         .library(name: "LayeredDefaultsTesting", targets: ["LayeredDefaultsTesting"]),
         .library(name: "ThemePreferencesTesting", targets: ["ThemePreferencesTesting"]),
@@ -21,6 +22,8 @@ let package = Package(
         // The store and what sits on it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(name: "LayeredDefaults", dependencies: ["CSQLite"]),
+        // Foundation's `UserDefaults` names, each a short adapter over the core.
+        .target(name: "LayeredDefaultsCompatibility", dependencies: ["LayeredDefaults"]),
         .target(name: "ThemePreferences", dependencies: ["LayeredDefaults"]),
         .target(name: "LayeredDefaultsTesting", dependencies: ["LayeredDefaults", "LayeredDefaultsTestingLoader"]),
         // NB: C, for its load-time constructor: it installs the testing library's guard on `Defaults.standard`.
@@ -29,24 +32,34 @@ let package = Package(
 
         // Executables.
         .target(name: "ToolSupport"),
-        .executableTarget(name: "prefs", dependencies: ["LayeredDefaults", "ToolSupport"]),
+        .executableTarget(name: "prefs", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "ToolSupport"]),
         .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
-        .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
+        .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility"]),
         .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults", "ToolSupport"]),
 
-        .executableTarget(name: "prefs-bench", dependencies: ["LayeredDefaults", "CSQLite", "ToolSupport"]),
+        .executableTarget(
+            name: "prefs-bench", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "CSQLite", "ToolSupport"]),
 
         // Tests.
         .target(name: "PackageTestSupport", dependencies: ["LayeredDefaults", "ToolSupport"], path: "Tests/PackageTestSupport"),
         .testTarget(
             name: "LayeredDefaultsTests",
-            dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "defaults-fixture", "PackageTestSupport"]),
+            dependencies: [
+                "LayeredDefaults", "LayeredDefaultsCompatibility", "LayeredDefaultsTesting", "defaults-fixture",
+                "PackageTestSupport",
+            ]),
+        .testTarget(
+            name: "LayeredDefaultsCompatibilityTests",
+            dependencies: ["LayeredDefaultsCompatibility", "LayeredDefaults", "LayeredDefaultsTesting", "PackageTestSupport"]),
         .testTarget(
             name: "ThemePreferencesTests",
             dependencies: ["ThemePreferences", "ThemePreferencesTesting", "defaults-fixture", "PackageTestSupport"]),
         .testTarget(
             name: "LayeredDefaultsTestingTests",
-            dependencies: ["LayeredDefaultsTesting", "LayeredDefaults", "ThemePreferences", "PackageTestSupport"]),
+            dependencies: [
+                "LayeredDefaultsTesting", "LayeredDefaults", "LayeredDefaultsCompatibility", "ThemePreferences",
+                "PackageTestSupport",
+            ]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(
             name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"],
@@ -72,7 +85,10 @@ let package = Package(
         .testTarget(name: "FuzzRegressionTests", dependencies: ["prefs", "LayeredDefaults"]),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["LayeredDefaults", "defaults-fixture", "prefs-soak", "PackageTestSupport", "ToolSupport"]),
+            dependencies: [
+                "LayeredDefaults", "LayeredDefaultsCompatibility", "defaults-fixture", "prefs-soak", "PackageTestSupport",
+                "ToolSupport",
+            ]),
     ] + readmeSamples.map { .executableTarget(name: $0.name, dependencies: ["LayeredDefaults"], path: $0.path) },
     swiftLanguageModes: [.v6]
 )

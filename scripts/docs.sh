@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(LayeredDefaults LayeredDefaultsTesting ThemePreferences)
+modules=(LayeredDefaults LayeredDefaultsCompatibility LayeredDefaultsTesting ThemePreferences)
 output="${DOCS_OUTPUT:-$PWD/.build/docs}"
 # NB: a scratch path of its own: the symbol-graph flags would otherwise invalidate the ordinary build.
 scratch="$PWD/.build/docs-build"
@@ -25,10 +25,13 @@ fi
 # NB: the graphs are not removed first: the compiler writes a module's graph only when it recompiles
 # the module, so an incremental build would leave an unchanged module without one.
 mkdir -p "$graphs"
-# ThemePreferencesTesting depends on the three documented modules: building it emits their graphs.
-swift build --scratch-path "$scratch" --target ThemePreferencesTesting \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
-    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public >&2
+# ThemePreferencesTesting depends on three of the documented modules: building it emits their graphs;
+# LayeredDefaultsCompatibility is built for its own.
+for target in ThemePreferencesTesting LayeredDefaultsCompatibility; do
+    swift build --scratch-path "$scratch" --target "$target" \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
+        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public >&2
+done
 
 failed=0
 for module in "${modules[@]}"; do

@@ -1,7 +1,9 @@
 import Foundation
 
 extension Defaults {
-    /// How a ``Defaults`` instance is set up: fixed when it is created.
+    /// How a ``Defaults`` instance is set up when it is created (``Defaults/configuration`` keeps it as
+    /// given; `LayeredDefaultsCompatibility`'s `addSuite(named:)` and volatile domains change the search
+    /// list later).
     ///
     /// ```swift
     /// let defaults = try Defaults(
@@ -16,7 +18,8 @@ extension Defaults {
         /// parses). The default is `CommandLine.arguments`; tests usually pass `[]`.
         public var arguments: [String]
         /// Persistent domains searched after this instance's own, before the global domain, first
-        /// listed first. Read-only through this instance. The default is none.
+        /// listed first (after any added later with `LayeredDefaultsCompatibility`'s `addSuite(named:)`).
+        /// Read-only through this instance. The default is none.
         public var suites: [String]
         /// How long a write waits for another process's lock before failing with
         /// ``DefaultsError/busy(suite:key:)``. The default is 5 seconds; a negative duration means no
@@ -33,7 +36,7 @@ extension Defaults {
         /// `UserDefaults`-shaped methods. The default, ``Defaults/reportToStandardError``, writes one
         /// line to standard error naming the suite and the key, never the value.
         public var errorHandler: @Sendable (DefaultsError) -> Void
-        /// Whether every change made through the instance posts ``Defaults/didChangeNotification`` to
+        /// Whether every change made through the instance posts `Defaults.didChangeNotification` (of `LayeredDefaultsCompatibility`) to
         /// `NotificationCenter.default`. The default is false: posting costs about 4,600 instructions per
         /// write even when nobody observes (an eighth of a durable write). Turn it on for code written
         /// against `UserDefaults.didChangeNotification`; `observe(_:initial:handler:)` and

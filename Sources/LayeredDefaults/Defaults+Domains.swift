@@ -24,7 +24,7 @@ extension Defaults {
     }
 
     /// The merged view; `failed` decides what a domain that cannot be read does (see ``search(_:failed:)``).
-    func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
+    package func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
         let (arguments, stores, system, registration) = withSearchList {
             ($0.arguments, $0.stores, $0.system, $0.registration)
         }
@@ -121,8 +121,8 @@ extension Defaults {
 
     // MARK: Suites
 
-    /// The names of the searched suites, in search order (``Configuration/suites``, after any added
-    /// with `addSuite(named:)`).
+    /// The names of the searched suites, in search order: ``Configuration/suites``, after any added
+    /// later with `addSuite(named:)` of `LayeredDefaultsCompatibility`.
     public var suiteNames: [String] {
         state.withLock { $0.suites.map(\.name) }
     }

@@ -13,7 +13,7 @@ extension Defaults {
     ///   ``DefaultsError/diskFull(suite:key:)`` or another storage error. When it throws, nothing changed,
     ///   on disk or in memory.
     public func write(_ value: PreferenceValue?, forKey key: String) throws {
-        _ = try transaction(in: persistent, key: key) { try $0.set(value, forKey: key) }
+        _ = try transaction(in: persistent, key: key) { try $0.write(value, forKey: key) }
         postChange(changedKeys: CollectionOfOne(key))
     }
 
@@ -29,8 +29,8 @@ extension Defaults {
     ///
     /// ```swift
     /// try defaults.transaction { domain in
-    ///     try domain.set(domain.value(forKey: "name"), forKey: "displayName")
-    ///     try domain.set(nil, forKey: "name")
+    ///     try domain.write(domain.value(forKey: "name"), forKey: "displayName")
+    ///     try domain.write(nil, forKey: "name")
     /// }
     /// ```
     /// - Returns: what `body` returns.
@@ -63,7 +63,7 @@ extension Defaults {
     {
         let value = try transaction(in: persistent, key: key) { domain in
             let value = try transform(domain.value(forKey: key))
-            try domain.set(value, forKey: key)
+            try domain.write(value, forKey: key)
             return value
         }
         postChange(changedKeys: CollectionOfOne(key))
@@ -72,7 +72,7 @@ extension Defaults {
 
     /// Runs `body` in one write transaction on `store`: the one way any API of this instance changes the
     /// rows of any domain. The keys of that domain's managed domain (under this instance's system
-    /// directories) are forced: ``DomainTransaction/set(_:forKey:)`` refuses them with
+    /// directories) are forced: ``DomainTransaction/write(_:forKey:)`` refuses them with
     /// ``DefaultsError/forced(suite:key:)``, and ``DomainTransaction/removeAll()`` keeps their rows.
     ///
     /// NB: fails closed: when a managed file exists but cannot be read, no key of it can be known to be

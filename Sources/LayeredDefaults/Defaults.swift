@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// A read searches, first match wins: the managed domain (an administrator's forced values, under
 /// ``Configuration/systemDirectories``), the argument domain (`-key value` launch arguments), this
-/// instance's persistent domain (its suite name), the suites added with `addSuite(named:)` (most recent
-/// first), then those of its ``Configuration/suites`` (in order), the global domain (``globalDomain``), the
+/// instance's persistent domain (its suite name), the suites of its ``Configuration/suites`` (in order,
+/// after any added later through `LayeredDefaultsCompatibility`'s `addSuite(named:)`), the global domain (``globalDomain``), the
 /// system domain (under ``Configuration/systemDirectories``), and the registration domain (``register(_:)``,
 /// never persisted). See <doc:SearchOrder>. Writes go to the persistent domain and have committed when
 /// they return.
@@ -19,9 +19,9 @@ import Synchronization
 /// try defaults.value(forKey: "fontSize")  // 14, also in the next process
 /// ```
 ///
-/// Methods that can fail throw; the subscript of typed keys and the `UserDefaults`-shaped methods
-/// (see <doc:MigratingFromUserDefaults>) never throw and send their errors to
-/// ``Configuration/errorHandler``.
+/// Methods that can fail throw; the subscript of typed keys never throws and sends its errors to
+/// ``Configuration/errorHandler``, as the `UserDefaults`-shaped methods of `LayeredDefaultsCompatibility`
+/// do (see <doc:MigratingFromUserDefaults>).
 ///
 /// `Defaults` is `Sendable`: use one instance from any thread. Instances of the same suite and location
 /// in one process share one connection and one in-memory view, so each sees the other's writes at once.
@@ -155,15 +155,19 @@ public final class Defaults: Sendable {
         if let failure { configuration.errorHandler(failure) }
     }
 
+    /// The name of the notification ``Configuration/postsChangeNotifications`` posts:
+    /// `Defaults.didChangeNotification` of `LayeredDefaultsCompatibility`.
+    package static let changeNotificationName = Notification.Name("LayeredDefaultsDidChangeNotification")
+
     // MARK: Errors
 
     /// Sends `error` to the configuration's error handler.
-    func report(_ error: any Error) {
+    package func report(_ error: any Error) {
         configuration.errorHandler(DefaultsError.wrapping(error, suite: suiteName))
     }
 
     /// Runs `body`, sending what it throws to the error handler: the non-throwing calls' one error policy.
-    func reportingErrors<T>(_ body: () throws -> T?) -> T? {
+    package func reportingErrors<T>(_ body: () throws -> T?) -> T? {
         do {
             return try body()
         } catch {
@@ -178,7 +182,9 @@ public final class Defaults: Sendable {
     /// After a change of `changedKeys` (nil: of any key), so observers of other keys are not evaluated.
     func postChange<Keys: Sequence<String>>(changedKeys: Keys?) {
         changeGeneration.add(1, ordering: .releasing)
-        postDidChangeNotification()
+        if configuration.postsChangeNotifications {
+            NotificationCenter.default.post(name: Self.changeNotificationName, object: self)
+        }
         ObservationCenter.shared.changed(keys: changedKeys)
     }
 
@@ -260,7 +266,7 @@ public final class Defaults: Sendable {
     }
 
     /// The value of `key` found by the search list; a domain that cannot be read is reported and skipped.
-    func lookup(_ key: String) -> PreferenceValue? {
+    package func lookup(_ key: String) -> PreferenceValue? {
         search(key, failed: report)
     }
 }

@@ -253,7 +253,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Classifies the failure of a system call (its `errno` is `code`) doing `operation` (e.g. "list") on
     /// `path`, outside any one suite: ``permissionDenied(path:)`` or ``fileSystemFailure(path:operation:code:)``.
-    static func fileSystem(_ code: Int32, path: String, operation: String) -> DefaultsError {
+    package static func fileSystem(_ code: Int32, path: String, operation: String) -> DefaultsError {
         code == EACCES || code == EPERM
             ? .permissionDenied(path: path) : .fileSystemFailure(path: path, operation: operation, code: code)
     }

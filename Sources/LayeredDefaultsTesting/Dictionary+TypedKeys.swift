@@ -13,7 +13,7 @@ extension Dictionary where Key == String, Value == PreferenceValue {
     /// ```
     ///
     /// Reading gives nil when the key is missing or its value does not convert. Setting stores what
-    /// `Defaults.set(_:for:)` would store; a value that cannot be encoded fails the test (the message
+    /// `Defaults.write(_:for:)` would store; a value that cannot be encoded fails the test (the message
     /// names the key and the type, never the value) and leaves the snapshot unchanged.
     /// - Parameters:
     ///   - key: the typed key.

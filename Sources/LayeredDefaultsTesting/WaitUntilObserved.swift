@@ -7,7 +7,7 @@ import Observation
 /// @Test @MainActor func theModelFollowsTheStore() async throws {
 ///     try await withInMemoryDefaults { defaults, _ in
 ///         let model = SettingsModel(defaults: defaults)
-///         try defaults.set(20, for: .fontSize)  // as another instance or process would
+///         try defaults.write(20, for: .fontSize)  // as another instance or process would
 ///         try await waitUntilObserved { model.fontSize == 20 }
 ///     }
 /// }

@@ -9,8 +9,8 @@ import LayeredDefaults
 /// ```swift
 /// @Test func resetRemovesTheKey() throws {
 ///     try withInMemoryDefaults { defaults, _ in
-///         defaults.set("dark", forKey: "theme")
-///         defaults.removeObject(forKey: "theme")
+///         try defaults.write("dark", forKey: "theme")
+///         try defaults.write(nil, forKey: "theme")
 ///         #expect(try defaults.persistentValues().isEmpty)
 ///     }
 /// }

@@ -57,7 +57,7 @@ public func withIsolatedDefaults<T>(
 ///     try await withIsolatedDefaults { defaults, _ in
 ///         let model = await SettingsModel(defaults: defaults)
 ///         try await model.chooseDark()
-///         #expect(defaults.string(forKey: "theme") == "dark")
+///         #expect(try defaults.value(forKey: "theme") == "dark")
 ///     }
 /// }
 /// ```

@@ -54,12 +54,12 @@ public struct ThemePreferences: Sendable {
     /// Stores `theme`, committed when this returns.
     /// - Throws: `DefaultsError` when the store cannot be written; nothing changes then.
     public func save(_ theme: Theme) throws {
-        try defaults.set(theme, for: Self.key)
+        try defaults.write(theme, for: Self.key)
     }
 
     /// Removes the stored theme, so it reads ``Theme/system`` (or an argument's override) again.
     /// - Throws: `DefaultsError` when the store cannot be written; nothing changes then.
     public func reset() throws {
-        try defaults.set(nil, for: Self.key)
+        try defaults.reset(Self.key)
     }
 }

@@ -66,6 +66,7 @@
 // Exit status: 0 success, 1 usage, 2 store error (one line on stderr), 3 cannot apply an option.
 import Foundation
 import LayeredDefaults
+import LayeredDefaultsCompatibility
 
 #if canImport(Glibc)
     // NB: Glibc imports RLIMIT_FSIZE as an enum case of __rlimit_resource, which getrlimit takes as Int32.
@@ -204,13 +205,13 @@ do {
         }
     case ("hold-write-lock", 1):
         try defaults.transaction { domain in
-            try domain.set(.string("held"), forKey: "lock-holder")
+            try domain.write(.string("held"), forKey: "lock-holder")
             say("locked")
             Thread.sleep(forTimeInterval: Double(rest[0]) ?? 1)
         }
     case ("migrate", 2):
-        let ran = try defaults.migrate(.named(rest[0])) { domain in
-            try domain.set(.integer((try domain.value(forKey: rest[1])?.integerValue ?? 0) + 1), forKey: rest[1])
+        let ran = try defaults.migrate(rest[0]) { domain in
+            try domain.write(.integer((try domain.value(forKey: rest[1])?.integerValue ?? 0) + 1), forKey: rest[1])
         }
         say(ran ? "ran" : "skipped")
     case ("write-data", 2):
@@ -277,8 +278,8 @@ func chase(_ defaults: Defaults, key: String, kind: String) throws {
     case "empty":
         writeNothing = { try defaults.transaction { _ in } }
     case "migrate":
-        try defaults.migrate(.named("chase")) { _ in }
-        writeNothing = { try defaults.migrate(.named("chase")) { _ in } }
+        try defaults.migrate("chase") { _ in }
+        writeNothing = { try defaults.migrate("chase") { _ in } }
     default:
         fail("unknown kind '\(kind)'", status: 1)
     }

@@ -27,7 +27,7 @@ struct SoakChild {
         do {
             defaults = try Defaults(suiteName: SoakOptions.suite, configuration: .init(location: .directory(root), arguments: []))
             board = try SoakBoard(in: root, children: options.processes)
-            let ran = try defaults.migrate(.named(SoakProtocol.migration)) { _ in }
+            let ran = try defaults.migrate(SoakProtocol.migration) { _ in }
             say("M \(ran ? 1 : 0)")
         } catch {
             say("E \(error)")
@@ -97,8 +97,8 @@ struct SoakChild {
                     let other = (keyIndex + 1 + Int.random(in: 0..<(options.keys - 1), using: &generator)) % options.keys
                     let value = SoakProtocol.value(child: index, seq: seq)
                     try defaults.transaction { domain in
-                        try domain.set(value, forKey: key)
-                        try domain.set(value, forKey: SoakProtocol.key(child: index, index: other))
+                        try domain.write(value, forKey: key)
+                        try domain.write(value, forKey: SoakProtocol.key(child: index, index: other))
                     }
                     model[keyIndex] = value
                     model[other] = value
@@ -142,7 +142,7 @@ struct SoakChild {
             try defaults.transaction { _ in }
             say("N empty")
         default:
-            let ran = try defaults.migrate(.named(SoakProtocol.migration)) { _ in }
+            let ran = try defaults.migrate(SoakProtocol.migration) { _ in }
             say(ran ? "E the setup migration ran again" : "N migrate")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import LayeredDefaultsCompatibility
 import Testing
 
 @testable import LayeredDefaultsTesting

@@ -1,3 +1,5 @@
+import LayeredDefaultsCompatibility
+
 #if canImport(XCTest)
     import LayeredDefaults
     import LayeredDefaultsTesting

@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 

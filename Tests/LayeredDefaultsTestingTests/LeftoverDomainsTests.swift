@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import LayeredDefaultsCompatibility
 import LayeredDefaultsTesting
 import PackageTestSupport
 import Testing

@@ -35,15 +35,15 @@ extension Defaults.Key<Unencodable> {
         let recorder = try DefaultsRecorder(defaults)
         defer { recorder.finish() }
         try recorder.assert(during: {
-            try defaults.set(14, for: .fontSize)
-            try defaults.set(EditorFont(name: "Fira Code", size: 13.5), for: .editorFont)
+            try defaults.write(14, for: .fontSize)
+            try defaults.write(EditorFont(name: "Fira Code", size: 13.5), for: .editorFont)
         }) {
             $0[.fontSize] = 14
             $0[.editorFont] = EditorFont(name: "Fira Code", size: 13.5)
         }
         #expect(recorder.snapshot[.fontSize] == 14)
         #expect(recorder.snapshot[.editorFont] == EditorFont(name: "Fira Code", size: 13.5))
-        try recorder.assert(during: { try defaults.set(nil, for: .fontSize) }) {
+        try recorder.assert(during: { try defaults.reset(.fontSize) }) {
             $0[.fontSize] = nil
         }
     }
@@ -52,7 +52,7 @@ extension Defaults.Key<Unencodable> {
         try withInMemoryDefaults { defaults, _ in
             let recorder = try DefaultsRecorder(defaults)
             let messages = try expectIssues {
-                try recorder.assert(during: { try defaults.set(15, for: .fontSize) }) { $0[.fontSize] = 14 }
+                try recorder.assert(during: { try defaults.write(15, for: .fontSize) }) { $0[.fontSize] = 14 }
             }.messages
             #expect(messages.count == 1)
             #expect(messages.first?.contains("- \"fontSize\": integer = 14") == true)

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 

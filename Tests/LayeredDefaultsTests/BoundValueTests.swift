@@ -38,7 +38,7 @@ import Testing
     @Test func takesTheKeysValueNow() throws {
         let defaults = try makeInMemoryDefaults()
         #expect(defaults.bind(size).value == 12, "the default while nothing is stored")
-        try defaults.set(14, for: size)
+        try defaults.write(14, for: size)
         #expect(defaults.bind(size).value == 14)
     }
 
@@ -57,9 +57,9 @@ import Testing
     @Test func followsAChangeMadeByAnotherInstance() async throws {
         try await withTemporaryRoot { root in
             let bound = try makeDefaults("app", root: root).bind(size)
-            try makeDefaults("app", root: root).set(20, for: size)
+            try makeDefaults("app", root: root).write(20, for: size)
             try await waitUntilObserved { bound.value == 20 }
-            try makeDefaults("app", root: root).set(nil, for: size)
+            try makeDefaults("app", root: root).reset(size)
             try await waitUntilObserved { bound.value == 12 }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 
@@ -71,8 +72,8 @@ import Testing
         defaults.set("before", forKey: "k")
         #expect(throws: Abort.self) {
             try defaults.transaction { domain in
-                try domain.set("during", forKey: "k")
-                try domain.set("new", forKey: "other")
+                try domain.write("during", forKey: "k")
+                try domain.write("new", forKey: "other")
                 throw Abort()
             }
         }

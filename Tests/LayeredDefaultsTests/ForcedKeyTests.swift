@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 
@@ -44,7 +45,7 @@ import Testing
             #expect(try userValues(root) == ["locked": "mine"])
 
             try defaults.transaction(in: try #require(try defaults.store(named: "app", create: false))) {
-                try $0.set("mine", forKey: "free")
+                try $0.write("mine", forKey: "free")
             }
             #expect(try defaults.replacePersistentValues([:], forName: name) == ["locked"])
             #expect(try userValues(root) == ["locked": "mine"])
@@ -75,15 +76,15 @@ import Testing
             #expect(throws: forced) { try defaults.write("x", forKey: "locked") }
             #expect(throws: forced) { try defaults.write(nil, forKey: "locked") }
             #expect(throws: forced) { try defaults.update(forKey: "locked") { _ in "x" } }
-            #expect(throws: forced) { try defaults.transaction { try $0.set("x", forKey: "locked") } }
+            #expect(throws: forced) { try defaults.transaction { try $0.write("x", forKey: "locked") } }
             #expect(throws: forced) { try defaults.transaction { try $0.renameKey("free", to: "locked") } }
             #expect(throws: forced) { try defaults.transaction { try $0.renameKey("locked", to: "elsewhere") } }
-            #expect(throws: forced) { try defaults.migrate("m") { try $0.set("x", forKey: "locked") } }
+            #expect(throws: forced) { try defaults.migrate("m") { try $0.write("x", forKey: "locked") } }
             #expect(try defaults.appliedMigrations().isEmpty)
             let other = try open("other")
             #expect(throws: forced) {
                 try other.transaction(in: try #require(try other.store(named: "app", create: false))) {
-                    try $0.set("x", forKey: "locked")
+                    try $0.write("x", forKey: "locked")
                 }
             }
             defaults.set("x", forKey: "locked")

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsCompatibility
 import LayeredDefaultsTesting
 import PackageTestSupport
 import Synchronization
@@ -101,27 +102,27 @@ import Testing
         let defaults = try makeInMemoryDefaults(errorHandler: errors.record)
         let size = Defaults.Key("size", default: 12)
         let changes = ObservedValues(defaults.changes(for: size, initial: false))
-        try defaults.set(14, for: size)
+        try defaults.write(14, for: size)
         #expect(try await changes.first(1) == [14])
         try defaults.write("garbage", forKey: "size")  // reads as the default
         #expect(try await changes.first(2) == [14, 12])
         #expect(errors.all == [.mismatchedValue(suite: "test.suite", key: "size", type: "Int")])
         try defaults.write(nil, forKey: "size")  // still the default: no emission
-        try defaults.set(16, for: size)
+        try defaults.write(16, for: size)
         #expect(try await changes.first(3) == [14, 12, 16])
     }
 
     @Test func streamsStartWithTheCurrentValue() async throws {
         let defaults = try makeInMemoryDefaults()
         let size = Defaults.Key("size", default: 12)
-        try defaults.set(14, for: size)
+        try defaults.write(14, for: size)
         let typed = ObservedValues(defaults.changes(for: size))
         let untyped = ObservedValues(defaults.changes(forKey: "size"))
         let missing = ObservedValues(defaults.changes(forKey: "missing"))
         #expect(try await typed.first(1) == [14])
         #expect(try await untyped.first(1) == [.integer(14)])
         #expect(try await missing.first(1) == [nil])
-        try defaults.set(16, for: size)
+        try defaults.write(16, for: size)
         #expect(try await typed.first(2) == [14, 16])
     }
 
@@ -238,7 +239,7 @@ import Testing
             let ended = DispatchSemaphore(value: 0)
             Thread {
                 try? defaults.transaction { domain in
-                    try domain.set(.integer(1), forKey: "k")
+                    try domain.write(.integer(1), forKey: "k")
                     defaults.register(["r": .integer(1)])  // asks for an evaluation of `everything`
                     Thread.sleep(forTimeInterval: 0.5)  // NB: lets it reach the store's lock; not an assertion
                     other.cancel()

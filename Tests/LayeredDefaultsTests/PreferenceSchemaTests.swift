@@ -78,14 +78,14 @@ extension Defaults.Key<Date?> {
     @Test func typedWriteOutsideTheAcceptedValuesIsRefusedAndChangesNothing() throws {
         let errors = ReportedErrors()
         let defaults = try makeInMemoryDefaults(errorHandler: errors.record)
-        try defaults.set(14, for: .size)
+        try defaults.write(14, for: .size)
         #expect(throws: DefaultsError.valueNotAccepted(suite: "test.suite", key: "size", accepts: "an integer from 6 to 72")) {
-            try defaults.set(100, for: .size)
+            try defaults.write(100, for: .size)
         }
         #expect(
             throws: DefaultsError.valueNotAccepted(suite: "test.suite", key: "nickname", accepts: "a string at most 8 characters")
         ) {
-            try defaults.set("far too long a name", for: .nickname)
+            try defaults.write("far too long a name", for: .nickname)
         }
         #expect(throws: DefaultsError.self) { try defaults.update(.size) { $0 = 5 } }
         defaults[.size] = 73
@@ -99,7 +99,7 @@ extension Defaults.Key<Date?> {
         try defaults.write(100, forKey: "size")  // as another program without the schema could
         #expect(defaults[.size] == 12)
         #expect(defaults[.size] == 12)
-        #expect(try defaults.storedValue(for: .size) == nil)
+        #expect(try defaults.persistentValue(for: .size) == nil)
         #expect(errors.all == [.storedValueNotAccepted(suite: "test.suite", key: "size", accepts: "an integer from 6 to 72")])
         #expect(!errors.all[0].description.contains("100"), "the message never holds the value")
         #expect(try defaults.persistentValue(forKey: "size") == 100, "left as it is")
@@ -120,7 +120,7 @@ extension Defaults.Key<Date?> {
     @Test func isDefaultAndResetForATypedKey() throws {
         let defaults = try makeInMemoryDefaults()
         #expect(try defaults.isDefault(.size))
-        try defaults.set(12, for: .size)
+        try defaults.write(12, for: .size)
         #expect(try !defaults.isDefault(.size), "a value equal to the default is still a value")
         try defaults.reset(.size)
         #expect(try defaults.isDefault(.size))

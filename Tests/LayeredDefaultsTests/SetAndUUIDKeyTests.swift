@@ -25,11 +25,11 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let tags = Defaults.Key("tags", default: Set<Tag>())
         #expect(defaults[tags].isEmpty)
-        try defaults.set([.later, .work], for: tags)
+        try defaults.write([.later, .work], for: tags)
         #expect(defaults[tags] == [.work, .later])
-        #expect(try defaults.storedValue(for: tags) == [.work, .later])
+        #expect(try defaults.persistentValue(for: tags) == [.work, .later])
         let sizes = Defaults.Key("sizes", default: Set<Size>())
-        try defaults.set([Size(width: 2, height: 1), Size(width: 1, height: 2)], for: sizes)
+        try defaults.write([Size(width: 2, height: 1), Size(width: 1, height: 2)], for: sizes)
         #expect(defaults[sizes] == [Size(width: 1, height: 2), Size(width: 2, height: 1)])
     }
 
@@ -39,15 +39,15 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let names = Defaults.Key("names", default: Set<String>())
         for order in [["pear", "apple", "fig"], ["fig", "pear", "apple"], ["apple", "fig", "pear"]] {
-            try defaults.set(Set(order), for: names)
+            try defaults.write(Set(order), for: names)
             #expect(try defaults.persistentValue(forKey: "names") == ["apple", "fig", "pear"])
         }
-        try defaults.set([10, -3, 2], for: Defaults.Key("numbers", default: Set<Int>()))
+        try defaults.write([10, -3, 2], for: Defaults.Key("numbers", default: Set<Int>()))
         #expect(try defaults.persistentValue(forKey: "numbers") == [-3, 2, 10])
-        try defaults.set([.work, .home, .later], for: Defaults.Key("tags", default: Set<Tag>()))
+        try defaults.write([.work, .home, .later], for: Defaults.Key("tags", default: Set<Tag>()))
         #expect(try defaults.persistentValue(forKey: "tags") == ["home", "later", "work"])
         let dates = Set([Date(timeIntervalSinceReferenceDate: 5), Date(timeIntervalSinceReferenceDate: -5)])
-        try defaults.set(dates, for: Defaults.Key("dates", default: Set<Date>()))
+        try defaults.write(dates, for: Defaults.Key("dates", default: Set<Date>()))
         #expect(
             try defaults.persistentValue(forKey: "dates")
                 == .array([.date(.init(timeIntervalSinceReferenceDate: -5)), .date(.init(timeIntervalSinceReferenceDate: 5))]))
@@ -57,13 +57,13 @@ import Testing
     /// dictionary by its sorted keys, then its values in that order.
     @Test func aSetOfUnorderedTypesIsStoredInAFixedOrder() throws {
         let defaults = try makeInMemoryDefaults()
-        try defaults.set(
+        try defaults.write(
             [["b": 1], ["a": 2], ["a": 1, "c": 0], ["a": 1]], for: Defaults.Key("dictionaries", default: Set<[String: Int]>()))
         #expect(try defaults.persistentValue(forKey: "dictionaries") == [["a": 1], ["a": 2], ["a": 1, "c": 0], ["b": 1]])
-        try defaults.set([Data([2]), Data([1, 9]), Data([1])], for: Defaults.Key("data", default: Set<Data>()))
+        try defaults.write([Data([2]), Data([1, 9]), Data([1])], for: Defaults.Key("data", default: Set<Data>()))
         #expect(
             try defaults.persistentValue(forKey: "data") == .array([.data(Data([1])), .data(Data([1, 9])), .data(Data([2]))]))
-        try defaults.set([[2.5], [], [-1.0, 3.0]], for: Defaults.Key("arrays", default: Set<[Double]>()))
+        try defaults.write([[2.5], [], [-1.0, 3.0]], for: Defaults.Key("arrays", default: Set<[Double]>()))
         #expect(try defaults.persistentValue(forKey: "arrays") == [[], [-1.0, 3.0], [2.5]])
     }
 
@@ -100,14 +100,14 @@ import Testing
         let id = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
         let installation = Defaults.Key<UUID?>("installation")
         #expect(defaults[installation] == nil)
-        try defaults.set(id, for: installation)
+        try defaults.write(id, for: installation)
         #expect(try defaults.persistentValue(forKey: "installation") == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
         #expect(defaults[installation] == id)
         try defaults.write("e621e1f8-c36c-495a-93fc-0c247a3e6e5f", forKey: "installation")
         #expect(defaults[installation] == id, "lower case reads too")
         try defaults.write("not a uuid", forKey: "installation")
         #expect(defaults[installation] == nil)
-        #expect(try defaults.storedValue(for: installation) == nil)
+        #expect(try defaults.persistentValue(for: installation) == nil)
         #expect(Self.mismatchedKeys(errors) == ["installation"], "reported once, naming the key")
     }
 }

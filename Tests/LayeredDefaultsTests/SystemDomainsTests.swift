@@ -55,7 +55,7 @@ import Testing
             #expect(reported.all.count == 1, "the unreadable managed file is reported when the store opens")
             #expect(throws: DefaultsError.self) { try defaults.write("after", forKey: "k") }
             defaults.set("after", forKey: "k")
-            #expect(throws: DefaultsError.self) { try defaults.transaction { try $0.set("after", forKey: "other") } }
+            #expect(throws: DefaultsError.self) { try defaults.transaction { try $0.write("after", forKey: "other") } }
             #expect(try defaults.value(forKey: "k") == "before")
             #expect(try defaults.persistentValues() == ["k": "before"])
             if case .corruptStore? = reported.all.first {} else { Issue.record("unexpected \(reported.all)") }
@@ -74,11 +74,11 @@ import Testing
             #expect(throws: forced) { try defaults.update(forKey: "locked") { _ in "mine" } }
             #expect(throws: forced) {
                 try defaults.transaction { domain in
-                    try domain.set("after", forKey: "free")
-                    try domain.set("mine", forKey: "locked")
+                    try domain.write("after", forKey: "free")
+                    try domain.write("mine", forKey: "locked")
                 }
             }
-            #expect(throws: forced) { try defaults.set("mine", for: Defaults.Key("locked", default: "")) }
+            #expect(throws: forced) { try defaults.write("mine", for: Defaults.Key("locked", default: "")) }
             #expect(throws: forced) { try defaults.update(Defaults.Key("locked", default: "")) { $0 = "mine" } }
             #expect(throws: forced) { try defaults.replacePersistentValues(["locked": "mine"]) }
             defaults.set("mine", forKey: "locked")

@@ -4,26 +4,6 @@ import Testing
 
 @testable import LayeredDefaults
 
-/// A store in `root` for `suite`, with no launch arguments.
-func makeDefaults(
-    _ suite: String = "test.suite", root: URL, arguments: [String] = [],
-    errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
-) throws -> Defaults {
-    try Defaults(
-        suiteName: suite,
-        configuration: .init(location: .directory(root), arguments: arguments, systemDirectories: [], errorHandler: errorHandler))
-}
-
-/// A store in memory, with no launch arguments.
-func makeInMemoryDefaults(
-    _ suite: String = "test.suite", arguments: [String] = [],
-    errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
-) throws -> Defaults {
-    try Defaults(
-        suiteName: suite,
-        configuration: .init(location: .inMemory, arguments: arguments, systemDirectories: [], errorHandler: errorHandler))
-}
-
 /// Runs the fixture against `suite` in `root`.
 @discardableResult
 func fixture(_ root: URL, _ suite: String, _ arguments: String...) throws -> ProcessResult {
@@ -47,15 +27,4 @@ func freshValues(of file: URL) throws -> [String: PreferenceValue] {
     let connection = try Connection(path: file.path, busyTimeoutMilliseconds: 10_000)
     defer { connection.close() }
     return try PreferencesTable(connection: connection, suite: file.lastPathComponent).allValues().values
-}
-
-/// How many `Defaults.didChangeNotification`s `defaults` posts while `body` runs (posted synchronously).
-func changeNotifications(of defaults: Defaults, during body: () throws -> Void) rethrows -> Int {
-    let counter = Counter()
-    let token = NotificationCenter.default.addObserver(forName: Defaults.didChangeNotification, object: defaults, queue: nil) {
-        _ in counter.increment()
-    }
-    defer { NotificationCenter.default.removeObserver(token) }
-    try body()
-    return counter.value
 }

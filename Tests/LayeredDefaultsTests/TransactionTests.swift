@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 
@@ -18,8 +19,8 @@ import Testing
             let big = PreferenceValue.data(Data(repeating: 7, count: 64 * 1024))
             #expect(throws: DefaultsError.diskFull(suite: "swallow", key: nil)) {
                 try defaults.transaction { domain in
-                    try? domain.set(big, forKey: "big")  // fails: the disk is "full"; the body ignores it
-                    try domain.set("after", forKey: "small")  // must not go through on its own
+                    try? domain.write(big, forKey: "big")  // fails: the disk is "full"; the body ignores it
+                    try domain.write("after", forKey: "small")  // must not go through on its own
                 }
             }
             #expect(try freshValues(of: root.appendingPathComponent("swallow.sqlite3")) == ["kept": "before"])
@@ -32,7 +33,7 @@ import Testing
             let defaults = try makeDefaults("nested", root: root)
             defaults.set("committed", forKey: "old")
             try defaults.transaction { domain in
-                try domain.set("pending", forKey: "new")
+                try domain.write("pending", forKey: "new")
                 #expect(defaults.string(forKey: "old") == "committed", "a read from inside the body works")
                 #expect(throws: DefaultsError.nestedTransaction(suite: "nested")) { try defaults.write("x", forKey: "other") }
             }
@@ -60,7 +61,7 @@ import Testing
                 Thread {
                     let outcome = Result {
                         try mine.transaction { domain in
-                            try domain.set(.string("written"), forKey: "k")
+                            try domain.write(.string("written"), forKey: "k")
                             allInside.leave()
                             allInside.wait()
                             _ = try next.value(forKey: "unread")
@@ -103,7 +104,7 @@ import Testing
                 #expect(throws: refusedBy("other")) { try other.write("x", forKey: "k") }
                 #expect(throws: refusedBy("other")) { try other.transaction { _ in } }
                 #expect(throws: refusedBy("other")) { try mine.value(forKey: "cached") }
-                try domain.set("set", forKey: "own")
+                try domain.write("set", forKey: "own")
             }
             #expect(try mine.value(forKey: "cached") == "cached")
             #expect(try mine.value(forKey: "shared") == "global")
@@ -133,7 +134,7 @@ import Testing
                     systemDirectories: [root.appendingPathComponent("xdg")]))
             try defaults.transaction { domain in
                 #expect(try defaults.value(forKey: "locked") == "managed")
-                try domain.set("mine", forKey: "free")
+                try domain.write("mine", forKey: "free")
             }
             #expect(try defaults.value(forKey: "free") == "mine")
         }
@@ -177,7 +178,7 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let key = Defaults.Key("sample", default: Sample(ratio: 0))
         #expect(throws: DefaultsError.unencodableValue(suite: "test.suite", key: "sample", type: "Sample")) {
-            try defaults.set(Sample(ratio: .nan), for: key)
+            try defaults.write(Sample(ratio: .nan), for: key)
         }
         #expect(try defaults.persistentValue(forKey: "sample") == nil)
     }
@@ -196,8 +197,8 @@ import Testing
             struct Abandon: Error {}
             #expect(throws: Abandon.self) {
                 try defaults.transaction { domain in
-                    try domain.set("new a", forKey: "a")
-                    try domain.set("new c", forKey: "c")
+                    try domain.write("new a", forKey: "a")
+                    try domain.write("new c", forKey: "c")
                     #expect(try defaults.value(forKey: "a") == "new a", "a cached key")
                     #expect(try defaults.value(forKey: "c") == "new c", "an uncached key")
                     #expect(defaults.string(forKey: "c") == "new c", "through the compatibility layer too")

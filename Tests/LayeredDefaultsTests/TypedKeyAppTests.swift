@@ -35,13 +35,13 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let date = Date(timeIntervalSinceReferenceDate: 1000.25)
         #expect(defaults[.lastOpened] == nil)
-        try defaults.set(date, for: .lastOpened)
+        try defaults.write(date, for: .lastOpened)
         #expect(defaults[.lastOpened] == date)
         #expect(try defaults.persistentValue(forKey: "lastOpened") == .date(date))
         defaults[.lastOpened] = nil
         #expect(try defaults.persistentValue(forKey: "lastOpened") == nil, "nil removes")
         defaults[.lastOpened] = date
-        try defaults.set(Date?.none, for: .lastOpened)
+        try defaults.write(Date?.none, for: .lastOpened)
         #expect(try defaults.persistentValue(forKey: "lastOpened") == nil, "an optional's nil removes too")
         #expect(try defaults.update(.lastOpened) { $0 = $0 ?? date } == date)
         #expect(try defaults.update(.lastOpened) { $0 = nil } == nil)
@@ -102,7 +102,7 @@ import Testing
         #expect(errors.all == [mismatched], "the failures are thrown, not reported")
         #expect(!mismatched.description.contains("not a number"), "no value in the message")
 
-        try defaults.set(nil, for: count)
+        try defaults.reset(count)
         #expect(try defaults.update(count) { $0 += 1 } == 11, "once removed, the update starts from the default")
         #expect(try defaults.persistentValue(forKey: "count") == 11)
     }
@@ -136,7 +136,7 @@ import Testing
         let v2 = Defaults.Key("editorFont", default: EditorFontV2(family: "Menlo", size: 12, weight: 400))
         #expect(defaults[v2] == v2.defaultValue)
         #expect(defaults[v2] == v2.defaultValue)
-        #expect(try defaults.storedValue(for: v2) == nil)
+        #expect(try defaults.persistentValue(for: v2) == nil)
         #expect(
             errors.all == [.mismatchedValue(suite: "test.suite", key: "editorFont", type: "EditorFontV2")],
             "once per key and instance")

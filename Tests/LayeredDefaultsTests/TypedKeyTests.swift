@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 
@@ -16,9 +17,9 @@ import Testing
         func roundTrip<Value: PreferenceRepresentable & Equatable>(_ value: Value, default defaultValue: Value) throws {
             let key = Defaults.Key("key-\(Value.self)", default: defaultValue)
             #expect(defaults[key] == defaultValue)
-            try defaults.set(value, for: key)
+            try defaults.write(value, for: key)
             #expect(defaults[key] == value)
-            #expect(try defaults.storedValue(for: key) == value)
+            #expect(try defaults.persistentValue(for: key) == value)
         }
         try roundTrip("text", default: "")
         try roundTrip(42, default: 0)
@@ -36,7 +37,7 @@ import Testing
     @Test func codableValuesAreStoredAsJSONText() throws {
         let defaults = try makeInMemoryDefaults()
         let key = Defaults.Key("window", default: Window(width: 0, height: 0))
-        try defaults.set(Window(width: 3, height: 4), for: key)
+        try defaults.write(Window(width: 3, height: 4), for: key)
         #expect(try defaults.persistentValue(forKey: "window") == .string(#"{"height":4,"width":3}"#))
     }
 
@@ -48,19 +49,19 @@ import Testing
         try defaults.write(stored, forKey: "fontSize")
         #expect(defaults[fontSize] == 12)
         #expect(errors.all == [.mismatchedValue(suite: "test.suite", key: "fontSize", type: "Int")])
-        #expect(try defaults.storedValue(for: fontSize) == nil)
+        #expect(try defaults.persistentValue(for: fontSize) == nil)
         #expect(try defaults.persistentValue(forKey: "fontSize") == stored, "a read never overwrites")
     }
 
     @Test func neverSetIsNotFalse() throws {
         let defaults = try makeInMemoryDefaults()
         let flag = Defaults.Key("flag", default: false)
-        #expect(try defaults.storedValue(for: flag) == nil)
+        #expect(try defaults.persistentValue(for: flag) == nil)
         #expect(defaults[flag] == false)
-        try defaults.set(false, for: flag)
-        #expect(try defaults.storedValue(for: flag) == false)
-        try defaults.set(nil, for: flag)
-        #expect(try defaults.storedValue(for: flag) == nil)
+        try defaults.write(false, for: flag)
+        #expect(try defaults.persistentValue(for: flag) == false)
+        try defaults.reset(flag)
+        #expect(try defaults.persistentValue(for: flag) == nil)
     }
 
     @Test func argumentStringsConvertForScalarKeys() throws {
@@ -78,14 +79,14 @@ import Testing
             let defaults = try makeDefaults("app", root: root)
             defaults.set(true, forKey: "darkMode")
             let migration: (inout DomainTransaction) throws -> Void = { domain in
-                if case .bool(true)? = try domain.value(forKey: "darkMode") { try domain.set("dark", forKey: "theme") }
-                try domain.set(nil, forKey: "darkMode")
+                if case .bool(true)? = try domain.value(forKey: "darkMode") { try domain.write("dark", forKey: "theme") }
+                try domain.write(nil, forKey: "darkMode")
             }
-            #expect(try defaults.migrate(.named("2-theme-enum"), migration))
+            #expect(try defaults.migrate("2-theme-enum", migration))
             #expect(try defaults.persistentValues() == ["theme": "dark"])
             defaults.set("light", forKey: "theme")
-            #expect(try !defaults.migrate(.named("2-theme-enum"), migration), "never re-run")
-            #expect(try makeDefaults("app", root: root).appliedMigrations() == [.named("2-theme-enum")])
+            #expect(try !defaults.migrate("2-theme-enum", migration), "never re-run")
+            #expect(try makeDefaults("app", root: root).appliedMigrations() == ["2-theme-enum"])
             #expect(defaults.string(forKey: "theme") == "light")
         }
     }
@@ -108,7 +109,7 @@ import Testing
 
     @Test func anotherProcessDoesNotRunItAgain() throws {
         try withTemporaryRoot { root in
-            #expect(try makeDefaults("app", root: root).migrate("1-first") { try $0.set(1, forKey: "count") })
+            #expect(try makeDefaults("app", root: root).migrate("1-first") { try $0.write(1, forKey: "count") })
             let result = try fixture(root, "app", "migrate", "1-first", "count")
             #expect(result.status == 0, "\(result.error)")
             #expect(result.output == "skipped\n")

@@ -71,7 +71,7 @@ import Testing
         try withTemporaryRoot { root in
             let defaults = try makeDefaults("app", root: root)
             let seen = try defaults.transaction { domain in
-                try domain.set("value", forKey: Self.nfd)
+                try domain.write("value", forKey: Self.nfd)
                 return try domain.value(forKey: Self.nfc)
             }
             #expect(seen == "value")
@@ -83,12 +83,12 @@ import Testing
             do {
                 let defaults = try makeDefaults("app", root: root)
                 try defaults.write("value", forKey: "old")
-                #expect(try defaults.migrate(.named("rename to " + Self.nfd)) { try $0.renameKey("old", to: Self.nfd) })
+                #expect(try defaults.migrate("rename to " + Self.nfd) { try $0.renameKey("old", to: Self.nfd) })
             }
             let fresh = try makeDefaults("app", root: root)
             #expect(fresh.string(forKey: Self.nfc) == "value")
             #expect(
-                try fresh.migrate(.named("rename to " + Self.nfc)) { _ in Issue.record("ran twice") } == false,
+                try fresh.migrate("rename to " + Self.nfc) { _ in Issue.record("ran twice") } == false,
                 "a migration's name is one name in either form")
             #expect(try rows(of: root, "app") == [Row(key: Self.nfc, value: "value")])
         }

@@ -88,8 +88,8 @@ import Testing
     @Test func theMigrationsRunOnce() throws {
         try withTemporaryRoot { root in
             try Self.store(root: root).transaction { domain in
-                try domain.set(true, forKey: "darkMode")
-                try domain.set("Ada", forKey: "name")
+                try domain.write(true, forKey: "darkMode")
+                try domain.write("Ada", forKey: "name")
             }
             try Self.runSample("readme-migrations", root: root)
             let defaults = try Self.store(root: root)

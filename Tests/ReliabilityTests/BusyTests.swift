@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 
@@ -28,7 +29,7 @@ struct BusyTests {
             #expect(throws: DefaultsError.busy(suite: "busy", key: "k")) { try defaults.write("after", forKey: "k") }
             #expect(throws: DefaultsError.busy(suite: "busy", key: "count")) { try defaults.update(forKey: "count") { _ in 2 } }
             #expect(throws: DefaultsError.busy(suite: "busy", key: nil)) {
-                try defaults.transaction { try $0.set("t", forKey: "t") }
+                try defaults.transaction { try $0.write("t", forKey: "t") }
             }
             #expect(throws: DefaultsError.busy(suite: "busy", key: nil)) { try defaults.replacePersistentValues(["x": 1]) }
             defaults.set("after", forKey: "k")

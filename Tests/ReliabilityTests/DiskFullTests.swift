@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 
@@ -30,9 +31,9 @@ struct DiskFullTests {
             #expect(throws: DefaultsError.diskFull(suite: "full", key: "k2")) { try defaults.update(forKey: "k2") { _ in big } }
             #expect(throws: DefaultsError.diskFull(suite: "full", key: nil)) {
                 try defaults.transaction { domain in
-                    try domain.set(.string("small"), forKey: "small")
-                    try domain.set(nil, forKey: "k3")
-                    try domain.set(big, forKey: "big")
+                    try domain.write(.string("small"), forKey: "small")
+                    try domain.write(nil, forKey: "k3")
+                    try domain.write(big, forKey: "big")
                 }
             }
             defaults.set(Data(repeating: 1, count: 256 * 1024), forKey: "k4")

@@ -276,7 +276,7 @@ struct IdleCheckpointTests {
                                     let refused = DefaultsError.otherSuiteInTransaction(
                                         suite: other.suiteName, transactionSuite: mine.suiteName)
                                     #expect(throws: refused) { try other.value(forKey: "unread\(round)") }
-                                    try domain.set(.integer(round), forKey: "k")
+                                    try domain.write(.integer(round), forKey: "k")
                                 }
                                 if round % 50 == 0 { try await Task.sleep(for: .milliseconds(120)) }
                             }

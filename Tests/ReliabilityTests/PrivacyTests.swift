@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 

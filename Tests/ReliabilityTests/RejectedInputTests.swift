@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 
@@ -70,9 +71,9 @@ struct RejectedInputTests {
             #expect(throws: expected) { try defaults.update(forKey: "") { _ in "v" } }
             #expect(throws: expected) {
                 try defaults.transaction { domain in
-                    try domain.set("changed", forKey: "k")
-                    try domain.set("new", forKey: "other")
-                    try domain.set("v", forKey: "")
+                    try domain.write("changed", forKey: "k")
+                    try domain.write("new", forKey: "other")
+                    try domain.write("v", forKey: "")
                 }
             }
             #expect(throws: expected) { try defaults.replacePersistentValues(["": "v", "k": "changed"]) }
@@ -96,8 +97,8 @@ struct RejectedInputTests {
         #expect(throws: expected, sourceLocation: sourceLocation) { try defaults.update(forKey: "k") { _ in value } }
         #expect(throws: expected, sourceLocation: sourceLocation) {
             try defaults.transaction { domain in
-                try domain.set("changed", forKey: "other")
-                try domain.set(value, forKey: "k")
+                try domain.write("changed", forKey: "other")
+                try domain.write(value, forKey: "k")
             }
         }
         #expect(throws: expected, sourceLocation: sourceLocation) {

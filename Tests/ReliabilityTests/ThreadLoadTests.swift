@@ -89,9 +89,9 @@ struct ThreadLoadTests {
                     let (first, second) = (ownKey(), ownKey())
                     let value = RandomValues.value(using: &generator)
                     try defaults.transaction { domain in
-                        try domain.set(value, forKey: first)
-                        try domain.set(domain.value(forKey: first), forKey: second + "-copy")
-                        try domain.set(nil, forKey: second)
+                        try domain.write(value, forKey: first)
+                        try domain.write(domain.value(forKey: first), forKey: second + "-copy")
+                        try domain.write(nil, forKey: second)
                     }
                     outcome.model[first] = .some(value)
                     outcome.model[second + "-copy"] = .some(value)

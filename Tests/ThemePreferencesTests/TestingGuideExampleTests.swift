@@ -18,7 +18,7 @@ extension Defaults.Key<Int> {
 private struct Settings {
     let defaults: Defaults
     init(defaults: Defaults = .standard) { self.defaults = defaults }
-    func save(fontSize: Int) throws { try defaults.set(fontSize, for: .fontSize) }
+    func save(fontSize: Int) throws { try defaults.write(fontSize, for: .fontSize) }
 }
 
 @Suite struct TestingGuideExampleTests {

@@ -15,7 +15,7 @@ public struct DomainTransaction: ~Copyable {
     /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
     var removedAll = false
 
-    /// The keys ``set(_:forKey:)`` refuses and ``removeAll()`` keeps: those of the managed domain of this
+    /// The keys ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: those of the managed domain of this
     /// one (usually none).
     let forcedKeys: Set<String>
 
@@ -45,7 +45,7 @@ public struct DomainTransaction: ~Copyable {
     ///   ``PreferenceValue/maximumNestingDepth``, ``DefaultsError/dateOutOfRange(suite:key:)`` for a date
     ///   outside ``PreferenceValue/dateRange``, ``DefaultsError/forced(suite:key:)`` for a key of the
     ///   managed domain (all before anything is written), or a storage error.
-    public mutating func set(_ value: PreferenceValue?, forKey key: String) throws {
+    public mutating func write(_ value: PreferenceValue?, forKey key: String) throws {
         guard !key.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
         // NB: every change of a row by any API comes here or to `removeAll`, so these checks cover them all.
         if forcedKeys.contains(key) { throw DefaultsError.forced(suite: suiteName, key: key) }
@@ -63,8 +63,8 @@ public struct DomainTransaction: ~Copyable {
         guard !newKey.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
         guard let value = try value(forKey: oldKey) else { return false }
         guard oldKey != newKey else { return true }
-        try set(value, forKey: newKey)
-        try set(nil, forKey: oldKey)
+        try write(value, forKey: newKey)
+        try write(nil, forKey: oldKey)
         return true
     }
 
@@ -86,13 +86,13 @@ public struct DomainTransaction: ~Copyable {
     /// row is kept (see ``removeAll()``): `values` may hold it only with that same value.
     /// - Returns: the forced keys whose rows were kept, sorted (usually none).
     /// - Throws: ``DefaultsError/forced(suite:key:)`` for a forced key whose value `values` would change,
-    ///   or what ``set(_:forKey:)`` throws.
+    ///   or what ``write(_:forKey:)`` throws.
     @discardableResult
     public mutating func replaceAll(with values: [String: PreferenceValue]) throws -> [String] {
         let kept = try removeAll()
         for (key, value) in values {
             if kept.contains(key), try self.value(forKey: key) == value { continue }
-            try set(value, forKey: key)
+            try write(value, forKey: key)
         }
         return kept
     }

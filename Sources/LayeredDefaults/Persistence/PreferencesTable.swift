@@ -99,7 +99,7 @@ final class PreferencesTable {
     /// Stores `value` for `key` (in its stored form, see ``StoredKey``), or removes the key when `value`
     /// is nil: its rows in every form, so that none shows through afterwards.
     /// - Throws: ``SQLiteError``, or an `EncodingError` for a container that JSON cannot hold (deeper
-    ///   than ``PreferenceValue/maximumNestingDepth``, which ``DomainTransaction/set(_:forKey:)`` refuses first).
+    ///   than ``PreferenceValue/maximumNestingDepth``, which ``DomainTransaction/write(_:forKey:)`` refuses first).
     func set(_ value: PreferenceValue?, forKey key: String) throws {
         let storedKey = StoredKey.form(of: key)
         guard let value else {

@@ -10,8 +10,8 @@ extension Defaults {
     /// extension Defaults.Key<Date?> { static let lastOpened = Defaults.Key<Date?>("lastOpened") }  // nil: never set
     ///
     /// defaults[.fontSize]                   // 12 until set; a stored "abc" also reads as 12 (and is reported once)
-    /// defaults[.fontSize] = 14              // errors go to the error handler; `try defaults.set(14, for:)` throws
-    /// defaults.storedValue(for: .fontSize)  // 14; nil when never set (not the same as 0)
+    /// defaults[.fontSize] = 14                   // errors go to the error handler; `try defaults.write(14, for:)` throws
+    /// try defaults.persistentValue(for: .fontSize)  // 14; nil when never set (not the same as 0)
     /// ```
     ///
     /// NB: an implicit member (`.byModified`) needs the key's type written where the key is declared:
@@ -65,29 +65,30 @@ extension Defaults {
     /// the value found cannot be read as `Value` (reported once to the error handler; the stored
     /// value is left alone, never overwritten).
     ///
-    /// Setting it stores the value (nil, or an optional key's nil, removes it), like ``set(_:for:)``. The
-    /// subscript never throws: a read or write that fails goes to ``Configuration/errorHandler`` (a
-    /// failed read gives the default).
+    /// Setting it stores the value (an optional key's nil removes it), like ``write(_:for:)``. The
+    /// subscript never throws: it reports. A read or write that fails goes to
+    /// ``Configuration/errorHandler`` (a failed read gives the default, a failed write changes nothing).
     public subscript<Value>(key: Key<Value>) -> Value {
         get { typedValue(search(key.name, failed: report), for: key) ?? key.defaultValue }
-        set { _ = reportingErrors { try set(newValue, for: key) } }
+        set { _ = reportingErrors { try write(newValue, for: key) } }
     }
 
     /// The value stored for `key` in the persistent domain only: nil when the user never set it (a bool
     /// never set is not a bool turned off), or when the stored value does not convert (reported once).
     /// - Throws: ``DefaultsError`` when the domain cannot be read.
-    public func storedValue<Value>(for key: Key<Value>) throws -> Value? {
+    public func persistentValue<Value>(for key: Key<Value>) throws -> Value? {
         typedValue(try persistentValue(forKey: key.name), for: key)
     }
 
-    /// Stores `value` for `key` in the persistent domain, committed when this returns; nil (or an
-    /// optional key's nil) removes it, so the key reads as its default (or a lower domain's value) again.
+    /// Stores `value` for `key` in the persistent domain, committed when this returns. An optional key's
+    /// nil removes it, as ``reset(_:)`` does for any key: the key reads as its default (or a lower
+    /// domain's value) again.
     /// - Throws: ``DefaultsError/valueNotAccepted(suite:key:accepts:)`` for a value the key does not
     ///   accept (``Key/accepted``), ``DefaultsError/unencodableValue(suite:key:type:)`` for a
     ///   ``CodablePreference`` that cannot be encoded, or what ``write(_:forKey:)`` throws. Nothing
     ///   changes then.
-    public func set<Value>(_ value: Value?, for key: Key<Value>) throws {
-        try write(try value.flatMap { try storedForm(of: $0, for: key) }, forKey: key.name)
+    public func write<Value>(_ value: Value, for key: Key<Value>) throws {
+        try write(try storedForm(of: value, for: key), forKey: key.name)
     }
 
     /// Atomically replaces the value of `key` with the one `transform` makes of it, in one write
@@ -98,7 +99,7 @@ extension Defaults {
     /// try defaults.update(.recentFiles) { $0.append("/notes/today.md") }
     /// ```
     /// A stored value that does not convert to `Value` is never replaced by an update of the default:
-    /// the update throws, every time, and leaves it stored. Remove it first (`set(nil, for:)`) to
+    /// the update throws, every time, and leaves it stored. Remove it first (``reset(_:)``) to
     /// start over from the default.
     /// - Parameters:
     ///   - key: the typed key to update.

@@ -1,8 +1,8 @@
 extension Defaults {
     /// Removes the user's value of `key` from the persistent domain, so the key reads as its default
-    /// again (or as a lower domain's value: a registered default, the system domain's). The same as
-    /// `set(nil, for: key)`, for a key that is not optional too; `prefs reset` does it from the
-    /// command line.
+    /// again (or as a lower domain's value: a registered default, the system domain's): the typed
+    /// removal, for any key (an optional key's `write(nil, for:)` does the same); `prefs reset` does it
+    /// from the command line.
     /// - Throws: ``DefaultsError/forced(suite:key:)`` for a key the managed domain forces, or what
     ///   ``write(_:forKey:)`` throws. Nothing changes then.
     public func reset<Value>(_ key: Key<Value>) throws {

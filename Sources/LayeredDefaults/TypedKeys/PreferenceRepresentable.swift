@@ -94,12 +94,12 @@ extension Data: PreferenceRepresentable {
 }
 
 extension URL: PreferenceRepresentable {
-    /// A string, read as ``Defaults/url(forKey:)`` reads it.
+    /// A string, read as `url(forKey:)` of `LayeredDefaultsCompatibility` reads it.
     public init?(preferenceValue: PreferenceValue) {
         guard case .string(let text) = preferenceValue, let url = StoredURL.url(fromText: text) else { return nil }
         self = url
     }
-    /// The string ``Defaults/set(_:forKey:)-(URL?,_)`` stores.
+    /// The string `set(_:forKey:)` of `LayeredDefaultsCompatibility` stores for a `URL`.
     public func preferenceValue() -> PreferenceValue { .string(StoredURL.text(of: self)) }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import LayeredDefaultsCompatibility
 import Synchronization
 
 /// LayeredDefaults, through the API a program uses: `string(forKey:)`, `integer(forKey:)`, `set`
@@ -53,7 +54,7 @@ final class OursPeer: Peer {
 
     func writeBatch(_ pairs: [(key: String, value: String)]) throws {
         try defaults.transaction { domain in
-            for (key, value) in pairs { try domain.set(.string(value), forKey: key) }
+            for (key, value) in pairs { try domain.write(.string(value), forKey: key) }
         }
     }
 

@@ -29,7 +29,7 @@ enum Delete: Command {
         let key = operands[1]
         try defaults.transaction { transaction in
             guard try transaction.value(forKey: key) != nil else { throw PrefsError.missingPair(domain: domain, key: key) }
-            try transaction.set(nil, forKey: key)
+            try transaction.write(nil, forKey: key)
         }
     }
 }

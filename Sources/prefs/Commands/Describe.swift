@@ -1,5 +1,6 @@
 import Foundation
 import LayeredDefaults
+import LayeredDefaultsCompatibility
 
 /// `prefs describe <domain> <key>`: what the schema says of a key, and whether it is set or forced.
 enum Describe: Command {

@@ -23,7 +23,7 @@ enum Reset: Command {
         }
         guard let defaults = try context.existingDefaults(domain) else { return }
         try defaults.transaction { transaction in
-            if try transaction.value(forKey: key) != nil { try transaction.set(nil, forKey: key) }
+            if try transaction.value(forKey: key) != nil { try transaction.write(nil, forKey: key) }
         }
     }
 }

@@ -13,6 +13,7 @@ let package = Package(
             dependencies: [
                 .product(name: "LayeredDefaults", package: "LayeredDefaults"),
                 .product(name: "ThemePreferences", package: "LayeredDefaults"),  // optional: the typed theme
+                .product(name: "LayeredDefaultsCompatibility", package: "LayeredDefaults"),  // optional: UserDefaults' names
             ]),
         .testTarget(
             name: "MyAppTests",

@@ -20,6 +20,6 @@ extension Defaults.Key<Int> { static let fontSize = Defaults.Key("fontSize", def
     let settings = EditorSettings()
     settings.fontSize = 33
     #expect(Defaults.standard[.fontSize] == 33)  // no waiting for a write
-    try Defaults.standard.set(20, for: .fontSize)  // as another instance or process would
+    try Defaults.standard.write(20, for: .fontSize)  // as another instance or process would
     try await waitUntilObserved { settings.fontSize == 20 }  // resumes when the model changes; no sleeping
 }

@@ -13,7 +13,7 @@ extension Defaults.Key<Int> {
 let schema = try PreferenceSchema(suiteName: "com.example.app", version: 1, keys: .appearance, .fontSize)
 try Defaults.installSchema(schema)  // at launch: <root>/schemas/com.example.app.json, for prefs
 let defaults = try Defaults(suiteName: "com.example.app")
-try defaults.set(14, for: .fontSize)
-let refused = (try? defaults.set(100, for: .fontSize)) == nil  // true: DefaultsError.valueNotAccepted, nothing changed
+try defaults.write(14, for: .fontSize)
+let refused = (try? defaults.write(100, for: .fontSize)) == nil  // true: DefaultsError.valueNotAccepted, nothing changed
 let untouched = try defaults.isDefault(.appearance)  // true: nothing stored, it reads .system
 try defaults.reset(.fontSize)  // removes the 14: it reads 12 again

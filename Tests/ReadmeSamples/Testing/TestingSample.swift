@@ -11,7 +11,7 @@ extension Defaults.Key<Int> {
 /// Code under test that reaches for `Defaults.standard` through a default argument.
 struct Settings {
     var defaults: Defaults = .standard
-    func save(tabWidth: Int) throws { try defaults.set(tabWidth, for: .tabWidth) }
+    func save(tabWidth: Int) throws { try defaults.write(tabWidth, for: .tabWidth) }
 }
 
 @Test(.isolatedDefaults) func savingTheTabWidth() throws {

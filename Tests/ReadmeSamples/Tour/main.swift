@@ -7,6 +7,6 @@ try defaults.write(nil, forKey: "fontSize")  // removed: the registered 12 shows
 
 try defaults.update(forKey: "launchCount") { .integer(($0?.integerValue ?? 0) + 1) }  // atomic
 try defaults.transaction { domain in  // several keys: all or nothing
-    try domain.set("Ada", forKey: "displayName")
-    try domain.set(nil, forKey: "name")
+    try domain.write("Ada", forKey: "displayName")
+    try domain.write(nil, forKey: "name")
 }

@@ -15,9 +15,9 @@ extension Defaults.Key<[String]> { static let recentFiles = Defaults.Key<[String
 let defaults = try Defaults(suiteName: "com.example.app")
 let before = defaults[.fontSize]  // 12 until set; a stored "abc" reads as 12 (and is reported once)
 defaults[.fontSize] = 13  // never throws: a failure goes to the error handler
-try defaults.set(14, for: .fontSize)  // the same, throwing
-let stored = try defaults.storedValue(for: .fontSize)  // 14; nil when never set
-try defaults.set(.dark, for: .appearance)  // stored as the string "dark"
-try defaults.set(EditorFont(family: "Courier", size: 15), for: .editorFont)  // {"family":"Courier","size":15}
+try defaults.write(14, for: .fontSize)  // the same, throwing
+let stored = try defaults.persistentValue(for: .fontSize)  // 14; nil when never set
+try defaults.write(.dark, for: .appearance)  // stored as the string "dark"
+try defaults.write(EditorFont(family: "Courier", size: 15), for: .editorFont)  // {"family":"Courier","size":15}
 defaults[.lastOpened] = Date()  // nil removes it
 try defaults.update(.recentFiles) { $0.append("notes.md") }  // atomic, across processes too

@@ -1,13 +1,14 @@
 import Foundation
+import LayeredDefaults
 
-/// The setters of `UserDefaults`: they never throw; errors go to ``Defaults/Configuration/errorHandler``
-/// and leave the store unchanged. The core's ``Defaults/write(_:forKey:)`` throws instead.
+/// The setters of `UserDefaults`: they never throw; errors go to the configuration's `errorHandler`
+/// and leave the store unchanged. The core's `write(_:forKey:)` throws instead.
 extension Defaults {
     /// Stores a property-list value (`String`, number, `Bool`, `Date`, `Data`, arrays, `[String: ...]`
     /// dictionaries); nil removes the key, so a registered default shows through again.
     ///
     /// A value that is not a property list (a `URL`, a custom struct, non-string dictionary keys) is
-    /// rejected: the store is unchanged and the error handler receives ``DefaultsError/notPropertyList(suite:key:type:)``.
+    /// rejected: the store is unchanged and the error handler receives `DefaultsError.notPropertyList`.
     public func set(_ value: Any?, forKey key: String) {
         _ = reportingErrors {
             try write(value.map { try PreferenceValue(any: $0, suite: suiteName, key: key) }, forKey: key)

@@ -1,6 +1,7 @@
 import Foundation
+import LayeredDefaults
 
-/// What ``Defaults/importUserDefaults(from:excluding:as:)`` did.
+/// What `Defaults.importUserDefaults(from:excluding:as:)` did.
 public enum UserDefaultsImport: Sendable, Equatable {
     /// The keys were imported now (sorted), and the import recorded.
     case imported(keys: [String])
@@ -12,7 +13,7 @@ public enum UserDefaultsImport: Sendable, Equatable {
 
 extension Defaults {
     /// Brings the keys of a Foundation `UserDefaults` domain (its property-list file, XML or binary) into
-    /// the persistent domain, once: a migration (see ``migrate(_:_:)``), atomic and recorded, never run twice.
+    /// the persistent domain, once: a migration (see `migrate(_:_:)`), atomic and recorded, never run twice.
     ///
     /// Every value keeps its exact type as Foundation encoded it: booleans, integers and reals stay
     /// distinct, dates keep their precision, data is byte-exact, arrays and dictionaries nest. A key of
@@ -28,15 +29,15 @@ extension Defaults {
     ///   - excluded: keys not to import, e.g. those an earlier attempt reported as unmappable.
     ///   - name: the migration's recorded name; by default `import-user-defaults:<file name>`.
     /// - Returns: what it did; ``UserDefaultsImport/noFile`` when `file` does not exist.
-    /// - Throws: ``DefaultsError/unmappableValues(path:keys:)`` naming every key whose value has no exact
-    ///   type, ``DefaultsError/notPropertyListFile(path:reason:)``, ``DefaultsError/permissionDenied(path:)``
-    ///   or ``DefaultsError/fileSystemFailure(path:operation:code:)`` for the file, or a storage error. Then
+    /// - Throws: `DefaultsError.unmappableValues` naming every key whose value has no exact
+    ///   type, `DefaultsError.notPropertyListFile`, `DefaultsError.permissionDenied`
+    ///   or `DefaultsError.fileSystemFailure` for the file, or a storage error. Then
     ///   nothing was imported or recorded, and the next call tries again.
     @discardableResult
     public func importUserDefaults(
-        from file: URL, excluding excluded: Set<String> = [], as name: MigrationName? = nil
+        from file: URL, excluding excluded: Set<String> = [], as name: String? = nil
     ) throws -> UserDefaultsImport {
-        let name = name ?? .named("import-user-defaults:" + file.lastPathComponent)
+        let name = name ?? "import-user-defaults:" + file.lastPathComponent
         // NB: checked before the file is read, so a file that went bad after the import costs nothing.
         guard try !appliedMigrations().contains(name) else { return .alreadyImported }
         guard let document = try Self.contents(of: file) else {
@@ -44,7 +45,7 @@ extension Defaults {
         }
         let values = try PreferenceValue.dictionary(propertyList: document, path: file.path, excluding: excluded)
         let ran = try migrate(name) { domain in
-            for (key, value) in values { try domain.set(value, forKey: key) }
+            for (key, value) in values { try domain.write(value, forKey: key) }
         }
         return ran ? .imported(keys: values.keys.sorted()) : .alreadyImported
     }
@@ -88,7 +89,7 @@ extension Defaults {
     #endif
 
     /// The bytes of `file`, or nil when it does not exist. Opened read-only: never changed.
-    /// - Throws: ``DefaultsError/permissionDenied(path:)`` or ``DefaultsError/fileSystemFailure(path:operation:code:)``.
+    /// - Throws: `DefaultsError.permissionDenied` or `DefaultsError.fileSystemFailure`.
     private static func contents(of file: URL) throws -> Data? {
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaultsCompatibility
 import PackageTestSupport
 import Testing
 
@@ -55,7 +56,7 @@ import Testing
             for (key, value) in expected {
                 #expect(stored[key].map { $0.isIdentical(to: value) } == true, "key \(key)")
             }
-            #expect(try defaults.appliedMigrations() == [.named("import-user-defaults:com.example.old.plist")])
+            #expect(try defaults.appliedMigrations() == ["import-user-defaults:com.example.old.plist"])
         }
     }
 

@@ -2,17 +2,24 @@ import Foundation
 
 /// A binary property list assembled object by object, for documents Foundation would never write:
 /// each object's bytes are given as they stand in the file, references as one-byte object numbers.
-struct HandMadeBinaryPropertyList {
+public struct HandMadeBinaryPropertyList {
     /// The objects, object 0 first.
-    var objects: [[UInt8]]
+    public var objects: [[UInt8]]
     /// The number of the top object.
-    var top = 0
+    public var top = 0
     /// The size of an object reference, written into the trailer.
-    var referenceSize: UInt8 = 1
+    public var referenceSize: UInt8 = 1
+
+    /// A document of `objects`, whose top object is `top`, with references of `referenceSize` bytes.
+    public init(objects: [[UInt8]], top: Int = 0, referenceSize: UInt8 = 1) {
+        self.objects = objects
+        self.top = top
+        self.referenceSize = referenceSize
+    }
 
     /// The document: the header, the objects, a table of one-byte offsets and the trailer. `trailer`
     /// replaces the object count, top object and table offset the trailer would state.
-    func data(trailer: (objectCount: UInt64, top: UInt64, table: UInt64)? = nil) -> Data {
+    public func data(trailer: (objectCount: UInt64, top: UInt64, table: UInt64)? = nil) -> Data {
         var body = Array("bplist00".utf8)
         var offsets: [UInt8] = []
         for object in objects {
@@ -29,13 +36,15 @@ struct HandMadeBinaryPropertyList {
     }
 
     /// `value` as eight big-endian bytes.
-    static func big64(_ value: UInt64) -> [UInt8] { (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
+    public static func big64(_ value: UInt64) -> [UInt8] {
+        (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    }
 
     /// An ASCII string object.
-    static func ascii(_ text: String) -> [UInt8] { [0x50 | UInt8(text.utf8.count)] + Array(text.utf8) }
+    public static func ascii(_ text: String) -> [UInt8] { [0x50 | UInt8(text.utf8.count)] + Array(text.utf8) }
 
     /// A one-entry dictionary `{key: value}` whose key is object 1 and value object 2: the usual top.
-    static func entry(_ key: String, _ value: [UInt8]) -> HandMadeBinaryPropertyList {
+    public static func entry(_ key: String, _ value: [UInt8]) -> HandMadeBinaryPropertyList {
         HandMadeBinaryPropertyList(objects: [[0xD1, 1, 2], ascii(key), value])
     }
 }

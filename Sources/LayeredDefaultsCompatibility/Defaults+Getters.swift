@@ -1,8 +1,9 @@
 import Foundation
+import LayeredDefaults
 
-/// The getters of `UserDefaults`, with its conversions (see ``PreferenceValue/integerValue``). They never
-/// throw: a domain that cannot be read is sent to ``Defaults/Configuration/errorHandler`` and skipped.
-/// The core's ``Defaults/value(forKey:)`` throws instead.
+/// The getters of `UserDefaults`, with its conversions (see `PreferenceValue.integerValue`). They never
+/// throw: a domain that cannot be read is sent to the configuration's `errorHandler` and skipped.
+/// The core's `value(forKey:)` throws instead.
 extension Defaults {
     /// The value of `key` as `String`, `Int`, `Double`, `Bool`, `Date`, `Data`, `[Any]` or `[String: Any]`,
     /// or nil when no domain holds it.
