@@ -125,6 +125,33 @@ import Testing
         #expect(try await typed.first(2) == [14, 16])
     }
 
+    /// Neither consumer is told `initial`: each delivers the current value first, for every kind of
+    /// description, before any change.
+    @Test func initialDefaultsToTrueForBothConsumersAndEveryDescription() async throws {
+        let defaults = try makeInMemoryDefaults()
+        let size = Defaults.Key("size", default: 12)
+        try defaults.set(14, for: size)
+        defaults.set("dark", forKey: "theme")
+        #expect(try await firstDelivered(defaults, .key("theme")) == [.string("dark"), .string("dark")])
+        #expect(try await firstDelivered(defaults, .key("missing")) == [nil, nil])
+        #expect(try await firstDelivered(defaults, .key(size)) == [14, 14])
+        let both: [String: PreferenceValue] = ["theme": "dark", "size": 14]
+        #expect(try await firstDelivered(defaults, .keys(["theme", "size", "missing"])) == [both, both])
+        let everything = try defaults.resolvedValues()
+        #expect(try await firstDelivered(defaults, .everything) == [everything, everything])
+    }
+
+    /// What `observe(_:initial:handler:)` and `changes(of:)` deliver first for `observed`, neither told
+    /// `initial`, with no change made meanwhile.
+    private func firstDelivered<Value>(_ defaults: Defaults, _ observed: Defaults.Observed<Value>) async throws -> [Value] {
+        let (calls, call) = AsyncStream.makeStream(of: Value.self)
+        let observation = defaults.observe(observed) { call.yield($0) }
+        defer { observation.cancel() }
+        let fromCallback = try await ObservedValues(calls).first(1)
+        let fromStream = try await ObservedValues(defaults.changes(of: observed)).first(1)
+        return fromCallback + fromStream
+    }
+
     @Test func oneStreamForSeveralKeys() async throws {
         let defaults = try makeInMemoryDefaults()
         defaults.set("a", forKey: "first")

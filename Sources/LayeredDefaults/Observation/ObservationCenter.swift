@@ -24,8 +24,8 @@ final class ObservationCenter: Sendable {
     /// Callbacks are delivered here, serially, in the order the changes were seen.
     let deliveryQueue = DispatchQueue(label: "LayeredDefaults.observation")
 
-    /// NB: taken only briefly, never while an evaluation runs: `remove` (a `cancel()`) waits for nothing
-    /// else, from any thread.
+    /// NB: held only briefly, never across an evaluation, so `remove` (and with it `cancel()`) never
+    /// waits for one.
     private let registrations = Lock(Registrations())
     private let nextID = Atomic<UInt64>(1)
     private let count = Atomic<Int>(0)
