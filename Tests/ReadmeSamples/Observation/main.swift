@@ -6,5 +6,5 @@ for await size in defaults.changes(of: .key(.fontSize)) {  // the current value,
     print("font size:", size)  // here or in another process
     break
 }
-let observation = defaults.observe(.key(.fontSize)) { (size: Int) in print("now", size) }
+let observation = defaults.observe(.key(.fontSize), initial: false) { (size: Int) in print("now", size) }
 observation.cancel()  // or release it; never waits, callable from anywhere
