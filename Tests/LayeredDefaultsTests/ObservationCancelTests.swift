@@ -238,12 +238,14 @@ import Testing
         return try await ObservedValues(outcomes).first(1)[0]
     }
 
-    /// Returns once the evaluation running now, if any, has finished and what it delivered has been
-    /// delivered: an observation made now is evaluated only by a later evaluation (they run one at a
-    /// time), whose deliveries come after on the serial queue.
+    /// Returns once the evaluation running now, if any, has finished and the calls it queued have run:
+    /// an observation made now is evaluated only by a later evaluation (they run one at a time), whose
+    /// calls are queued after on the serial delivery queue.
     private func waitForEvaluationsInFlight(_ defaults: Defaults) async throws {
-        let marks = ObservedValues(defaults.changes(of: .key("inFlightMarker"), initial: false))
+        let (marks, mark) = AsyncStream.makeStream(of: PreferenceValue?.self)
+        let marker = defaults.observe(.key("inFlightMarker"), initial: false) { mark.yield($0) }
+        defer { marker.cancel() }
         defaults.set(UUID().uuidString, forKey: "inFlightMarker")
-        _ = try await marks.first(1)
+        _ = try await ObservedValues(marks).first(1)
     }
 }

@@ -186,8 +186,8 @@ import Testing
             defaults.set(index, forKey: "k")
             _ = try await seen.until { $0.last == .integer(index) }
         }
-        // NB: evaluations run one at a time and deliver in order on one serial queue, so once the marker
-        // is delivered, 20 was delivered to every observation (the unconsumed stream too).
+        // NB: evaluations run one at a time, so once the next one delivered, the one that delivered 20
+        // to every observation (the unconsumed stream too) has finished.
         let marker = ObservedValues(defaults.changes(of: .key("marker"), initial: false))
         defaults.set(true, forKey: "marker")
         _ = try await marker.first(1)

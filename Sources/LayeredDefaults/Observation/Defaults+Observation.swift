@@ -47,8 +47,7 @@ extension Defaults {
     public func observe<Value>(
         _ observed: Observed<Value>, initial: Bool = true, handler: @escaping @Sendable (Value) -> Void
     ) -> DefaultsObservation {
-        let mark = CancellationMark()
-        let deliver: @Sendable (Value) -> Void = { value in
+        observe(observed, initial: initial) { mark, value in
             ObservationCenter.shared.deliveryQueue.async {
                 // NB: checked here, right before the call, on the serial queue: once `cancel()` returned,
                 // only a delivery that had passed this check already may still call the handler.
@@ -56,21 +55,6 @@ extension Defaults {
                 handler(value)
             }
         }
-        let last = LastSeen(stamp: observationStamp, value: observed.read(self))
-        if initial { deliver(last.state.withLock { $0.value }) }
-        let id = ObservationCenter.shared.add(keys: observed.keys) { [self] in
-            // NB: an evaluation that took the list before `cancel()` removed this one skips it here.
-            guard !mark.isCancelled else { return }
-            let stamp = observationStamp
-            guard last.state.withLock({ $0.stamp != stamp }) else { return }
-            let value = observed.read(self)
-            let changed = last.state.withLock { last in
-                defer { last = (stamp, value) }
-                return last.value != value
-            }
-            if changed { deliver(value) }
-        }
-        return DefaultsObservation(id: id, mark: mark)
     }
 
     /// The current value of `observed`, then its value after each change that alters it (coalesced,
@@ -94,11 +78,43 @@ extension Defaults {
         bufferingPolicy: BufferingPolicy<Value> = .bufferingNewest(1)
     ) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
-        let observation = observe(observed, initial: initial) { continuation.yield($0) }
+        // NB: yielded on the evaluating thread, in order, not through the delivery queue: a stream never
+        // waits behind a slow handler. A yield never blocks, so the evaluation never waits for a consumer.
+        let observation = observe(observed, initial: initial) { mark, value in
+            guard !mark.isCancelled else { return }
+            continuation.yield(value)
+        }
         // NB: the termination runs inside `Task.cancel()`, holding the consumer task's status lock, which
         // a yield to that task needs; `cancel()` waits for nothing, so it cannot close a cycle there.
         continuation.onTermination = { _ in observation.cancel() }
         return stream
+    }
+}
+
+extension Defaults {
+    /// Registers an observation of `observed` that calls `deliver` with its cancellation mark and the
+    /// value: first with the value read now (when `initial`), then, on the evaluating thread, with each
+    /// value that differs from the last one. `deliver` checks the mark before it hands the value on.
+    private func observe<Value>(
+        _ observed: Observed<Value>, initial: Bool,
+        deliver: @escaping @Sendable (CancellationMark, Value) -> Void
+    ) -> DefaultsObservation {
+        let mark = CancellationMark()
+        let last = LastSeen(stamp: observationStamp, value: observed.read(self))
+        if initial { deliver(mark, last.state.withLock { $0.value }) }
+        let id = ObservationCenter.shared.add(keys: observed.keys) { [self] in
+            // NB: an evaluation that took the list before `cancel()` removed this one skips it here.
+            guard !mark.isCancelled else { return }
+            let stamp = observationStamp
+            guard last.state.withLock({ $0.stamp != stamp }) else { return }
+            let value = observed.read(self)
+            let changed = last.state.withLock { last in
+                defer { last = (stamp, value) }
+                return last.value != value
+            }
+            if changed { deliver(mark, value) }
+        }
+        return DefaultsObservation(id: id, mark: mark)
     }
 }
 

@@ -15,13 +15,14 @@ public final class DefaultsObservation: Sendable {
     /// Stops the observation, without waiting for anything: it marks the observation cancelled and
     /// removes it from the observation thread's list, each under a short lock, and returns.
     ///
-    /// Every delivery checks the mark on the delivery queue right before it calls the handler (a
-    /// stream's yield included), so what holds once this returns is:
-    /// - No call of the handler starts, except at most one whose delivery had already passed its check
-    ///   when this was called from another thread (deliveries run one at a time, so there is at most
-    ///   one such delivery). A call running now is not waited for.
+    /// Every delivery checks the mark right before it calls the handler, on the delivery queue (a
+    /// stream checks it right before each yield, on the evaluating thread), so what holds once this
+    /// returns is:
+    /// - No call of the handler starts (no value is yielded), except at most one whose delivery had
+    ///   already passed its check when this was called from another thread (deliveries run one at a
+    ///   time, so there is at most one such delivery). A call running now is not waited for.
     /// - Called from a handler (this observation's or another's: they share one serial queue), no call
-    ///   starts afterwards at all.
+    ///   of a callback observation starts afterwards at all.
     /// - An evaluation running now may still read the value once; what it reads is not delivered.
     ///
     /// It never waits for an evaluation, a delivery or a lock held elsewhere, so it may be called from
