@@ -39,8 +39,8 @@ extension Defaults {
         /// Whether every change made through the instance posts `Defaults.didChangeNotification` (of `LayeredDefaultsCompatibility`) to
         /// `NotificationCenter.default`. The default is false: posting costs about 4,600 instructions per
         /// write even when nobody observes (an eighth of a durable write). Turn it on for code written
-        /// against `UserDefaults.didChangeNotification`; `observe(_:initial:handler:)` and
-        /// ``Defaults/changes(forKey:initial:bufferingPolicy:)`` need no notification and also see other processes' writes.
+        /// against `UserDefaults.didChangeNotification`; ``Defaults/observe(_:initial:handler:)`` and
+        /// ``Defaults/changes(of:initial:bufferingPolicy:)`` need no notification and also see other processes' writes.
         public var postsChangeNotifications: Bool
 
         /// A configuration; every parameter has the default its property documents.

@@ -6,7 +6,7 @@ import Synchronization
 /// ```swift
 /// @Test func theThemeIsObserved() async throws {
 ///     try await withInMemoryDefaults { defaults, _ in
-///         let themes = ObservedValues(defaults.changes(for: .theme, initial: false))
+///         let themes = ObservedValues(defaults.changes(of: .key(.theme), initial: false))
 ///         defaults[.theme] = .dark
 ///         let delivered = try await themes.first(1)  // resumes when the change is delivered
 ///         #expect(delivered == [.dark])
@@ -16,9 +16,9 @@ import Synchronization
 ///
 /// It consumes the sequence in a task of its own, from when it is made until it is released (which
 /// cancels that task, and so ends a stream's observation). A stream that keeps only its newest element
-/// (the default of `changes`) may drop one that comes before that task reads it, as for any slow
+/// (the default of `changes(of:)`) may drop one that comes before that task reads it, as for any slow
 /// consumer: to see a stream's current value and then a change, wait for the current value
-/// (`first(1)`) before making the change. For a callback (`observe(_:handler:)`), yield into an
+/// (`first(1)`) before making the change. For a callback (`observe(_:initial:handler:)`), yield into an
 /// `AsyncStream`'s continuation and collect the stream.
 public final class ObservedValues<Element: Sendable>: Sendable {
     private let state = Mutex(State())
@@ -37,7 +37,7 @@ public final class ObservedValues<Element: Sendable>: Sendable {
     }
 
     /// Starts collecting the elements of `sequence`; a failure of the sequence ends it.
-    /// - Parameter sequence: what an observation delivers, e.g. `defaults.changes(for: .fontSize)`.
+    /// - Parameter sequence: what an observation delivers, e.g. `defaults.changes(of: .key(.fontSize))`.
     public init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
         let task = Task { [weak self] in
             do {

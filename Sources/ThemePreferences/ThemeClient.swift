@@ -39,7 +39,7 @@ public struct ThemeClient: Sendable {
             load: { preferences.theme },
             save: { try preferences.save($0) },
             reset: { try preferences.reset() },
-            changes: { preferences.defaults.changes(for: ThemePreferences.key, initial: false) })
+            changes: { preferences.defaults.changes(of: .key(ThemePreferences.key), initial: false) })
     }
 
     /// A client that keeps the theme in memory, for previews and tests: starts at `initial`, `reset`

@@ -16,7 +16,7 @@ import Testing
         try await withTemporaryRoot { root in
             let observed = try makeDefaults("app", root: root)
             let other = try makeDefaults("app", root: root)
-            let changes = ObservedValues(observed.changes(forKey: "k", initial: false))
+            let changes = ObservedValues(observed.changes(of: .key("k"), initial: false))
             observed.set("a", forKey: "k")
             #expect(try await changes.first(1) == ["a"])
             other.set("a", forKey: "k")  // same resolved value: no emission
@@ -32,7 +32,7 @@ import Testing
         try await withTemporaryRoot { root in
             let defaults = try makeDefaults("app", root: root)
             try makeDefaults("suite", root: root).write("from-suite", forKey: "k")
-            let changes = ObservedValues(defaults.changes(forKey: "k", initial: false))
+            let changes = ObservedValues(defaults.changes(of: .key("k"), initial: false))
             defaults.register(defaults: ["k": "registered"])
             #expect(try await changes.first(1) == ["registered"])
             defaults.register(defaults: ["other": 1])
@@ -45,7 +45,7 @@ import Testing
 
     @Test func theLastValueOfABurstIsAlwaysDelivered() async throws {
         let defaults = try makeInMemoryDefaults()
-        let changes = ObservedValues(defaults.changes(forKey: "k", initial: false))
+        let changes = ObservedValues(defaults.changes(of: .key("k"), initial: false))
         await withTaskGroup(of: Void.self) { group in
             for index in 1...100 { group.addTask { defaults.set(index, forKey: "k") } }
         }
@@ -58,7 +58,7 @@ import Testing
     @Test func seesAnotherProcessWrite() async throws {
         try await withTemporaryRoot { root in
             let defaults = try makeDefaults("app", root: root)
-            let changes = defaults.changes(forKey: "remote", initial: false)
+            let changes = defaults.changes(of: .key("remote"), initial: false)
             #expect(try fixture(root, "app", "write", "remote", #"{"string":"hello"}"#).status == 0)
             #expect(try await ObservedValues(changes).first(1) == ["hello"])
         }
@@ -68,7 +68,7 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let (stream, continuation) = AsyncStream.makeStream(of: PreferenceValue?.self)
         let delivered = ObservedValues(stream)
-        let observation = defaults.observe("k") { continuation.yield($0) }
+        let observation = defaults.observe(.key("k"), initial: false) { continuation.yield($0) }
         defaults.set(1, forKey: "k")
         #expect(try await delivered.first(1) == [.integer(1)])
         observation.cancel()
@@ -78,7 +78,7 @@ import Testing
         // for 2 or 3 would have been made.
         let (laterStream, laterContinuation) = AsyncStream.makeStream(of: PreferenceValue?.self)
         let later = ObservedValues(laterStream)
-        let done = defaults.observe("k") { laterContinuation.yield($0) }
+        let done = defaults.observe(.key("k"), initial: false) { laterContinuation.yield($0) }
         defaults.set(4, forKey: "k")
         #expect(try await later.first(1) == [.integer(4)])
         done.cancel()
@@ -90,7 +90,7 @@ import Testing
 
     @Test func wholeStoreObservation() async throws {
         let defaults = try makeInMemoryDefaults()
-        let changes = ObservedValues(defaults.changes(initial: false))
+        let changes = ObservedValues(defaults.changes(of: .everything, initial: false))
         defaults.set(1, forKey: "a")
         #expect(try await changes.first(1) == [["a": 1]])
         defaults.register(defaults: ["r": true])
@@ -101,7 +101,7 @@ import Testing
         let errors = ReportedErrors()  // NB: the garbage below is reported; kept out of the test output
         let defaults = try makeInMemoryDefaults(errorHandler: errors.record)
         let size = Defaults.Key("size", default: 12)
-        let changes = ObservedValues(defaults.changes(for: size, initial: false))
+        let changes = ObservedValues(defaults.changes(of: .key(size), initial: false))
         try defaults.write(14, for: size)
         #expect(try await changes.first(1) == [14])
         try defaults.write("garbage", forKey: "size")  // reads as the default
@@ -116,9 +116,9 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let size = Defaults.Key("size", default: 12)
         try defaults.write(14, for: size)
-        let typed = ObservedValues(defaults.changes(for: size))
-        let untyped = ObservedValues(defaults.changes(forKey: "size"))
-        let missing = ObservedValues(defaults.changes(forKey: "missing"))
+        let typed = ObservedValues(defaults.changes(of: .key(size)))
+        let untyped = ObservedValues(defaults.changes(of: .key("size")))
+        let missing = ObservedValues(defaults.changes(of: .key("missing")))
         #expect(try await typed.first(1) == [14])
         #expect(try await untyped.first(1) == [.integer(14)])
         #expect(try await missing.first(1) == [nil])
@@ -126,10 +126,37 @@ import Testing
         #expect(try await typed.first(2) == [14, 16])
     }
 
+    /// Neither consumer is told `initial`: each delivers the current value first, for every kind of
+    /// description, before any change.
+    @Test func initialDefaultsToTrueForBothConsumersAndEveryDescription() async throws {
+        let defaults = try makeInMemoryDefaults()
+        let size = Defaults.Key("size", default: 12)
+        try defaults.write(14, for: size)
+        defaults.set("dark", forKey: "theme")
+        #expect(try await firstDelivered(defaults, .key("theme")) == [.string("dark"), .string("dark")])
+        #expect(try await firstDelivered(defaults, .key("missing")) == [nil, nil])
+        #expect(try await firstDelivered(defaults, .key(size)) == [14, 14])
+        let both: [String: PreferenceValue] = ["theme": "dark", "size": 14]
+        #expect(try await firstDelivered(defaults, .keys(["theme", "size", "missing"])) == [both, both])
+        let everything = try defaults.resolvedValues()
+        #expect(try await firstDelivered(defaults, .everything) == [everything, everything])
+    }
+
+    /// What `observe(_:initial:handler:)` and `changes(of:)` deliver first for `observed`, neither told
+    /// `initial`, with no change made meanwhile.
+    private func firstDelivered<Value>(_ defaults: Defaults, _ observed: Defaults.Observed<Value>) async throws -> [Value] {
+        let (calls, call) = AsyncStream.makeStream(of: Value.self)
+        let observation = defaults.observe(observed) { call.yield($0) }
+        defer { observation.cancel() }
+        let fromCallback = try await ObservedValues(calls).first(1)
+        let fromStream = try await ObservedValues(defaults.changes(of: observed)).first(1)
+        return fromCallback + fromStream
+    }
+
     @Test func oneStreamForSeveralKeys() async throws {
         let defaults = try makeInMemoryDefaults()
         defaults.set("a", forKey: "first")
-        let changes = ObservedValues(defaults.changes(forKeys: ["first", "second"]))
+        let changes = ObservedValues(defaults.changes(of: .keys(["first", "second"])))
         #expect(try await changes.first(1) == [["first": "a"]])
         defaults.set(2, forKey: "second")
         #expect(try await changes.first(2) == [["first": "a"], ["first": "a", "second": 2]])
@@ -142,27 +169,27 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let size = Defaults.Key("size", default: 12)
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let observation = defaults.observe(size) { (value: Int) in continuation.yield(value) }
+        let observation = defaults.observe(.key(size), initial: false) { (value: Int) in continuation.yield(value) }
         defaults[size] = 14
         #expect(try await ObservedValues(stream).first(1) == [14])
         observation.cancel()
         let (initialStream, initialContinuation) = AsyncStream.makeStream(of: Int.self)
-        let withInitial = defaults.observe(size, initial: true) { initialContinuation.yield($0) }
+        let withInitial = defaults.observe(.key(size)) { initialContinuation.yield($0) }
         #expect(try await ObservedValues(initialStream).first(1) == [14])
         withInitial.cancel()
     }
 
     @Test func aSlowConsumerGetsOnlyTheNewestValue() async throws {
         let defaults = try makeInMemoryDefaults()
-        let stream = defaults.changes(forKey: "k")  // initial nil, not consumed yet
-        let seen = ObservedValues(defaults.changes(forKey: "k", initial: false))
+        let stream = defaults.changes(of: .key("k"))  // initial nil, not consumed yet
+        let seen = ObservedValues(defaults.changes(of: .key("k"), initial: false))
         for index in 1...20 {
             defaults.set(index, forKey: "k")
             _ = try await seen.until { $0.last == .integer(index) }
         }
         // NB: evaluations run one at a time, so once the next one delivered, the one that delivered 20
         // to every observation (the unconsumed stream too) has finished.
-        let marker = ObservedValues(defaults.changes(forKey: "marker", initial: false))
+        let marker = ObservedValues(defaults.changes(of: .key("marker"), initial: false))
         defaults.set(true, forKey: "marker")
         _ = try await marker.first(1)
         #expect(try await ObservedValues(stream).first(1) == [.integer(20)], "the buffer keeps only the newest value")
@@ -172,13 +199,12 @@ import Testing
         let defaults = try makeInMemoryDefaults()
         let gate = DispatchSemaphore(value: 0)
         let evaluations = Counter()
-        let observation = defaults.observe(
-            keys: nil,
-            reading: { _ in
-                evaluations.increment()
-                if evaluations.value == 2 { gate.wait() }  // the first evaluation after registering blocks
-                return evaluations.value
-            }, emit: { _ in })
+        let blocking = Defaults.Observed(keys: nil) { _ in
+            evaluations.increment()
+            if evaluations.value == 2 { gate.wait() }  // the first evaluation after registering blocks
+            return evaluations.value
+        }
+        let observation = defaults.observe(blocking, initial: false) { _ in }
         let safetyNet = Counter()
         DispatchQueue.global().asyncAfter(deadline: .now() + 10) {
             safetyNet.increment()
@@ -190,100 +216,6 @@ import Testing
         gate.signal()
         observation.cancel()
     }
-
-    /// A task consuming `changes(forKey:)` is cancelled while the observation thread delivers to it
-    /// (another thread writes the key without pause), 300 times: each `Task.cancel()` returns.
-    ///
-    /// NB: the stream's termination runs inside `Task.cancel()`, holding the task's status lock, which the
-    /// observation thread needs to yield to it; a termination that waited out that thread's evaluation
-    /// deadlocked both. When it does, the observation thread of this test process stays blocked.
-    @Test func cancellingAConsumerWhileAChangeIsDeliveredReturns() throws {
-        try withTemporaryRoot { root in
-            let defaults = try makeDefaults("cancel", root: root)
-            let written = Atomic<Int>(0)
-            let write: @Sendable () -> Void = {
-                try? defaults.write(.integer(written.add(1, ordering: .relaxed).newValue), forKey: "k")
-            }
-            whileRepeating(write) {
-                for round in 0..<300 {
-                    let consumer = Task.detached {
-                        for await _ in defaults.changes(forKey: "k") {}
-                    }
-                    Thread.sleep(forTimeInterval: 0.002)
-                    let cancelled = DispatchSemaphore(value: 0)
-                    Thread {
-                        consumer.cancel()
-                        cancelled.signal()
-                    }.start()
-                    // NB: not a timing assertion: a deadlocked cancellation never returns; 30 s bounds the wait.
-                    if cancelled.wait(timeout: .now() + 30) == .timedOut {
-                        Issue.record("round \(round): Task.cancel() of a changes(forKey:) consumer never returned")
-                        return
-                    }
-                }
-            }
-        }
-    }
-
-    /// An observation is cancelled from inside a transaction's body while the observation thread
-    /// evaluates another one, of the whole store, which waits for that body's store: `cancel()` returns.
-    ///
-    /// NB: before, `cancel()` waited for the evaluation and the evaluation for the body's store: both
-    /// hung for good, and every observation of the process with them. When it hangs, the observations
-    /// are kept forever (releasing one waits for the observation thread).
-    @Test func cancellingFromInsideATransactionReturns() throws {
-        try withTemporaryRoot { root in
-            let defaults = try makeDefaults("cancelInside", root: root)
-            let everything = defaults.observeAll { _ in }  // reads the whole store: needs its lock
-            let other = defaults.observe("other") { _ in }
-            let ended = DispatchSemaphore(value: 0)
-            Thread {
-                try? defaults.transaction { domain in
-                    try domain.write(.integer(1), forKey: "k")
-                    defaults.register(["r": .integer(1)])  // asks for an evaluation of `everything`
-                    Thread.sleep(forTimeInterval: 0.5)  // NB: lets it reach the store's lock; not an assertion
-                    other.cancel()
-                }
-                ended.signal()
-            }.start()
-            // NB: not a timing assertion: a deadlocked cancel never returns; 60 s bounds the wait.
-            let returned = ended.wait(timeout: .now() + 60) == .success
-            keep([everything, other], unlessCancellable: returned)
-            #expect(returned, "cancel() inside a transaction's body waited for an evaluation waiting for that body")
-        }
-    }
-
-    /// The error handler, called by an evaluation on the observation thread, cancels an observation:
-    /// `cancel()` returns.
-    ///
-    /// NB: before, it waited for the evaluation that called it: the observation thread hung on itself.
-    @Test func cancellingFromTheErrorHandlerOfAnEvaluationReturns() throws {
-        try withTemporaryRoot { root in
-            let observation = Lock<DefaultsObservation?>(nil)
-            let handled = DispatchSemaphore(value: 0)
-            let defaults = try makeDefaults("cancelFromHandler", root: root) { _ in
-                observation.withLock { $0 }?.cancel()
-                handled.signal()
-            }
-            let observed = defaults.observe(Defaults.Key<Int>("n", default: 0)) { _ in }
-            observation.withLock { $0 = observed }
-            try defaults.write("not a number", forKey: "n")  // its evaluation reports a mismatched value
-            // NB: not a timing assertion: a deadlocked handler never returns; 60 s bounds the wait.
-            let returned = handled.wait(timeout: .now() + 60) == .success
-            keep([observed], unlessCancellable: returned)
-            #expect(returned, "cancel() in the error handler waited for the evaluation that called it")
-        }
-    }
-
-    /// Cancels `observations` when `cancellable`; else keeps them for good, since releasing one would
-    /// wait for an observation thread that a deadlock holds.
-    private func keep(_ observations: [DefaultsObservation], unlessCancellable cancellable: Bool) {
-        guard cancellable else { return Self.hung.withLock { $0 += observations } }
-        for observation in observations { observation.cancel() }
-    }
-
-    /// The observations of a test that hung (see `keep(_:unlessCancellable:)`).
-    private static let hung = Lock<[DefaultsObservation]>([])
 }
 
 /// Which changes ask the observation center for an evaluation (on a center of the test's own).

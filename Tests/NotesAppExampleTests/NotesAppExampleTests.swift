@@ -121,14 +121,14 @@ extension Defaults.Key<Date?> { static let lastOpened = Defaults.Key<Date?>("las
         try await withTemporaryRoot { root in
             let defaults = try makeDefaults(root)
             var sorts: [SortOrder] = []
-            for await sort in defaults.changes(for: .sort) {  // the current value first, then each change
+            for await sort in defaults.changes(of: .key(.sort)) {  // the current value first, then each change
                 sorts.append(sort)
                 if sort == .byModified { defaults[.sort] = .byTitle } else { break }
             }
             #expect(sorts == [.byModified, .byTitle])
 
             var seen: [[String: PreferenceValue]] = []
-            for await values in defaults.changes(forKeys: ["sort", "showsPreview"]) {
+            for await values in defaults.changes(of: .keys(["sort", "showsPreview"])) {
                 seen.append(values)
                 if seen.count == 1 { defaults[.showsPreview] = true } else { break }
             }

@@ -63,7 +63,7 @@ struct BackupRestoreTests {
             try defaults.write("later", forKey: "added")
             #expect(try defaults.value(forKey: "k") == "later")  // the view knows it
             let seen = Mutex<[PreferenceValue?]>([])
-            let observation = defaults.observe("k") { value in seen.withLock { $0.append(value) } }
+            let observation = defaults.observe(.key("k"), initial: false) { value in seen.withLock { $0.append(value) } }
             defer { observation.cancel() }
             try Defaults.restore(suiteName: "app", location: .directory(root), from: backup)
             #expect(try defaults.persistentValues() == ["k": "backed up"])

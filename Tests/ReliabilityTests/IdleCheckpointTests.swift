@@ -261,7 +261,7 @@ struct IdleCheckpointTests {
             let b = try open("lockB", root)
             let seen = Atomic<Int>(0)
             let observations = [a, b].map { defaults in
-                defaults.observe("k") { _ in
+                defaults.observe(.key("k"), initial: false) { _ in
                     _ = try? a.value(forKey: "k")
                     _ = try? b.value(forKey: "k")
                     seen.add(1, ordering: .relaxed)

@@ -40,7 +40,7 @@ extension Defaults {
     ///   managed domain, a read-only file) or one a higher domain hides (a launch argument) shows the
     ///   key's value again when the setter returns.
     /// - A change made elsewhere (another instance, another process, a registration) reaches ``value``
-    ///   in a task on the main actor after the observation delivers it (see `observe(_:initial:handler:)`).
+    ///   in a task on the main actor after the observation delivers it (see ``Defaults/observe(_:initial:handler:)``).
     /// - It holds its store only while it lives: release it (or the model that holds it) and the
     ///   observation stops at once.
     @MainActor
@@ -55,7 +55,7 @@ extension Defaults {
             self.defaults = defaults
             self.key = key
             current = defaults[key]
-            observation = defaults.observe(key) { [weak self] _ in
+            observation = defaults.observe(.key(key), initial: false) { [weak self] _ in
                 // NB: the value read on the main actor, not the one observed: the tasks of several
                 // deliveries may run in any order, and the store's current value is the one to show.
                 Task { @MainActor in self?.storeChanged() }

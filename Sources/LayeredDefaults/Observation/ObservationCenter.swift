@@ -24,10 +24,9 @@ final class ObservationCenter: Sendable {
     /// Callbacks are delivered here, serially, in the order the changes were seen.
     let deliveryQueue = DispatchQueue(label: "LayeredDefaults.observation")
 
+    /// NB: held only briefly, never across an evaluation, so `remove` (and with it `cancel()`) never
+    /// waits for one.
     private let registrations = Lock(Registrations())
-    /// Held while an evaluation runs, so that ``remove(_:waitingForEvaluation:)`` can wait one out. An
-    /// `OwnedLock`, so that the evaluating thread counts as holding one (see `remove`).
-    private let evaluation = Lock(())
     private let nextID = Atomic<UInt64>(1)
     private let count = Atomic<Int>(0)
     /// Wakes the evaluating thread.
@@ -74,7 +73,6 @@ final class ObservationCenter: Sendable {
         count.add(1, ordering: .sequentiallyConsistent)
         if !started.exchange(true, ordering: .acquiringAndReleasing) {
             let thread = Thread { [self] in run() }
-            thread.threadDictionary["LayeredDefaults.evaluating"] = true
             thread.name = "LayeredDefaults.observation"
             thread.start()
         } else {
@@ -83,27 +81,24 @@ final class ObservationCenter: Sendable {
         return id
     }
 
-    /// Removes an observation; unless `waitingForEvaluation` is false, it is not evaluated again once this
-    /// returns (an evaluation running it is waited out).
-    ///
-    /// NB: a thread holding an `OwnedLock` does not wait. Inside a transaction's body it holds a store's
-    /// lock, which the running evaluation may be waiting for: the cycle check would break that cycle by
-    /// refusing whichever wait closed it, possibly the evaluation's read, which would then report a
-    /// `transactionCycle` the app did not cause. (On the evaluating thread itself, an error handler that
-    /// cancels, `evaluation` is held already, and re-entry would not wait either.) The observation is
-    /// out of the registrations already: only an evaluation running now may still evaluate it, once.
-    func remove(_ id: UInt64, waitingForEvaluation: Bool = true) {
+    /// Removes an observation, and returns at once: it never waits for an evaluation. One running now
+    /// may still call the observation's `evaluate`, once: the observation's own cancellation mark,
+    /// checked there and again right before each delivery, keeps that call from reaching its handler.
+    func remove(_ id: UInt64) {
         let removed = registrations.withLock { registrations in
             let removed = registrations.observations.removeValue(forKey: id)
             if let removed { registrations.count(removed.keys, -1) }
             return removed != nil
         }
         guard removed else { return }
-        // NB: a thread that holds no `OwnedLock` closes no cycle, so it is never refused.
-        if waitingForEvaluation, !StoreLock.isAnyHeldByCurrentThread, !Thread.current.isEvaluating {
-            evaluation.withLock { _ in }
-        }
         count.add(-1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Evaluates every observation registered now, one after the other, on the calling thread (the
+    /// center's own, so evaluations never overlap). Nothing is held while they run.
+    private func evaluateEveryObservation() {
+        let evaluations = registrations.withLock { $0.observations.values.map(\.evaluate) }
+        for evaluate in evaluations { evaluate() }
     }
 
     /// Called after every change made through any ``Defaults`` in the process, with the keys it changed
@@ -132,16 +127,7 @@ final class ObservationCenter: Sendable {
             }
             // NB: cleared before evaluating, so a change made from here on asks for another evaluation.
             evaluationPending.store(false, ordering: .sequentiallyConsistent)
-            // NB: this thread holds no `OwnedLock` here, so it is never refused.
-            evaluation.withLock { _ in
-                let evaluations = registrations.withLock { $0.observations.values.map(\.evaluate) }
-                for evaluate in evaluations { evaluate() }
-            }
+            evaluateEveryObservation()
         }
     }
-}
-
-extension Thread {
-    /// True on the observation center's thread (temporary, until cancel stops waiting).
-    fileprivate var isEvaluating: Bool { threadDictionary["LayeredDefaults.evaluating"] != nil }
 }

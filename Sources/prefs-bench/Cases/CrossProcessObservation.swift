@@ -5,7 +5,7 @@ import ToolSupport
 /// costs the machine.
 ///
 /// Both use a child process (the `observer` role of ``ChildMode``) that opens the domain and, with
-/// `observe`, watches one key through `observe(_:handler:)`; its handler answers with the time it ran
+/// `observe`, watches one key through `observe(.key(_:), initial: false)`; its handler answers with the time it ran
 /// (`CLOCK_MONOTONIC`, one clock for every process of the machine).
 enum CrossProcessObservation {
     /// The peers compared: ours alone (the others have no observation of another process's writes).

@@ -12,7 +12,7 @@ enum ObserverCases {
     static let observedLabel = "durable write, existing key, \(observerCount) observers of other keys"
 
     /// Item 10: the durable write of an existing (string) key, with no observer and with
-    /// ``observerCount`` observers registered through `observe(_:handler:)` on integer keys of the
+    /// ``observerCount`` observers registered through `observe(.key(_:), initial: false)` on integer keys of the
     /// domain (never written here). The two alternate in order from round to round.
     ///
     /// NB: observations are evaluated on a thread of their own: on a 2-core machine its work competes
@@ -51,6 +51,6 @@ enum ObserverCases {
 
     /// ``observerCount`` observations of integer keys of the domain, each with an empty handler.
     static func observeOtherKeys(_ defaults: Defaults) -> [DefaultsObservation] {
-        (0..<observerCount).map { defaults.observe(Workload.integerKey($0)) { _ in } }
+        (0..<observerCount).map { defaults.observe(.key(Workload.integerKey($0)), initial: false) { _ in } }
     }
 }

@@ -91,7 +91,7 @@ enum ChildMode {
                 }
                 let observation =
                     rest[1] == "observe"
-                    ? ours.defaults.observe(rest[0]) { value in
+                    ? ours.defaults.observe(.key(rest[0]), initial: false) { value in
                         say("\(monotonicNanoseconds()) \(value?.stringValue ?? "nil")")
                     } : nil
                 say("ready")
