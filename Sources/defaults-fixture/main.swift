@@ -31,6 +31,8 @@
 //                                                                        (where $XDG_CONFIG_HOME says); opens no store
 //   defaults-fixture [options] <root> <suite> count-up <key> <n>         write 1, 2, ... n to <key>, a pause of 2-20 ms
 //                                                                        after each, printing each value once committed
+//   defaults-fixture [options] <root> <suite> write-lines <key>          until standard input ends: write each line
+//                                                                        read (a string) to <key>, printing it once committed
 //   defaults-fixture [options] <root> <suite> chase <key> <kind>         until standard input ends: a write of <kind>
 //                                                                        that changes nothing, then a read of <key> (below)
 //
@@ -228,6 +230,11 @@ do {
             try defaults.write(.integer(value), forKey: rest[0])
             say(String(value))
             usleep(useconds_t(2 + value * 7 % 19) * 1000)
+        }
+    case ("write-lines", 1):
+        while let line = readLine() {
+            try defaults.write(.string(line), forKey: rest[0])
+            say(line)
         }
     case ("chase", 2):
         try chase(defaults, key: rest[0], kind: rest[1])

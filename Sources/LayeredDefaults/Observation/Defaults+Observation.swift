@@ -48,13 +48,21 @@ extension Defaults {
         return ObservationStamp(changes: changes, fingerprints: (managed + stores).map(\.fingerprint))
     }
 
+    /// The database files an observation of this instance searches now (the stores of its stamp that
+    /// have a file): another process's commit to one of them is seen through their directories' events.
+    var observedDatabases: [String] {
+        let stores = withSearchList { $0.stores }
+        return (managed + stores).compactMap(\.path)
+    }
+
     /// What a stream keeps for a consumer that is slower than the changes: by default only the newest
     /// value (`.bufferingNewest(1)`), so memory never grows; the last value is always delivered.
     public typealias BufferingPolicy<Element> = AsyncStream<Element>.Continuation.BufferingPolicy
 
     /// Calls `handler` with the resolved value of `key` after each change that alters it: a write
     /// through any instance in this process, a registration, argument or suite change of this
-    /// instance, or a write by another process (seen within 100 ms). No call when a change leaves the
+    /// instance, or a write by another process (seen as it commits; within 100 ms where its directory cannot be
+    /// watched: not Linux, no inotify). No call when a change leaves the
     /// resolved value the same. Handlers run one at a time on a private serial queue.
     ///
     /// Changes are coalesced: of several changes made in quick succession (100 threads writing at
@@ -173,7 +181,7 @@ extension Defaults {
     ) -> DefaultsObservation {
         let last = LastSeen(stamp: observationStamp, value: read(self))
         if initial { emit(last.state.withLock { $0.value }) }
-        let id = ObservationCenter.shared.add(keys: keys) { [self] in
+        let id = ObservationCenter.shared.add(keys: keys, databases: { [self] in observedDatabases }) { [self] in
             let stamp = observationStamp
             guard last.state.withLock({ $0.stamp != stamp }) else { return }
             let value = read(self)
