@@ -169,7 +169,7 @@ final class ObservationCenter: Sendable {
             if !firstPass {
                 let idle = count.load(ordering: .sequentiallyConsistent) == 0
                 let deadline = idle ? nil : [schedule.deadline, nextPoll].compactMap { $0 }.min()
-                let wakeup = events.wait(until: deadline, listening: !idle && schedule.wantsEvents)
+                let wakeup = events.wait(until: deadline, listening: !idle && schedule.wantsEvents(at: .now))
                 wakeUps.add(1, ordering: .sequentiallyConsistent)
                 let now = ContinuousClock.now
                 if wakeup.changed { schedule.eventArrived(at: now) }

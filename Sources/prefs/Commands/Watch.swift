@@ -116,7 +116,7 @@ enum Watch: Command {
             let poll = polling ? ContinuousClock.now + .milliseconds(Watch.intervalMilliseconds) : nil
             while true {
                 let deadline = [schedule.deadline, poll].compactMap { $0 }.min()
-                let wakeup = events.wait(until: deadline, listening: schedule.wantsEvents)
+                let wakeup = events.wait(until: deadline, listening: schedule.wantsEvents(at: .now))
                 if isStopped { return false }
                 let now = ContinuousClock.now
                 if wakeup.changed { schedule.eventArrived(at: now) }
