@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "ToolSupport"),
         .executableTarget(name: "prefs", dependencies: ["LayeredDefaults", "ToolSupport"]),
         .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
-        .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults"]),
+        .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults", "CSQLite"]),
         .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults", "ToolSupport"]),
 
         .executableTarget(name: "prefs-bench", dependencies: ["LayeredDefaults", "CSQLite", "ToolSupport"]),

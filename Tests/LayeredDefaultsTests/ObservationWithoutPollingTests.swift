@@ -47,13 +47,15 @@ import Testing
             }
         }
 
-        @Test func eachOfManyCommitsOfAnotherProcessIsDelivered() async throws {
+        /// Through a store (which checkpoints its log once idle: another event) and through a plain SQLite
+        /// connection (`raw`: no event after the commit's, as from the `sqlite3` shell).
+        @Test(arguments: [[], ["raw"]]) func eachOfManyCommitsOfAnotherProcessIsDelivered(writer kind: [String]) async throws {
             try await withTemporaryRoot { root in
                 let defaults = try makeDefaults("app", root: root)
                 let values = ObservedValues(defaults.changes(forKey: "k", initial: false))
                 let input = Pipe()
                 let writer = try ChildProcess(
-                    "defaults-fixture", [root.path, "app", "write-lines", "k"], input: input.fileHandleForReading)
+                    "defaults-fixture", [root.path, "app", "write-lines", "k"] + kind, input: input.fileHandleForReading)
                 // NB: one write at a time, the next once the last was delivered: none may be coalesced, so
                 // a commit whose event came before it was visible, and then was never looked at, fails here.
                 for index in 1...200 {
