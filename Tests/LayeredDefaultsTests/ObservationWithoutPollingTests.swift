@@ -14,7 +14,8 @@ import Testing
                 let events = try #require(DirectoryEvents())
                 let database = root.appendingPathComponent("app.sqlite3").path
                 #expect(events.follow(databases: [database]) == DirectoryEvents.Unwatched())
-                #expect(FileManager.default.createFile(atPath: root.appendingPathComponent("other.sqlite3-wal").path, contents: nil))
+                #expect(
+                    FileManager.default.createFile(atPath: root.appendingPathComponent("other.sqlite3-wal").path, contents: nil))
                 #expect(events.wait(until: .now, listening: true) == DirectoryEvents.Wakeup(), "another domain's file")
                 #expect(FileManager.default.createFile(atPath: database + "-wal", contents: nil))
                 #expect(events.wait(until: .now + .seconds(5), listening: true).changed, "the database's log")

@@ -37,7 +37,7 @@ final class ObservationCenter: Sendable {
     private let count = Atomic<Int>(0)
     /// Wakes the evaluating thread while it has no ``DirectoryEvents`` (see ``wakeDescriptor``).
     private let wakeup = DispatchSemaphore(value: 0)
-    /// The eventfd of the thread's ``DirectoryEvents`` waker once it has one, else -1 (``wakeup`` then).
+    /// The pipe of the thread's ``DirectoryEvents`` waker once it has one, else -1 (``wakeup`` then).
     private let wakeDescriptor = Atomic<Int32>(-1)
     /// True when a change may have altered the databases the observations search (a suite added).
     private let followPending = Atomic<Bool>(false)
@@ -53,8 +53,8 @@ final class ObservationCenter: Sendable {
     private struct Registrations {
         /// Each observation's evaluation, by identifier, with the keys it watches (nil: every key) and
         /// the database files it searches now.
-        var observations:
-            [UInt64: (keys: Set<String>?, databases: @Sendable () -> [String], evaluate: @Sendable () -> Void)] = [:]
+        var observations: [UInt64: (keys: Set<String>?, databases: @Sendable () -> [String], evaluate: @Sendable () -> Void)] =
+            [:]
         /// How many observations watch each key.
         var watchers: [String: Int] = [:]
         /// How many observations watch every key.
@@ -139,11 +139,11 @@ final class ObservationCenter: Sendable {
         return true
     }
 
-    /// Wakes the evaluating thread: through its ``DirectoryEvents``' eventfd once it has one.
+    /// Wakes the evaluating thread: through its ``DirectoryEvents``' waker once it has one.
     ///
     /// NB: a waker that still saw -1 signals the semaphore the thread no longer waits on, but it asked
     /// for its evaluation (``evaluationPending``) before that, so before the thread published its
-    /// eventfd, and the thread's first pass, made after publishing, evaluates.
+    /// waker, and the thread's first pass, made after publishing, evaluates.
     private func wake() {
         let descriptor = wakeDescriptor.load(ordering: .sequentiallyConsistent)
         if descriptor >= 0 { DirectoryEvents.Waker(descriptor: descriptor).wake() } else { wakeup.signal() }
