@@ -29,6 +29,27 @@ import Testing
             }
         }
 
+        @Test func looksFollowAnEventAtGrowingDelaysAndABurstIsSpaced() {
+            let start = ContinuousClock.now
+            var schedule = LookSchedule()
+            #expect(schedule.deadline == nil && schedule.wantsEvents(at: start))
+            schedule.eventArrived(at: start)
+            var looks: [Duration] = []
+            while let deadline = schedule.deadline {
+                looks.append(deadline - start)
+                schedule.looked(at: deadline)
+            }
+            #expect(looks == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512].map { .milliseconds($0) }, "then none: idle")
+
+            let look = start + .seconds(10)
+            schedule.eventArrived(at: look - .milliseconds(1))
+            schedule.looked(at: look)
+            let soon = look + .microseconds(100)
+            #expect(!schedule.wantsEvents(at: soon), "an event so soon after a look cannot bring the next one sooner")
+            schedule.eventArrived(at: soon)
+            #expect(schedule.deadline == look + LookSchedule.burstSpacing)
+        }
+
         @Test func anIdleObserverDoesNotWake() throws {
             try withTemporaryRoot { root in
                 let defaults = try makeDefaults("app", root: root)
