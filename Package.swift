@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "ToolSupport"),
         .executableTarget(name: "prefs", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "ToolSupport"]),
         .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
-        .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility"]),
+        .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "CSQLite"]),
         .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults", "ToolSupport"]),
 
         .executableTarget(

@@ -31,6 +31,11 @@
 //                                                                        (where $XDG_CONFIG_HOME says); opens no store
 //   defaults-fixture [options] <root> <suite> count-up <key> <n>         write 1, 2, ... n to <key>, a pause of 2-20 ms
 //                                                                        after each, printing each value once committed
+//   defaults-fixture [options] <root> <suite> write-lines <key> [raw]    until standard input ends: write each line
+//                                                                        read (a string) to <key>, printing it once committed;
+//                                                                        with `raw`, through a plain SQLite connection as
+//                                                                        the `sqlite3` shell writes (synchronous = FULL, no
+//                                                                        idle checkpoint), to an existing file
 //   defaults-fixture [options] <root> <suite> chase <key> <kind>         until standard input ends: a write of <kind>
 //                                                                        that changes nothing, then a read of <key> (below)
 //
@@ -64,6 +69,7 @@
 //                     writes past it fail as they would on a full disk
 //
 // Exit status: 0 success, 1 usage, 2 store error (one line on stderr), 3 cannot apply an option.
+import CSQLite
 import Foundation
 import LayeredDefaults
 import LayeredDefaultsCompatibility
@@ -230,6 +236,13 @@ do {
             say(String(value))
             usleep(useconds_t(2 + value * 7 % 19) * 1000)
         }
+    case ("write-lines", 1):
+        while let line = readLine() {
+            try defaults.write(.string(line), forKey: rest[0])
+            say(line)
+        }
+    case ("write-lines", 2) where rest[1] == "raw":
+        writeLinesRaw(key: rest[0])
     case ("chase", 2):
         try chase(defaults, key: rest[0], kind: rest[1])
     default:
@@ -237,6 +250,34 @@ do {
     }
 } catch {
     fail("\(error)", status: 2)
+}
+
+/// The `write-lines <key> raw` operation: as `write-lines`, through a plain SQLite connection to the
+/// suite's existing file (no store, so no idle checkpoint after a write), syncing the log at each
+/// commit as the `sqlite3` shell does.
+func writeLinesRaw(key: String) -> Never {
+    let path = URL(fileURLWithPath: root).appendingPathComponent(suite + ".sqlite3").path
+    var database: OpaquePointer?
+    guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
+        sqlite3_exec(database, "PRAGMA busy_timeout = 5000; PRAGMA synchronous = FULL", nil, nil, nil) == SQLITE_OK
+    else { fail("cannot open the database: \(String(cString: sqlite3_errmsg(database)))", status: 2) }
+    var statement: OpaquePointer?
+    let sql = "INSERT OR REPLACE INTO preferences (key, type, value) VALUES (?1, 'string', ?2)"
+    guard sqlite3_prepare_v2(database, sql, -1, &statement, nil) == SQLITE_OK else {
+        fail("cannot prepare the write: \(String(cString: sqlite3_errmsg(database)))", status: 2)
+    }
+    while let line = readLine() {
+        sqlite3_bind_text(statement, 1, key, -1, csqlite_transient)
+        sqlite3_bind_text(statement, 2, line, -1, csqlite_transient)
+        guard sqlite3_step(statement) == SQLITE_DONE else {
+            fail("the write failed: \(String(cString: sqlite3_errmsg(database)))", status: 2)
+        }
+        sqlite3_reset(statement)
+        say(line)
+    }
+    sqlite3_finalize(statement)
+    sqlite3_close(database)
+    exit(0)
 }
 
 /// The `churn` operation: a deterministic mix of writes of varying size (so transactions span pages and

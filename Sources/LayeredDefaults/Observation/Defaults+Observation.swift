@@ -16,13 +16,21 @@ extension Defaults {
         return ObservationStamp(changes: changes, fingerprints: (managed + stores).map(\.fingerprint))
     }
 
+    /// The database files an observation of this instance searches now (the stores of its stamp that
+    /// have a file): another process's commit to one of them is seen through their directories' events.
+    var observedDatabases: [String] {
+        let stores = withSearchList { $0.stores }
+        return (managed + stores).compactMap(\.path)
+    }
+
     /// What a stream keeps for a consumer that is slower than the changes: by default only the newest
     /// value (`.bufferingNewest(1)`), so memory never grows; the last value is always delivered.
     public typealias BufferingPolicy<Element> = AsyncStream<Element>.Continuation.BufferingPolicy
 
     /// Calls `handler` with the current value of `observed`, then after each change that alters it: a
     /// write through any instance in this process, a registration, argument or suite change of this
-    /// instance, or a write by another process (seen within 100 ms). No call when a change leaves the
+    /// instance, or a write by another process (seen as it commits; within 100 ms where its directory cannot
+    /// be watched: not Linux, no inotify). No call when a change leaves the
     /// value the same. Handlers run one at a time on a private serial queue, in the order the changes
     /// were seen.
     ///
@@ -102,7 +110,7 @@ extension Defaults {
         let mark = CancellationMark()
         let last = LastSeen(stamp: observationStamp, value: observed.read(self))
         if initial { deliver(mark, last.state.withLock { $0.value }) }
-        let id = ObservationCenter.shared.add(keys: observed.keys) { [self] in
+        let id = ObservationCenter.shared.add(keys: observed.keys, databases: { [self] in observedDatabases }) { [self] in
             // NB: an evaluation that took the list before `cancel()` removed this one skips it here.
             guard !mark.isCancelled else { return }
             let stamp = observationStamp

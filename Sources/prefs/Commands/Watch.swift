@@ -3,8 +3,10 @@ import LayeredDefaults
 
 /// `prefs watch <domain> [<key>...]`: prints the changes of a domain as it sees them, until interrupted.
 ///
-/// It looks at the domain's file every ``interval`` and prints each key whose value differs from the
-/// last look: so what it prints is the sequence of committed states it saw, not every write. It waits
+/// It looks at the domain's file after each change of it (its directory's events, ``DirectoryEvents``,
+/// as observations do; every ``intervalMilliseconds`` where the directory cannot be watched) and prints
+/// each key whose value differs from the last look: so what it prints is the sequence of committed
+/// states it saw, not every write. It waits
 /// for a domain that does not exist yet, and follows a file deleted and created again, or replaced
 /// (`mv` over it). It creates nothing, in the user's root or in a system-wide layer.
 enum Watch: Command {
@@ -14,8 +16,10 @@ enum Watch: Command {
     static let summary =
         "Prints each change of <domain> (of its <key>s only, when given) it sees, until interrupted."
     static let details = """
-        Sees every writer: this machine's other processes as well as prefs itself. Every 100 ms it looks
-        at the domain and prints one line for each key whose value differs from its last look:
+        Sees every writer: this machine's other processes as well as prefs itself. After each commit
+        (the domain's directory's events; every 100 ms where the directory cannot be watched, as on a
+        file system without inotify or a root not created yet) it looks at the domain and prints one
+        line for each key whose value differs from its last look:
         `<key> = <value>` (the value as property-list text on one line) or `<key> removed`; with --json,
         one object a line: {"key":"theme","value":{"string":"dark"}}, "value":null when removed.
         So it prints the committed states it sees, not every write: of several writes between two looks
@@ -27,7 +31,8 @@ enum Watch: Command {
         Ends with exit status 0 on SIGINT (Ctrl-C); 3 when the domain cannot be read.
         """
 
-    /// How often the domain is looked at, in milliseconds: a change is printed within this time.
+    /// How often the domain is looked at where its directory cannot be watched, in milliseconds: a
+    /// change is then printed within this time.
     static let intervalMilliseconds = 100
 
     /// One change, as `--json` prints it.
@@ -53,14 +58,15 @@ enum Watch: Command {
         // the watch between two looks, never half-way through a line.
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let stop = DispatchSemaphore(value: 0)
-        interrupt.setEventHandler { stop.signal() }
+        let waiter = Waiter(database: context.file(of: domain).path)
+        interrupt.setEventHandler(handler: waiter.stop)
         interrupt.resume()
         defer { interrupt.cancel() }
 
         var looker = Looker(domain: domain, context: context)
+        waiter.follow()  // NB: before the first look, so no commit falls between the two.
         var seen = try looker.values()
-        while stop.wait(timeout: .now() + .milliseconds(intervalMilliseconds)) == .timedOut {
+        while waiter.nextLook() {
             let now = try looker.values()
             for key in Set(seen.keys).union(now.keys).sorted() where keys.isEmpty || keys.contains(key) {
                 if let old = seen[key], let new = now[key], old.isIdentical(to: new) { continue }
@@ -70,6 +76,58 @@ enum Watch: Command {
             // NB: output that cannot be written (a reader gone, as in `prefs watch d | head -1`) ends the
             // watch; `Prefs.run` then gives the status of output cut short.
             if context.console.outputFailure() != nil { return }
+        }
+    }
+
+    /// Sleeps until the next look: after a change of the database's directory (and the re-checks of a
+    /// ``LookSchedule``), or one ``intervalMilliseconds`` after the last look while the directory
+    /// cannot be watched (no inotify, or no directory yet).
+    private final class Waiter {
+        let database: String
+        private let events = DirectoryEvents()
+        private var schedule = LookSchedule()
+        private var polling = true
+        private let stopped = Lock(false)
+        private var isStopped: Bool { stopped.withLock { $0 } }
+        private let fallback = DispatchSemaphore(value: 0)
+
+        init(database: String) { self.database = database }
+
+        /// Ends the wait for the next look (from any thread, a signal handler's queue): the watch stops.
+        var stop: @Sendable () -> Void {
+            let waker = events?.waker
+            return { [stopped, fallback] in
+                stopped.withLock { $0 = true }
+                if let waker { waker.wake() } else { fallback.signal() }
+            }
+        }
+
+        /// Watches the database's directory, when it can (and it exists).
+        func follow() {
+            polling = events.map { !$0.follow(databases: [database]).isEmpty } ?? true
+        }
+
+        /// Waits for the next look; false once stopped.
+        func nextLook() -> Bool {
+            guard let events else {
+                _ = fallback.wait(timeout: .now() + .milliseconds(Watch.intervalMilliseconds))
+                return !isStopped
+            }
+            let poll = polling ? ContinuousClock.now + .milliseconds(Watch.intervalMilliseconds) : nil
+            while true {
+                let deadline = [schedule.deadline, poll].compactMap { $0 }.min()
+                let wakeup = events.wait(until: deadline, listening: schedule.wantsEvents(at: .now))
+                if isStopped { return false }
+                let now = ContinuousClock.now
+                if wakeup.changed { schedule.eventArrived(at: now) }
+                if schedule.isDue(at: now) {
+                    schedule.looked(at: now)
+                    break
+                }
+                if let poll, poll <= now { break }
+            }
+            follow()  // NB: a directory created meanwhile is watched from now on (before the look).
+            return true
         }
     }
 
