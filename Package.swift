@@ -34,7 +34,8 @@ let package = Package(
         .target(name: "ToolSupport"),
         .executableTarget(name: "prefs", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "ToolSupport"]),
         .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
-        .executableTarget(name: "defaults-fixture", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "CSQLite"]),
+        .executableTarget(
+            name: "defaults-fixture", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "CSQLite"]),
         .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults", "ToolSupport"]),
 
         .executableTarget(
