@@ -90,8 +90,10 @@ import Testing
         #expect(try defaults.persistentValue(forKey: "size") == 33)
     }
 
-    /// Releasing the bound value releases its store at once: its observation holds it no longer, and
-    /// nothing waits for a later change.
+    /// Releasing the bound value releases its store: its observation holds it no longer, and nothing
+    /// waits for a later change (an evaluation running at that moment holds it until it ends).
+    ///
+    /// NB: the write below wakes the observation thread, whose evaluation may run at the release.
     @Test func releasingItReleasesItsStore() throws {
         weak var released: Defaults?
         var bound: Defaults.BoundValue<Int>?
@@ -103,6 +105,10 @@ import Testing
         }
         #expect(released != nil, "the bound value holds its store")
         bound = nil
+        // NB: not a timing assertion: an evaluation running at the release may hold the store until it
+        // ends (cancel() never waits for it); a store kept for good never goes, and 10 s bound the wait.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while released != nil, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
         #expect(released == nil, "and only while it lives")
     }
 }

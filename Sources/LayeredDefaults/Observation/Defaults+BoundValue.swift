@@ -42,7 +42,9 @@ extension Defaults {
     /// - A change made elsewhere (another instance, another process, a registration) reaches ``value``
     ///   in a task on the main actor after the observation delivers it (see ``Defaults/observe(_:initial:handler:)``).
     /// - It holds its store only while it lives: release it (or the model that holds it) and the
-    ///   observation stops at once.
+    ///   observation stops at once; the store is released then too, or, when the observation thread
+    ///   is evaluating it at that moment, as that evaluation ends (``DefaultsObservation/cancel()``
+    ///   never waits for it).
     @MainActor
     public final class BoundValue<Value: PreferenceRepresentable & Equatable>: Observable {
         private let defaults: Defaults

@@ -110,9 +110,11 @@ extension Defaults {
         let mark = CancellationMark()
         let last = LastSeen(stamp: observationStamp, value: observed.read(self))
         if initial { deliver(mark, last.state.withLock { $0.value }) }
-        let id = ObservationCenter.shared.add(keys: observed.keys, databases: { [self] in observedDatabases }) { [self] in
-            // NB: an evaluation that took the list before `cancel()` removed this one skips it here.
-            guard !mark.isCancelled else { return }
+        // NB: both closures hold the instance weakly: an evaluation that took the list before `cancel()`
+        // removed this one must not keep it alive past its owner's release (it skips the observation).
+        let id = ObservationCenter.shared.add(keys: observed.keys, databases: { [weak self] in self?.observedDatabases ?? [] }) {
+            [weak self] in
+            guard !mark.isCancelled, let self else { return }
             let stamp = observationStamp
             guard last.state.withLock({ $0.stamp != stamp }) else { return }
             let value = observed.read(self)
