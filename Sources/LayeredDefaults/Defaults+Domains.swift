@@ -9,7 +9,7 @@ extension Defaults {
     /// Unlike Foundation, the registration domain belongs to this instance, not to the process, so
     /// parallel tests cannot see each other's registrations.
     public func register(_ values: [String: PreferenceValue]) {
-        state.withLock { $0.registration.merge(values) { _, new in new } }
+        searchList.change { $0.registration.merge(values) { _, new in new } }
         postChange()
     }
 
@@ -23,37 +23,9 @@ extension Defaults {
         try resolve { throw $0 }
     }
 
-    /// The merged view; `failed` decides what a domain that cannot be read does (see ``search(_:failed:)``).
+    /// The merged view; `failed` decides what a domain that cannot be read does (see ``SearchList/search(_:failed:)``).
     package func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
-        let (arguments, stores, system, registration) = withSearchList {
-            ($0.arguments, $0.stores, $0.system, $0.registration)
-        }
-        var merged = registration
-        for store in stores.reversed() {
-            let isSystem = !system.isEmpty && system.contains { $0 === store }
-            try merge(store, asReadOnlyLayer: isSystem, into: &merged, failed: failed)
-        }
-        merged.merge(arguments) { _, new in new }
-        for store in managed.reversed() { try merge(store, asReadOnlyLayer: true, into: &merged, failed: failed) }
-        return merged
-    }
-
-    /// Merges the values of `store` into `merged`, above what it holds; see ``resolve(failed:)`` and, for
-    /// `asReadOnlyLayer`, ``read(_:in:asReadOnlyLayer:failed:skipped:)``.
-    private func merge(
-        _ store: DomainStore, asReadOnlyLayer: Bool, into merged: inout [String: PreferenceValue],
-        failed: (any Error) throws -> Void
-    ) rethrows {
-        do {
-            let (values, undecodable) = try store.allValues(
-                fromAnotherTransaction: asReadOnlyLayer ? .answeredWithoutWaiting : .refused)
-            undecodable.forEach(report)
-            // NB: the first domain that holds anything is taken whole: the result then shares the storage
-            // of the store's view (copy-on-write) instead of copying a large domain key by key.
-            if merged.isEmpty { merged = values } else { merged.merge(values) { _, new in new } }
-        } catch {
-            try failed(error)
-        }
+        try searchList.resolve(failed: failed)
     }
 
     // MARK: Persistent domains
@@ -124,6 +96,6 @@ extension Defaults {
     /// The names of the searched suites, in search order: ``Configuration/suites``, after any added
     /// later with `addSuite(named:)` of `LayeredDefaultsCompatibility`.
     public var suiteNames: [String] {
-        state.withLock { $0.suites.map(\.name) }
+        searchList.layers.withLock { $0.suites.map(\.name) }
     }
 }

@@ -17,12 +17,12 @@ extension Defaults {
 
     /// The names of the volatile domains set by name, sorted.
     package var namedVolatileDomains: [String] {
-        state.withLock { $0.volatileDomains.keys.sorted() }
+        searchList.layers.withLock { $0.volatileDomains.keys.sorted() }
     }
 
     /// The values of `domain` (empty when there is none).
     package func volatileValues(of domain: VolatileDomain) -> [String: PreferenceValue] {
-        state.withLock { state in
+        searchList.layers.withLock { state in
             switch domain {
             case .arguments: state.arguments
             case .registration: state.registration
@@ -33,11 +33,9 @@ extension Defaults {
 
     /// Replaces the values of `domain`; replacing the argument or registration domain changes what reads find.
     package func replaceVolatileValues(_ values: [String: PreferenceValue], of domain: VolatileDomain) {
-        state.withLock { state in
+        searchList.change { state in
             switch domain {
-            case .arguments:
-                state.arguments = values
-                hasArguments.store(!values.isEmpty, ordering: .releasing)
+            case .arguments: state.arguments = values
             case .registration: state.registration = values
             case .named(let name): state.volatileDomains[name] = values
             }
@@ -48,7 +46,7 @@ extension Defaults {
     /// Empties `domain`; a domain set by name is forgotten.
     package func removeVolatileDomain(_ domain: VolatileDomain) {
         replaceVolatileValues([:], of: domain)
-        if case .named(let name) = domain { state.withLock { _ = $0.volatileDomains.removeValue(forKey: name) } }
+        if case .named(let name) = domain { searchList.change { _ = $0.volatileDomains.removeValue(forKey: name) } }
     }
 
     /// Puts the persistent domain `suiteName` first among the searched suites (moving it there when it
@@ -57,26 +55,22 @@ extension Defaults {
     package func insertSearchedSuite(named suiteName: String) throws {
         guard suiteName != self.suiteName, suiteName != Self.globalDomain else { return }
         let store = try registry.store(named: suiteName)!
-        state.withLock { state in
+        searchList.change { state in
             state.suites.removeAll { $0 === store }
             state.suites.insert(store, at: 0)
-            state.rebuildStores(persistent: persistent)
         }
         postChange()
     }
 
     /// Takes the suite `suiteName` out of the searched suites.
     package func removeSearchedSuite(named suiteName: String) {
-        state.withLock { state in
-            state.suites.removeAll { $0.name == suiteName }
-            state.rebuildStores(persistent: persistent)
-        }
+        searchList.change { state in state.suites.removeAll { $0.name == suiteName } }
         postChange()
     }
 
     /// True when the argument domain or the managed domain holds `key`; a managed domain that cannot be
     /// read is sent to the error handler.
     package func isForcedForThisProcess(_ key: String) -> Bool {
-        state.withLock { $0.arguments[key] != nil } || managedValue(key, failed: report) != nil
+        searchList.layers.withLock { $0.arguments[key] != nil } || searchList.managedValue(key, failed: report) != nil
     }
 }

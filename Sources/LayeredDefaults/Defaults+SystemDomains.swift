@@ -70,12 +70,4 @@ extension Defaults {
         }
         return (stores, firstFailure)
     }
-
-    /// The value of `key` in the managed domain (the first of its files that holds it), or nil.
-    func managedValue(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
-        for store in managed {
-            if let value = try read(key, in: store, asReadOnlyLayer: true, failed: failed) { return value }
-        }
-        return nil
-    }
 }

@@ -81,7 +81,7 @@ extension Defaults {
     func transaction<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
         let forcedKeys =
             store === persistent
-            ? try Self.forcedKeys(of: (managed, managedFailure))
+            ? try Self.forcedKeys(of: (searchList.managed, searchList.managedFailure))
             : try Self.forcedKeys(of: Self.managedLayer(of: store.name, configuration: configuration, excluding: store))
         return try store.transaction(key: key, forcedKeys: forcedKeys, body)
     }

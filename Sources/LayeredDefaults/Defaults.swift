@@ -41,50 +41,13 @@ public final class Defaults: Sendable {
     public let configuration: Configuration
 
     let registry: StoreRegistry
-    let persistent: DomainStore
-    let state: Lock<SearchState>
-    /// Whether the argument domain (``SearchState/arguments``) holds any key; stored while holding
-    /// `state` whenever the arguments change, so a hot read skips that lock when there are none.
-    let hasArguments: Atomic<Bool>
-    /// Counts the changes made through this instance; incremented after each (see ``postChange()``), so a
-    /// reader that loaded it before a search, or an observer, knows whether anything changed since.
-    let changeGeneration = Atomic<Int>(0)
-    /// What searches found past the persistent domain (see ``FallThroughCache``).
-    let fallThrough = Lock(FallThroughCache())
-    /// The managed domain: this suite's files under ``Configuration/systemDirectories`` that existed
-    /// when the instance was created, in search order; empty (the common case) when there are none.
-    let managed: [DomainStore]
-    /// Why a managed file that exists could not be opened, if one could not: every write then fails.
-    let managedFailure: DefaultsError?
-    /// Held by the one thread that opens the global domain (see ``withSearchList(_:)``).
-    let globalOpening = Lock(())
+    /// The search list: its layers, their change count, the fall-through memo, and the search.
+    let searchList: SearchList
     /// The typed keys whose value did not convert and was reported (see ``typedValue(_:for:)``).
     let mismatchesReported = Lock<Set<String>>([])
 
-    /// The volatile parts of the search list, and the stores it searches.
-    struct SearchState {
-        var arguments: [String: PreferenceValue]
-        var registration: [String: PreferenceValue] = [:]
-        /// Volatile domains set by name (`setVolatileDomain(_:forName:)`): kept, never searched.
-        var volatileDomains: [String: [String: PreferenceValue]] = [:]
-        /// Searched suites, in search order.
-        var suites: [DomainStore] = []
-        /// The global domain, opened by the first call that searches past the persistent domain (see
-        /// ``Defaults/withSearchList(_:)``): nil until then.
-        var global: DomainStore?
-        /// The system domain: this suite's files under ``Configuration/systemDirectories``, in search order.
-        var system: [DomainStore] = []
-        /// The persistent stores in search order: this domain, the suites, the global domain (once opened),
-        /// the system domain.
-        var stores: [DomainStore] = []
-
-        mutating func rebuildStores(persistent: DomainStore) {
-            var seen = Set<ObjectIdentifier>()
-            stores = ([persistent] + suites + (global.map { [$0] } ?? []) + system).filter {
-                seen.insert(ObjectIdentifier($0)).inserted
-            }
-        }
-    }
+    /// This instance's persistent domain, first of the search list's stores.
+    var persistent: DomainStore { searchList.persistent }
 
     /// Opens the persistent domain `suiteName`, set up by `configuration`.
     ///
@@ -109,50 +72,8 @@ public final class Defaults: Sendable {
         self.suiteName = suiteName
         self.configuration = configuration
         self.registry = registry
-        self.persistent = persistent
-        let layers = Self.systemLayers(of: suiteName, configuration: configuration, excluding: persistent)
-        var state = SearchState(
-            arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, system: layers.system)
-        self.managed = layers.managed
-        self.managedFailure = layers.managedFailure
-        state.rebuildStores(persistent: persistent)
-        self.hasArguments = Atomic(!state.arguments.isEmpty)
-        self.state = Lock(state)
-    }
-
-    /// What `body` reads from the search state, under its lock, once the search list is complete: the
-    /// first call opens the global domain (an instance whose reads all find their key in its own domain
-    /// never pays for it). A global domain that cannot be opened is reported to the error handler once
-    /// and searched as an empty domain that refuses writes.
-    func withSearchList<T>(_ body: (SearchState) -> T) -> T {
-        if let result = state.withLock({ $0.global == nil ? nil : body($0) }) { return result }
-        openGlobalDomain()
-        return state.withLock { body($0) }
-    }
-
-    /// Puts the global domain in the search list, unless it is already: the one thread that does opens
-    /// it, holding ``globalOpening`` (others wait for it), and never holds ``state`` while opening.
-    ///
-    /// NB: a failure is reported once the global domain is in place and no lock is held: an error handler
-    /// that reads this instance (a logger asking a "verbose" key) must not wait for its own caller.
-    private func openGlobalDomain() {
-        let failure: DefaultsError? = globalOpening.withLock { _ in
-            guard state.withLock({ $0.global == nil }) else { return nil }
-            let global: DomainStore
-            var failure: DefaultsError?
-            do {
-                global = try registry.store(named: Self.globalDomain)!
-            } catch {
-                failure = DefaultsError.wrapping(error, suite: Self.globalDomain)
-                global = .inMemory(name: Self.globalDomain, unavailable: failure)
-            }
-            state.withLock { state in
-                state.global = global
-                state.rebuildStores(persistent: persistent)
-            }
-            return failure
-        }
-        if let failure { configuration.errorHandler(failure) }
+        self.searchList = SearchList(
+            suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites)
     }
 
     /// The name of the notification ``Configuration/postsChangeNotifications`` posts:
@@ -162,9 +83,7 @@ public final class Defaults: Sendable {
     // MARK: Errors
 
     /// Sends `error` to the configuration's error handler.
-    package func report(_ error: any Error) {
-        configuration.errorHandler(DefaultsError.wrapping(error, suite: suiteName))
-    }
+    package func report(_ error: any Error) { searchList.report(error) }
 
     /// Runs `body`, sending what it throws to the error handler: the non-throwing calls' one error policy.
     package func reportingErrors<T>(_ body: () throws -> T?) -> T? {
@@ -181,7 +100,7 @@ public final class Defaults: Sendable {
 
     /// After a change of `changedKeys` (nil: of any key), so observers of other keys are not evaluated.
     func postChange<Keys: Sequence<String>>(changedKeys: Keys?) {
-        changeGeneration.add(1, ordering: .releasing)
+        searchList.changes.add(1, ordering: .releasing)
         if configuration.postsChangeNotifications {
             NotificationCenter.default.post(name: Self.changeNotificationName, object: self)
         }
@@ -199,7 +118,7 @@ public final class Defaults: Sendable {
     /// (a suite, the global domain) throws ``DefaultsError/otherSuiteInTransaction(suite:transactionSuite:)``.
     /// - Throws: ``DefaultsError`` when a domain that must be searched cannot be read.
     public func value(forKey key: String) throws -> PreferenceValue? {
-        try search(key) { throw $0 }
+        try searchList.search(key) { throw $0 }
     }
 
     /// The value stored for `key` in this instance's persistent domain only, or nil when it holds none.
@@ -208,65 +127,11 @@ public final class Defaults: Sendable {
     /// are not consulted.
     /// - Throws: ``DefaultsError`` when the domain cannot be read.
     public func persistentValue(forKey key: String) throws -> PreferenceValue? {
-        try read(key, in: persistent) { throw $0 }
-    }
-
-    /// The search for `key`; `failed` decides what a domain that cannot be read does: throw (the
-    /// throwing API), or report it and search on (the API that does not throw).
-    func search(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
-        // NB: the hot path. A key of the persistent domain costs one lock, the store's (the argument domain
-        // costs one more only when it holds keys, the managed domain only when it exists); the search list
-        // is copied only on a miss.
-        if !managed.isEmpty, let forced = try managedValue(key, failed: failed) { return forced }
-        if hasArguments.load(ordering: .acquiring), let forced = state.withLock({ $0.arguments[key] }) { return forced }
-        if let value = try read(key, in: persistent, failed: failed) { return value }
-        let generation = changeGeneration.load(ordering: .acquiring)
-        // NB: not from inside a transaction's body: there, the search must reach the stores, so that what a
-        // body may read does not depend on what is remembered (another writable store refuses it).
-        if !StoreLock.isAnyHeldByCurrentThread,
-            let known = fallThrough.withLock({ $0.value(forKey: key, generation: generation) })
-        {
-            return known
-        }
-        let (stores, system, registered) = withSearchList { state in (state.stores, state.system, state.registration[key]) }
-        let basis = FallThroughCache.Basis(generation: generation, stores: stores.dropFirst().map { ($0, $0.fingerprint) })
-        var found = registered
-        var complete = true
-        for store in stores.dropFirst() {
-            let isSystem = !system.isEmpty && system.contains { $0 === store }
-            if let value = try read(key, in: store, asReadOnlyLayer: isSystem, failed: failed, skipped: { complete = false }) {
-                found = value
-                break
-            }
-        }
-        // NB: a search that skipped a domain it could not read, or read an undecodable row, is not
-        // remembered: the next read tries (and reports) again.
-        if complete { fallThrough.withLock { $0.remember(found, forKey: key, basis: basis) } }
-        return found
-    }
-
-    /// The value of `key` in `store`. A row that cannot be decoded reads as missing and is reported
-    /// (it is left untouched); any other failure goes to `failed`. Either way `skipped` runs first.
-    /// `asReadOnlyLayer` (the managed and system domains): from inside a transaction's body, read
-    /// without waiting instead of refused (see ``DomainStore/FromAnotherTransaction``).
-    func read(
-        _ key: String, in store: DomainStore, asReadOnlyLayer: Bool = false, failed: (any Error) throws -> Void,
-        skipped: () -> Void = {}
-    ) rethrows -> PreferenceValue? {
-        do {
-            return try store.value(forKey: key, fromAnotherTransaction: asReadOnlyLayer ? .answeredWithoutWaiting : .refused)
-        } catch let error as DefaultsError where error.isUndecodableValue {
-            skipped()
-            report(error)
-        } catch {
-            skipped()
-            try failed(error)
-        }
-        return nil
+        try searchList.read(key, in: persistent) { throw $0 }
     }
 
     /// The value of `key` found by the search list; a domain that cannot be read is reported and skipped.
     package func lookup(_ key: String) -> PreferenceValue? {
-        search(key, failed: report)
+        searchList.search(key, failed: report)
     }
 }

@@ -23,7 +23,7 @@ import Testing
         for index in 0..<(FallThroughCache.limit + 100) {
             #expect(defaults.object(forKey: "missing.\(index)") == nil)
         }
-        #expect(defaults.fallThrough.withLock { $0.entries.count } <= FallThroughCache.limit)
+        #expect(defaults.searchList.fallThrough.withLock { $0.entries.count } <= FallThroughCache.limit)
     }
 
     @Test func missIsForgottenWhenSearchedDomainsChange() throws {

@@ -136,7 +136,7 @@ import Testing
             #expect(try defaults.value(forKey: "k") == "v")
             #expect(try defaults.value(forKey: "absent") == nil)
             #expect(!defaults.objectIsForced(forKey: "k"))
-            #expect(defaults.managed.isEmpty)
+            #expect(defaults.searchList.managed.isEmpty)
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("missing").path))
             #expect(
                 try FileManager.default.subpathsOfDirectory(atPath: existing.path) == [

@@ -3,24 +3,11 @@ import Foundation
 import Synchronization
 
 extension Defaults {
-    /// What can change the resolved values of an instance: its volatile changes and the databases it
-    /// searches. Equal stamps mean nothing an observer could see has changed.
-    struct ObservationStamp: Equatable {
-        var changes: Int
-        var fingerprints: [ChangeSignal.Fingerprint]
-    }
-
-    var observationStamp: ObservationStamp {
-        let changes = changeGeneration.load(ordering: .acquiring)
-        let stores = withSearchList { $0.stores }
-        return ObservationStamp(changes: changes, fingerprints: (managed + stores).map(\.fingerprint))
-    }
-
     /// The database files an observation of this instance searches now (the stores of its stamp that
     /// have a file): another process's commit to one of them is seen through their directories' events.
     var observedDatabases: [String] {
-        let stores = withSearchList { $0.stores }
-        return (managed + stores).compactMap(\.path)
+        let stores = searchList.withLayers { $0.stores }
+        return (searchList.managed + stores).compactMap(\.path)
     }
 
     /// What a stream keeps for a consumer that is slower than the changes: by default only the newest
@@ -108,15 +95,16 @@ extension Defaults {
         deliver: @escaping @Sendable (CancellationMark, Value) -> Void
     ) -> DefaultsObservation {
         let mark = CancellationMark()
-        let last = LastSeen(stamp: observationStamp, value: observed.read(self))
+        let last = LastSeen(stamp: searchList.stamp, value: observed.read(self))
         if initial { deliver(mark, last.state.withLock { $0.value }) }
         // NB: both closures hold the instance weakly: an evaluation that took the list before `cancel()`
         // removed this one must not keep it alive past its owner's release (it skips the observation).
         let id = ObservationCenter.shared.add(keys: observed.keys, databases: { [weak self] in self?.observedDatabases ?? [] }) {
             [weak self] in
             guard !mark.isCancelled, let self else { return }
-            let stamp = observationStamp
-            guard last.state.withLock({ $0.stamp != stamp }) else { return }
+            let count = searchList.changes.load(ordering: .acquiring)
+            guard !last.state.withLock({ $0.stamp.isCurrent(changes: count) }) else { return }
+            let stamp = searchList.stamp
             let value = observed.read(self)
             let changed = last.state.withLock { last in
                 defer { last = (stamp, value) }
@@ -130,6 +118,6 @@ extension Defaults {
 
 /// What an observation saw last.
 private final class LastSeen<T: Sendable>: Sendable {
-    let state: Lock<(stamp: Defaults.ObservationStamp, value: T)>
-    init(stamp: Defaults.ObservationStamp, value: T) { state = Lock((stamp, value)) }
+    let state: Lock<(stamp: ChangeStamp, value: T)>
+    init(stamp: ChangeStamp, value: T) { state = Lock((stamp, value)) }
 }

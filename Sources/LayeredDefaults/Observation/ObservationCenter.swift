@@ -9,7 +9,7 @@ import Synchronization
 /// Evaluations run on the center's own thread, one at a time, so each observation sees its values in
 /// order and a writer never waits for observers: a change only wakes that thread, and changes made
 /// before an evaluation starts share it (coalesced). The check is cheap: an observation re-reads only
-/// when its ``Defaults/ObservationStamp`` moved. A change whose keys are known (a write) wakes the
+/// when its ``ChangeStamp`` moved. A change whose keys are known (a write) wakes the
 /// thread only when an observation watches one of them: writes to keys nobody watches cost the writer
 /// one lookup, and the observers nothing until the next look at the databases (the directory event
 /// of that very commit).

@@ -69,7 +69,7 @@ extension Defaults {
     /// subscript never throws: it reports. A read or write that fails goes to
     /// ``Configuration/errorHandler`` (a failed read gives the default, a failed write changes nothing).
     public subscript<Value>(key: Key<Value>) -> Value {
-        get { typedValue(search(key.name, failed: report), for: key) ?? key.defaultValue }
+        get { typedValue(searchList.search(key.name, failed: report), for: key) ?? key.defaultValue }
         set { _ = reportingErrors { try write(newValue, for: key) } }
     }
 

@@ -1,0 +1,233 @@
+import Synchronization
+
+/// The search list of one ``Defaults``: its seven layers in search order, the count of changes made
+/// through the instance (which, with the stores' fingerprints, makes its ``ChangeStamp``), and the
+/// fall-through memo; and the search itself.
+///
+/// The layers, first match wins: the managed domain, the argument domain, the persistent domain, the
+/// suites, the global domain, the system domain, the registration domain (see <doc:SearchOrder>).
+final class SearchList: Sendable {
+    /// The instance's persistent domain.
+    let persistent: DomainStore
+    /// The managed domain: the suite's files under the system directories that existed when the instance
+    /// was created, in search order; empty (the common case) when there are none.
+    let managed: [DomainStore]
+    /// Why a managed file that exists could not be opened, if one could not: every write then fails.
+    let managedFailure: DefaultsError?
+    /// The layers that can change after creation, and the stores searched.
+    let layers: Lock<Layers>
+    /// Whether the argument domain holds any key; stored while holding ``layers`` whenever the arguments
+    /// change, so a hot read skips that lock when there are none.
+    let hasArguments: Atomic<Bool>
+    /// Counts the changes made through the instance and the global domain's opening, incremented after
+    /// each (see ``Defaults/postChange()``): the count of every ``ChangeStamp``.
+    let changes = Atomic<Int>(0)
+    /// What searches found past the persistent domain.
+    let fallThrough = Lock(FallThroughCache())
+
+    /// Held by the one thread that opens the global domain (see ``withLayers(_:)``).
+    private let globalOpening = Lock(())
+    private let registry: StoreRegistry
+    private let suiteName: String
+    private let errorHandler: @Sendable (DefaultsError) -> Void
+
+    /// The layers of the search list that can change after creation, and the stores it searches.
+    struct Layers {
+        var arguments: [String: PreferenceValue]
+        var registration: [String: PreferenceValue] = [:]
+        /// Volatile domains set by name (Foundation's `setVolatileDomain(_:forName:)`): kept, never searched.
+        var volatileDomains: [String: [String: PreferenceValue]] = [:]
+        /// Searched suites, in search order.
+        var suites: [DomainStore] = []
+        /// The global domain, opened by the first call that searches past the persistent domain (see
+        /// ``SearchList/withLayers(_:)``): nil until then.
+        var global: DomainStore?
+        /// The system domain: the suite's files under the system directories, in search order.
+        var system: [DomainStore] = []
+        /// The persistent stores in search order: the persistent domain, the suites, the global domain
+        /// (once opened), the system domain.
+        private(set) var stores: [DomainStore] = []
+
+        /// Sets ``stores`` from the layers, `persistent` first, each store once.
+        mutating func rebuildStores(persistent: DomainStore) {
+            var seen = Set<ObjectIdentifier>()
+            stores = ([persistent] + suites + (global.map { [$0] } ?? []) + system).filter {
+                seen.insert(ObjectIdentifier($0)).inserted
+            }
+        }
+    }
+
+    init(
+        suiteName: String, configuration: Defaults.Configuration, registry: StoreRegistry, persistent: DomainStore,
+        suites: [DomainStore]
+    ) {
+        self.suiteName = suiteName
+        self.registry = registry
+        self.persistent = persistent
+        self.errorHandler = configuration.errorHandler
+        let system = Defaults.systemLayers(of: suiteName, configuration: configuration, excluding: persistent)
+        var layers = Layers(arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, system: system.system)
+        self.managed = system.managed
+        self.managedFailure = system.managedFailure
+        layers.rebuildStores(persistent: persistent)
+        self.hasArguments = Atomic(!layers.arguments.isEmpty)
+        self.layers = Lock(layers)
+    }
+
+    /// Sends `error` to the configuration's error handler, as an error of this suite.
+    func report(_ error: any Error) {
+        errorHandler(DefaultsError.wrapping(error, suite: suiteName))
+    }
+
+    // MARK: The layers
+
+    /// What `body` reads from the layers, under their lock, once the search list is complete: the first
+    /// call opens the global domain (an instance whose reads all find their key in its own domain never
+    /// pays for it). A global domain that cannot be opened is reported to the error handler once and
+    /// searched as an empty domain that refuses writes.
+    func withLayers<T>(_ body: (Layers) -> T) -> T {
+        if let result = layers.withLock({ $0.global == nil ? nil : body($0) }) { return result }
+        openGlobalDomain()
+        return layers.withLock { body($0) }
+    }
+
+    /// Changes the layers with `body`, under their lock; the stores are rebuilt after it. The caller
+    /// posts the change (``Defaults/postChange()``).
+    func change<T>(_ body: (inout Layers) -> T) -> T {
+        layers.withLock { layers in
+            let result = body(&layers)
+            layers.rebuildStores(persistent: persistent)
+            hasArguments.store(!layers.arguments.isEmpty, ordering: .releasing)
+            return result
+        }
+    }
+
+    /// The stamp of every layer: the managed domain and every store searched.
+    var stamp: ChangeStamp {
+        let count = changes.load(ordering: .acquiring)
+        let stores = withLayers { $0.stores }
+        return ChangeStamp(changes: count, stores: managed + stores)
+    }
+
+    /// Puts the global domain in the search list, unless it is already: the one thread that does opens
+    /// it, holding ``globalOpening`` (others wait for it), and never holds ``layers`` while opening.
+    ///
+    /// NB: a failure is reported once the global domain is in place and no lock is held: an error handler
+    /// that reads this instance (a logger asking a "verbose" key) must not wait for its own caller.
+    private func openGlobalDomain() {
+        let failure: DefaultsError? = globalOpening.withLock { _ in
+            guard layers.withLock({ $0.global == nil }) else { return nil }
+            let global: DomainStore
+            var failure: DefaultsError?
+            do {
+                global = try registry.store(named: Defaults.globalDomain)!
+            } catch {
+                failure = DefaultsError.wrapping(error, suite: Defaults.globalDomain)
+                global = .inMemory(name: Defaults.globalDomain, unavailable: failure)
+            }
+            layers.withLock { layers in
+                layers.global = global
+                layers.rebuildStores(persistent: persistent)
+            }
+            // NB: the stores searched changed: a stamp taken before does not cover the global domain.
+            changes.add(1, ordering: .releasing)
+            return failure
+        }
+        if let failure { errorHandler(failure) }
+    }
+
+    // MARK: Searching
+
+    /// The search for `key`; `failed` decides what a domain that cannot be read does: throw (the
+    /// throwing API), or report it and search on (the API that does not throw).
+    func search(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
+        // NB: the hot path. A key of the persistent domain costs one lock, the store's (the argument domain
+        // costs one more only when it holds keys, the managed domain only when it exists); the layers are
+        // copied only on a miss.
+        if !managed.isEmpty, let forced = try managedValue(key, failed: failed) { return forced }
+        if hasArguments.load(ordering: .acquiring), let forced = layers.withLock({ $0.arguments[key] }) { return forced }
+        if let value = try read(key, in: persistent, failed: failed) { return value }
+        let count = changes.load(ordering: .acquiring)
+        // NB: not from inside a transaction's body: there, the search must reach the stores, so that what a
+        // body may read does not depend on what is remembered (another writable store refuses it).
+        if !StoreLock.isAnyHeldByCurrentThread,
+            let known = fallThrough.withLock({ $0.value(forKey: key, changes: count) })
+        {
+            return known
+        }
+        let (stores, system, registered) = withLayers { ($0.stores, $0.system, $0.registration[key]) }
+        let stamp = ChangeStamp(changes: count, stores: stores.dropFirst())
+        var found = registered
+        var complete = true
+        for store in stores.dropFirst() {
+            let isSystem = !system.isEmpty && system.contains { $0 === store }
+            if let value = try read(key, in: store, asReadOnlyLayer: isSystem, failed: failed, skipped: { complete = false }) {
+                found = value
+                break
+            }
+        }
+        // NB: a search that skipped a domain it could not read, or read an undecodable row, is not
+        // remembered: the next read tries (and reports) again.
+        if complete { fallThrough.withLock { $0.remember(found, forKey: key, stamp: stamp) } }
+        return found
+    }
+
+    /// The value of `key` in the managed domain (the first of its files that holds it), or nil.
+    func managedValue(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
+        for store in managed {
+            if let value = try read(key, in: store, asReadOnlyLayer: true, failed: failed) { return value }
+        }
+        return nil
+    }
+
+    /// The value of `key` in `store`. A row that cannot be decoded reads as missing and is reported
+    /// (it is left untouched); any other failure goes to `failed`. Either way `skipped` runs first.
+    /// `asReadOnlyLayer` (the managed and system domains): from inside a transaction's body, read
+    /// without waiting instead of refused (see ``DomainStore/FromAnotherTransaction``).
+    func read(
+        _ key: String, in store: DomainStore, asReadOnlyLayer: Bool = false, failed: (any Error) throws -> Void,
+        skipped: () -> Void = {}
+    ) rethrows -> PreferenceValue? {
+        do {
+            return try store.value(forKey: key, fromAnotherTransaction: asReadOnlyLayer ? .answeredWithoutWaiting : .refused)
+        } catch let error as DefaultsError where error.isUndecodableValue {
+            skipped()
+            report(error)
+        } catch {
+            skipped()
+            try failed(error)
+        }
+        return nil
+    }
+
+    /// Every key of the search list with the value ``search(_:failed:)`` would find; `failed` as there.
+    func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
+        let (arguments, stores, system, registration) = withLayers { ($0.arguments, $0.stores, $0.system, $0.registration) }
+        var merged = registration
+        for store in stores.reversed() {
+            let isSystem = !system.isEmpty && system.contains { $0 === store }
+            try merge(store, asReadOnlyLayer: isSystem, into: &merged, failed: failed)
+        }
+        merged.merge(arguments) { _, new in new }
+        for store in managed.reversed() { try merge(store, asReadOnlyLayer: true, into: &merged, failed: failed) }
+        return merged
+    }
+
+    /// Merges the values of `store` into `merged`, above what it holds; see ``resolve(failed:)`` and, for
+    /// `asReadOnlyLayer`, ``read(_:in:asReadOnlyLayer:failed:skipped:)``.
+    private func merge(
+        _ store: DomainStore, asReadOnlyLayer: Bool, into merged: inout [String: PreferenceValue],
+        failed: (any Error) throws -> Void
+    ) rethrows {
+        do {
+            let (values, undecodable) = try store.allValues(
+                fromAnotherTransaction: asReadOnlyLayer ? .answeredWithoutWaiting : .refused)
+            undecodable.forEach(report)
+            // NB: the first domain that holds anything is taken whole: the result then shares the storage
+            // of the store's view (copy-on-write) instead of copying a large domain key by key.
+            if merged.isEmpty { merged = values } else { merged.merge(values) { _, new in new } }
+        } catch {
+            try failed(error)
+        }
+    }
+}
