@@ -1,7 +1,7 @@
 /// The in-memory view of one domain: values known to be stored (or known to be absent), valid for one
 /// ``ChangeSignal/Fingerprint`` of its file.
 ///
-/// Its rules: a look first revalidates against the current fingerprint (another commit discards
+/// Its rules: a lookup first revalidates against the current fingerprint (another commit discards
 /// everything); what a query read is remembered only when no discard happened since the query began
 /// (``generation``); and a commit of ours patches the view in place only when it was the one commit
 /// since the view was last revalidated, else the view is just revalidated.

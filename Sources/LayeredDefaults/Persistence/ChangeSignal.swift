@@ -10,7 +10,7 @@ import Synchronization
 /// incrementing `iChange` (offset 8) and setting `mxFrame` (16), the frame checksum (24, 28) and,
 /// after a WAL reset, new salts (32, 36). Any writer, ours or not (the `sqlite3` shell included),
 /// changes it before its commit returns, so comparing these words costs a few nanoseconds and misses
-/// no commit. Where no header can be had (a file not in WAL mode) every look reports a change, so the
+/// no commit. Where no header can be had (a file not in WAL mode) every check reports a change, so the
 /// store reads through to SQLite: slower, never stale. In memory no other connection exists, so
 /// nothing ever changes behind the store's back.
 final class ChangeSignal: Sendable {
@@ -37,7 +37,7 @@ final class ChangeSignal: Sendable {
     private init(source: Source) { self.source = source }
 
     /// The signal of a database that `connection` has open: its WAL-index header when it is in WAL
-    /// mode, else a signal that reports every look as a change.
+    /// mode, else a signal that reports every check as a change.
     static func open(connection: Connection) -> ChangeSignal {
         guard (try? connection.text("PRAGMA journal_mode")) == "wal", let header = connection.walIndexHeader() else {
             return ChangeSignal(source: .alwaysChanged)

@@ -299,7 +299,7 @@ final class DomainStore: Sendable {
         }
     }
 
-    /// Runs between a transaction's `COMMIT` and the store's look at the WAL-index header: a seam for tests
+    /// Runs between a transaction's `COMMIT` and the store's read of the WAL-index header: a seam for tests
     /// that force another process's commit into exactly that moment.
     @TaskLocal static var afterCommitForTesting: (@Sendable () -> Void)?
 

@@ -145,7 +145,7 @@ enum FileAdmission {
     /// its own, or with tables and no pending log), a newer version of ours, and an empty file beside a
     /// non-empty log are refused here; what passes goes to ``Schema/prepare(_:path:inMemory:verify:)`` with
     /// checkpoint-on-close off.
-    /// - Returns: true when the file may have lost pages (see ``HeaderLook/mayBeTruncated``): then
+    /// - Returns: true when the file may have lost pages (see ``HeaderSnapshot/mayBeTruncated``): then
     ///   ``Schema/prepare(_:path:inMemory:verify:)`` must verify it.
     /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``.
@@ -156,10 +156,10 @@ enum FileAdmission {
         // One that keeps changing is being written busily by SQLite: SQLite judges it (checkpoint-on-close
         // stays off until the file is ours).
         for _ in 0..<20 {
-            guard let first = HeaderLook(connection) else { return false }  // SQLite reports why
+            guard let first = HeaderSnapshot(connection) else { return false }  // SQLite reports why
             var status = stat()
             let logSize = lstat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
-            guard first == HeaderLook(connection) else { continue }
+            guard first == HeaderSnapshot(connection) else { continue }
             try judge(first, logSize: logSize, path: path)
             return first.mayBeTruncated
         }
@@ -167,7 +167,7 @@ enum FileAdmission {
     }
 
     /// The first 100 bytes of a file and its size, read through a connection's own open file.
-    private struct HeaderLook: Equatable {
+    private struct HeaderSnapshot: Equatable {
         var header: [UInt8]
         var size: Int
 
@@ -192,8 +192,8 @@ enum FileAdmission {
     }
 
     /// Refuses a header that is plainly not a store of ours (see ``checkHeader(_:path:)``).
-    private static func judge(_ look: HeaderLook, logSize: Int, path: String) throws {
-        let header = look.header
+    private static func judge(_ snapshot: HeaderSnapshot, logSize: Int, path: String) throws {
+        let header = snapshot.header
         if header.isEmpty {
             guard logSize == 0 else {
                 throw DefaultsError.corruptStore(path: path, reason: "empty, beside a non-empty write-ahead log")
@@ -216,7 +216,7 @@ enum FileAdmission {
         case 0:
             // NB: our own file has its application id on page 1 from its first checkpoint on; before that
             // it is one page (the WAL switch writes page 1) and the rest is in its log.
-            if look.size / pageSize >= 2, logSize == 0 { throw DefaultsError.foreignDatabase(path: path) }
+            if snapshot.size / pageSize >= 2, logSize == 0 { throw DefaultsError.foreignDatabase(path: path) }
         default:
             throw DefaultsError.foreignDatabase(path: path)
         }
