@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// README.md's top-level Swift blocks, each an executable of its own that ReadmeExamples runs.
-let readmeSamples = ["Tour", "Configuration", "TypedKeys", "Migrations", "Observation", "Schemas"].map { block in
+let readmeSamples = ["Tour", "TypedKeys", "Migrations", "Observation", "Schemas"].map { block in
     (name: "readme-" + block.lowercased(), path: "Tests/ReadmeSamples/" + block)
 }
 

@@ -15,14 +15,14 @@ import Testing
         return environment
     }
 
-    /// Runs the sample `product` with its store's root at `root`, in the working directory `directory`
-    /// (`root` when nil), and requires it to succeed.
+    /// Runs the sample `product` with its store's root at `root`, in `root` as its working directory, and
+    /// requires it to succeed.
     @discardableResult
-    private static func runSample(_ product: String, root: URL, in directory: URL? = nil) throws -> ProcessResult {
+    private static func runSample(_ product: String, root: URL) throws -> ProcessResult {
         // NB: through the shell, for its working directory.
         let result = try run(
             executable: URL(fileURLWithPath: "/bin/sh"),
-            ["-c", #"cd "$1" && exec "$2""#, "sh", (directory ?? root).path, BuiltProducts.url(of: product).path],
+            ["-c", #"cd "$1" && exec "$2""#, "sh", root.path, BuiltProducts.url(of: product).path],
             environment: environment(root: root))
         try #require(result.succeeded, "\(product) failed (status \(result.status)): \(result.error)")
         return result
@@ -51,20 +51,6 @@ import Testing
             #expect(schema.entry(named: "appearance")?.accepted == .choices(["system", "light", "dark"]))
             #expect(schema.entry(named: "fontSize")?.acceptedPhrase == "an integer from 6 to 72")
             #expect(try Self.store(root: root).persistentValues().isEmpty, "the 14 was reset, the 100 refused")
-        }
-    }
-
-    @Test func theConfigurationOpensTheStoreInItsDirectory() throws {
-        try withTemporaryRoot { root in
-            let directory = root.appendingPathComponent("app")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-            #expect(try Self.runSample("readme-configuration", root: root, in: directory).output.isEmpty)
-            let settings = directory.appendingPathComponent("Settings")
-            #expect(FileManager.default.fileExists(atPath: settings.appendingPathComponent("com.example.app.sqlite3").path))
-            let mode = try FileManager.default.attributesOfItem(atPath: settings.path)[.posixPermissions] as? Int
-            #expect(mode == 0o700)
-            #expect(
-                try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["app"], "nothing in the default root")
         }
     }
 

@@ -13,7 +13,7 @@ enum ReadmeSamples {
 
     /// The sample file of each of README.md's Swift blocks, relative to ``directory``, in the README's order.
     static let files = [
-        "Manifest/Package.swift", "Tour/main.swift", "Configuration/main.swift", "TypedKeys/main.swift",
+        "Manifest/Package.swift", "Tour/main.swift", "TypedKeys/main.swift",
         "Migrations/main.swift", "Observation/main.swift", "Model/ModelSample.swift", "Testing/TestingSample.swift",
         "Schemas/main.swift",
     ]

@@ -4,9 +4,7 @@ import Testing
 import ThemePreferences  // ThemePreferences: needs the ThemePreferences product
 import ThemePreferencesTesting  // ThemeClient.unimplemented(): needs the ThemePreferencesTesting product
 
-extension Defaults.Key<Int> {
-    static let tabWidth = Defaults.Key("tabWidth", default: 4)
-}
+extension Defaults.Key<Int> { static let tabWidth = Defaults.Key("tabWidth", default: 4) }
 
 /// Code under test that reaches for `Defaults.standard` through a default argument.
 struct Settings {
@@ -17,16 +15,6 @@ struct Settings {
 @Test(.isolatedDefaults) func savingTheTabWidth() throws {
     try Settings().save(tabWidth: 2)  // Defaults.standard is this test's own store
     #expect(Defaults.standard[.tabWidth] == 2)
-}
-
-@Test(.isolatedDefaults(.inMemory, arguments: ["-tabWidth", "8"])) func anArgumentWins() {
-    #expect(Defaults.standard[.tabWidth] == 8)
-}
-
-@Test(.isolatedDefaults) func aValueOfAnotherTypeReadsAsTheDefault() throws {
-    try Defaults.standard.write("wide", forKey: "tabWidth")
-    #expect(Defaults.standard[.tabWidth] == 4)  // reported to the error handler: collected, not printed
-    #expect(IsolatedDefaults.reportedErrors.count == 1)
 }
 
 @Test(.isolatedDefaults) func everyChangeIsAsserted() throws {
