@@ -102,19 +102,14 @@ import Testing
 
     /// Stores opened, written and released on several threads while looks run on another: nothing is
     /// lost, nothing crashes (and, under ThreadSanitizer, nothing races).
-    @Test func storesReleasedWhileLookedAtLoseNothing() async throws {
-        try await withTemporaryRoot { root in
-            try await whileRepeating({ StoreRegistry.checkpointIfIdleForTesting(under: root) }) {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for writer in 0..<4 {
-                        group.addTask {
-                            for round in 0..<25 {
-                                let defaults = try makeDefaults("churn\(writer)", root: root)
-                                try defaults.write(.integer(round), forKey: "round")
-                            }
-                        }
+    @Test func storesReleasedWhileLookedAtLoseNothing() throws {
+        try withTemporaryRoot { root in
+            try whileRepeating({ StoreRegistry.checkpointIfIdleForTesting(under: root) }) {
+                try onThreads(4) { writer in
+                    for round in 0..<25 {
+                        let defaults = try makeDefaults("churn\(writer)", root: root)
+                        try defaults.write(.integer(round), forKey: "round")
                     }
-                    try await group.waitForAll()
                 }
             }
             for writer in 0..<4 {

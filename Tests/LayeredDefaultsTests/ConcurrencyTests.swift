@@ -18,19 +18,15 @@ import Testing
         }
     }
 
-    @Test func concurrentWritersFromManyThreadsLoseNothing() async throws {
-        try await withTemporaryRoot { root in
+    @Test func concurrentWritersFromManyThreadsLoseNothing() throws {
+        try withTemporaryRoot { root in
             let instances = try (0..<2).map { _ in try makeDefaults("threads", root: root) }
-            await withTaskGroup(of: Void.self) { group in
-                for task in 0..<8 {
-                    let defaults = instances[task % 2]
-                    group.addTask {
-                        for index in 0..<200 {
-                            defaults.set(index, forKey: "task\(task)-\(index)")
-                            _ = defaults.integer(forKey: "task\((task + 1) % 8)-\(index)")
-                            _ = try? defaults.update(forKey: "counter") { .integer(($0?.integerValue ?? 0) + 1) }
-                        }
-                    }
+            try onThreads(8) { task in
+                let defaults = instances[task % 2]
+                for index in 0..<200 {
+                    defaults.set(index, forKey: "task\(task)-\(index)")
+                    _ = defaults.integer(forKey: "task\((task + 1) % 8)-\(index)")
+                    _ = try? defaults.update(forKey: "counter") { .integer(($0?.integerValue ?? 0) + 1) }
                 }
             }
             let values = try freshValues(of: root.appendingPathComponent("threads.sqlite3"))

@@ -45,13 +45,16 @@ struct StoreRegistryTests {
     }
 
     /// Callers opening one file at the same time get the one store of it.
-    @Test func concurrentOpensOfOneFileShareOneStore() async throws {
-        try await withTemporaryRoot { root in
+    @Test func concurrentOpensOfOneFileShareOneStore() throws {
+        try withTemporaryRoot { root in
             let registry = StoreRegistry(configuration: .init(location: .directory(root), arguments: []))
-            let stores = try await withThrowingTaskGroup(of: DomainStore?.self) { group in
-                for _ in 0..<8 { group.addTask { try registry.store(named: "shared") } }
-                return try await group.reduce(into: []) { $0.append($1) }
+            let opened = Lock<[DomainStore?]>([])
+            try onThreads(8) { _ in
+                let store = try registry.store(named: "shared")
+                opened.withLock { $0.append(store) }
             }
+            let stores = opened.withLock { $0 }
+            #expect(stores.count == 8)
             let first = try #require(stores.first ?? nil)
             #expect(stores.allSatisfy { $0 === first })
         }

@@ -56,11 +56,9 @@ import Testing
         #expect(try defaults.persistentValue(forKey: "showsPreview") == .bool(false))
     }
 
-    @Test func typedUpdateIsAtomicAcrossThreads() async throws {
+    @Test func typedUpdateIsAtomicAcrossThreads() throws {
         let defaults = try makeInMemoryDefaults()
-        await withTaskGroup(of: Void.self) { group in
-            for index in 0..<50 { group.addTask { _ = try? defaults.update(.recentFiles) { $0.append("f\(index)") } } }
-        }
+        try onThreads(50) { index in _ = try? defaults.update(.recentFiles) { $0.append("f\(index)") } }
         // NB: sorted lists, not sets: an update applied twice would show as a repeated file.
         #expect(defaults[.recentFiles].sorted() == (0..<50).map { "f\($0)" }.sorted())
     }

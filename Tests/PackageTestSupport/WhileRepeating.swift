@@ -1,9 +1,14 @@
 import Foundation
 import Synchronization
 
-/// Runs `body` while `repeated` runs again and again, without pause, on a thread of its own: e.g. the
-/// checkpoint looks a test races its writers against. The loop stops, and its last run ends, before
-/// this returns or throws (else it would spin on after a failure).
+/// Runs `body` while `repeated` runs again and again, on a thread of its own: e.g. the checkpoint
+/// looks a test races its writers against. The loop stops, and its last run ends, before this returns
+/// or throws (else it would spin on after a failure).
+///
+/// NB: the thread pauses 100 µs between runs (thousands of runs a second, still many in every write a
+/// writer makes): the race wants a repeater that is always about to run, not one that holds a core.
+/// Without the pause (`sched_yield` alone does little under Linux's scheduler), on 2 cores, the loop
+/// halved the machine for the writers it races and for every other test of a parallel run.
 ///
 /// NB: a thread, never a task: a task that never suspends holds one of the cooperative pool's threads
 /// for as long as it runs, and the pool has one thread a core. On one core nothing else ever runs, not
@@ -32,7 +37,10 @@ private final class RepeatingThread: Sendable {
     /// Starts running `body` on a new thread, until ``stop()``.
     init(_ body: @escaping @Sendable () -> Void) {
         Thread { [self] in
-            while !stopped.load(ordering: .relaxed) { body() }
+            while !stopped.load(ordering: .relaxed) {
+                body()
+                usleep(100)
+            }
             ended.signal()
         }.start()
     }

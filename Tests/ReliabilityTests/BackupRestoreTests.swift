@@ -63,14 +63,17 @@ struct BackupRestoreTests {
             try defaults.write("later", forKey: "added")
             #expect(try defaults.value(forKey: "k") == "later")  // the view knows it
             let seen = Mutex<[PreferenceValue?]>([])
-            let observation = defaults.observe(.key("k"), initial: false) { value in seen.withLock { $0.append(value) } }
+            let delivered = DispatchSemaphore(value: 0)
+            let observation = defaults.observe(.key("k"), initial: false) { value in
+                seen.withLock { $0.append(value) }
+                delivered.signal()
+            }
             defer { observation.cancel() }
             try Defaults.restore(suiteName: "app", location: .directory(root), from: backup)
             #expect(try defaults.persistentValues() == ["k": "backed up"])
             #expect(try defaults.value(forKey: "added") == nil)
             #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "backed up"])
-            let deadline = ContinuousClock.now + .seconds(10)
-            while seen.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { usleep(10_000) }
+            _ = delivered.wait(timeout: .now() + 10)
             #expect(seen.withLock { $0 } == ["backed up"])
             try defaults.write("after", forKey: "k")
             #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "after"])

@@ -58,13 +58,14 @@ struct IdleCheckpointTests {
             var model = ChurnModel()
             for round in 0..<15 {
                 let target = Int.random(in: 1...120, using: &generator)
-                let extra = Duration.microseconds(Int.random(in: 0...300_000, using: &generator))
+                let extra = Double(Int.random(in: 0...300_000, using: &generator)) / 1_000_000  // seconds
                 let deadline = ContinuousClock.now + .seconds(30)
                 let child = try ChildProcess.fixture(root, "killed", ["churn", "r\(round)", "1000000", "10", "150"])
                 model.startChild()
                 while model.acknowledged < target, let line = try child.nextLine(before: deadline) { model.handle(line) }
-                let start = ContinuousClock.now
-                while ContinuousClock.now - start < extra {}
+                // NB: a sleep, not a spin: the child, its checkpoint and the rest of a parallel run need the
+                // cores this waits through.
+                Thread.sleep(forTimeInterval: extra)
                 child.send(SIGKILL)
                 for line in try child.remainingLines(before: deadline) { model.handle(line) }
                 _ = try child.wait(before: deadline)
@@ -186,28 +187,23 @@ struct IdleCheckpointTests {
     /// On 4 threads, 200 rounds each: open a suite, read the last round's value, write this round's, drop
     /// the store, while another thread runs looks without pause; the store is often reopened while the
     /// old one's look is pending or running (and its last reference released by the checkpointer).
-    @Test func aStoreReopenedWhileItsLookIsPendingSeesItsWrites() async throws {
-        try await withTemporaryRoot { root in
+    @Test func aStoreReopenedWhileItsLookIsPendingSeesItsWrites() throws {
+        try withTemporaryRoot { root in
             let problems = Lock<[String]>([])
-            try await whileRepeating(looks(under: root)) {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for writer in 0..<4 {
-                        group.addTask {
-                            for round in 0..<200 {
-                                let defaults = try open("reopen\(writer % 2)", root)
-                                let key = "w\(writer)"
-                                let found = try defaults.persistentValue(forKey: key)
-                                if found != (round == 0 ? nil : .integer(round - 1)) {
-                                    problems.withLock {
-                                        $0.append("writer \(writer) round \(round) found \(String(describing: found))")
-                                    }
-                                }
-                                try defaults.write(.integer(round), forKey: key)
-                                try defaults.write(.data(Data(count: 5000)), forKey: "pad\(writer)")
+            try whileRepeating(looks(under: root)) {
+                try onThreads(4) { writer in
+                    for round in 0..<200 {
+                        let defaults = try open("reopen\(writer % 2)", root)
+                        let key = "w\(writer)"
+                        let found = try defaults.persistentValue(forKey: key)
+                        if found != (round == 0 ? nil : .integer(round - 1)) {
+                            problems.withLock {
+                                $0.append("writer \(writer) round \(round) found \(String(describing: found))")
                             }
                         }
+                        try defaults.write(.integer(round), forKey: key)
+                        try defaults.write(.data(Data(count: 5000)), forKey: "pad\(writer)")
                     }
-                    try await group.waitForAll()
                 }
             }
             #expect(problems.withLock { $0 }.isEmpty, "\(problems.withLock { $0.prefix(5) })")
@@ -255,8 +251,8 @@ struct IdleCheckpointTests {
     /// Transactions whose bodies try to read another suite (refused at once: store locks are leaves),
     /// observers (`observe`) reading both, and looks running all the time, on two suites written
     /// crosswise: nothing deadlocks, and every round commits.
-    @Test func transactionsObserversAndLooksDoNotDeadlock() async throws {
-        try await withTemporaryRoot { root in
+    @Test func transactionsObserversAndLooksDoNotDeadlock() throws {
+        try withTemporaryRoot { root in
             let a = try open("lockA", root)
             let b = try open("lockB", root)
             let seen = Atomic<Int>(0)
@@ -267,22 +263,20 @@ struct IdleCheckpointTests {
                     seen.add(1, ordering: .relaxed)
                 }
             }
-            try await whileRepeating(looks(under: root)) {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for (mine, other) in [(a, b), (b, a)] {
-                        group.addTask {
-                            for round in 0..<300 {
-                                try mine.transaction { domain in
-                                    let refused = DefaultsError.otherSuiteInTransaction(
-                                        suite: other.suiteName, transactionSuite: mine.suiteName)
-                                    #expect(throws: refused) { try other.value(forKey: "unread\(round)") }
-                                    try domain.write(.integer(round), forKey: "k")
-                                }
-                                if round % 50 == 0 { try await Task.sleep(for: .milliseconds(120)) }
-                            }
+            try whileRepeating(looks(under: root)) {
+                try onThreads(2) { index in
+                    let (mine, other) = index == 0 ? (a, b) : (b, a)
+                    for round in 0..<300 {
+                        try mine.transaction { domain in
+                            let refused = DefaultsError.otherSuiteInTransaction(
+                                suite: other.suiteName, transactionSuite: mine.suiteName)
+                            #expect(throws: refused) { try other.value(forKey: "unread\(round)") }
+                            try domain.write(.integer(round), forKey: "k")
                         }
+                        // NB: a quiet period now and then, so the store's own timer (not only the
+                        // repeated looks) checkpoints while the other thread commits.
+                        if round % 50 == 0 { Thread.sleep(forTimeInterval: 0.12) }
                     }
-                    try await group.waitForAll()
                 }
             }
             for observation in observations { observation.cancel() }
