@@ -34,7 +34,9 @@ extension Defaults {
         public var systemDirectories: [URL]
         /// Receives the errors of calls that do not throw: the subscript of typed keys and the
         /// `UserDefaults`-shaped methods. The default, ``Defaults/reportToStandardError``, writes one
-        /// line to standard error naming the suite and the key, never the value.
+        /// line to standard error naming the suite and the key, never the value. A handler may read
+        /// through ``Defaults``; an error met by those reads is not reported (it would call the handler
+        /// again, without end).
         public var errorHandler: @Sendable (DefaultsError) -> Void
         /// Whether every change made through the instance posts `Defaults.didChangeNotification` (of `LayeredDefaultsCompatibility`) to
         /// `NotificationCenter.default`. The default is false: posting costs about 4,600 instructions per

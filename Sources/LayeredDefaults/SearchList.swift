@@ -1,5 +1,11 @@
 import Synchronization
 
+#if canImport(Darwin)
+    import Darwin
+#else
+    import Glibc
+#endif
+
 /// The search list of one ``Defaults``: its seven layers in search order, the count of changes made
 /// through the instance (which, with the stores' fingerprints, makes its ``ChangeStamp``), and the
 /// fall-through memo; and the search itself.
@@ -74,10 +80,26 @@ final class SearchList: Sendable {
         self.layers = Lock(layers)
     }
 
-    /// Sends `error` to the configuration's error handler, as an error of this suite.
+    /// Sends `error` to the configuration's error handler, as an error of this suite; nothing when the
+    /// calling thread is inside an error handler already.
+    ///
+    /// NB: a handler that reads (a logger asking a "verbose" key) may meet an error in turn, and that
+    /// error reported would call the handler again, without end: inside a transaction's body every read
+    /// that falls through to another writable suite is refused. So the handler's own errors are dropped.
     func report(_ error: any Error) {
+        guard pthread_getspecific(Self.reporting) == nil else { return }
+        pthread_setspecific(Self.reporting, UnsafeRawPointer(bitPattern: 1))
+        defer { pthread_setspecific(Self.reporting, nil) }
         errorHandler(DefaultsError.wrapping(error, suite: suiteName))
     }
+
+    /// Set while the calling thread runs an error handler (see ``report(_:)``).
+    private static let reporting: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }()
 
     // MARK: The layers
 
@@ -133,7 +155,7 @@ final class SearchList: Sendable {
             changes.add(1, ordering: .releasing)
             return failure
         }
-        if let failure { errorHandler(failure) }
+        if let failure { report(failure) }
     }
 
     // MARK: Searching

@@ -1,6 +1,7 @@
 import Foundation
 import LayeredDefaultsCompatibility
 import PackageTestSupport
+import Synchronization
 import Testing
 
 @testable import LayeredDefaults
@@ -137,6 +138,87 @@ import Testing
                 try domain.write("mine", forKey: "free")
             }
             #expect(try defaults.value(forKey: "free") == "mine")
+        }
+    }
+
+    /// An error handler that reads through the store (a logger asking a "verbose" key), called from a
+    /// body's non-throwing read that falls through to the global domain (refused there): the handler's
+    /// own read meets the same refusal, which is not reported again. The handler runs once per read.
+    ///
+    /// NB: before, each refusal called the handler again, which read again, until the stack overflowed.
+    @Test func anErrorHandlerThatReadsInsideABodyIsCalledOncePerRead() throws {
+        try withTemporaryRoot { root in
+            let calls = Lock(0)
+            let holder = Lock<Defaults?>(nil)
+            let defaults = try makeDefaults("app", root: root) { _ in
+                let depth = calls.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                guard depth < 100 else { return }  // NB: bounds the recursion this test would find
+                _ = holder.withLock { $0 }?.lookup("verbose")
+            }
+            holder.withLock { $0 = defaults }
+            defaults.register(["verbose": false])
+            try defaults.transaction { domain in
+                #expect(defaults.lookup("verbose") == false, "the registered value, past the refused global domain")
+                try domain.write(1, forKey: "x")
+            }
+            #expect(calls.withLock { $0 } == 1)
+        }
+    }
+
+    /// A body reads a key of the system layer (non-throwing: past the refused global domain) while
+    /// another thread keeps reading that store's uncached keys, holding its lock for each query: the
+    /// body's read waits those short reads out instead of being refused, and finds the layer's value.
+    ///
+    /// NB: before, a try-lock that found the lock held refused the read, and the body read nothing
+    /// instead of the system layer's value.
+    @Test func aBodyReadsTheSystemLayerWhileAnotherThreadReadsIt() throws {
+        try withTemporaryRoot { root in
+            let xdg = root.appendingPathComponent("xdg")
+            let count = 2000
+            // NB: written and closed before the reader opens it, so its view starts empty: each read queries.
+            do {
+                let system = try Defaults(
+                    suiteName: "app",
+                    configuration: .init(
+                        location: .directory(xdg.appendingPathComponent(Location.systemSubdirectory)), arguments: [],
+                        systemDirectories: []))
+                try system.replacePersistentValues(
+                    Dictionary(uniqueKeysWithValues: (0..<count).map { ("k\($0)", PreferenceValue.integer($0)) }))
+            }
+            let reported = ReportedErrors()
+            let defaults = try Defaults(
+                suiteName: "app",
+                configuration: .init(
+                    location: .directory(root.appendingPathComponent("user")), arguments: [], systemDirectories: [xdg],
+                    errorHandler: reported.record))
+            let stop = Atomic<Bool>(false)
+            let started = DispatchSemaphore(value: 0)
+            let stopped = DispatchSemaphore(value: 0)
+            Thread {
+                started.signal()
+                var index = 0
+                while !stop.load(ordering: .relaxed) {
+                    _ = try? defaults.value(forKey: "miss\(index)")  // NB: a new key: a query, under the lock
+                    index += 1
+                }
+                stopped.signal()
+            }.start()
+            started.wait()
+            var wrong = 0
+            // NB: each body reads a key of the layer not read before, so the read needs the layer's lock.
+            for index in 0..<count {
+                try defaults.transaction { _ in if defaults.lookup("k\(index)") != .integer(index) { wrong += 1 } }
+            }
+            stop.store(true, ordering: .relaxed)
+            stopped.wait()
+            #expect(wrong == 0)
+            let refusedLayer = reported.all.filter {
+                $0 == .otherSuiteInTransaction(suite: "app", transactionSuite: "app")
+            }
+            #expect(refusedLayer.isEmpty)
         }
     }
 

@@ -23,6 +23,9 @@ final class DomainStore: Sendable {
     /// Held across a transaction, whose body may call this store again (recognized, not a deadlock) but
     /// no other writable store (refused at once, see ``StoreLock``).
     private let tableLock: StoreLock
+    /// True while a transaction's body runs holding ``tableLock``: a read that may not wait (see
+    /// ``FromAnotherTransaction/answeredWithoutWaiting``) is then refused, else it tries again.
+    private let runsTransaction = Atomic<Bool>(false)
     private let view: Lock<CachedView>
     private let signal: ChangeSignal
     /// Checkpoints the log once the store is idle (nil in memory, where there is no log).
@@ -126,9 +129,11 @@ final class DomainStore: Sendable {
         /// Refused at once, whether or not the view could answer, so that what a body may reach does not
         /// depend on what happens to be in memory: every use of a domain that may be written.
         case refused
-        /// Answered without waiting, from the view or when the store's lock is free now (refused when it
-        /// is not): the read-only layers of a search (the managed and system domains), which a body's
-        /// reads through `Defaults` must see.
+        /// Answered without waiting for a transaction: from the view, or once the store's lock is free;
+        /// refused while a transaction of this store runs (its body might need the caller's store). The
+        /// read-only layers of a search (the managed and system domains), which a body's reads through
+        /// `Defaults` must see. (Another thread's short read holding the lock waits for nothing, so it is
+        /// waited out by trying again.)
         case answeredWithoutWaiting
     }
 
@@ -242,6 +247,8 @@ final class DomainStore: Sendable {
                     view.revalidate(signal.fingerprint)
                     return (view.generation, view.fingerprint)
                 }
+                runsTransaction.store(true, ordering: .releasing)
+                defer { runsTransaction.store(false, ordering: .releasing) }
                 result = try body(&transaction)
                 // NB: a body that caught a failed statement's error must not commit the rest: SQLite may
                 // already have rolled back, leaving later statements to commit one by one.
@@ -334,10 +341,10 @@ final class DomainStore: Sendable {
         _ body: (PreferencesTable, _ reentered: Bool) throws -> T
     ) throws -> T {
         if case .other(let suite) = tableLock.holding {
-            if fromAnotherTransaction == .answeredWithoutWaiting,
-                let result = try tableLock.withLockIfAvailable({ try body(table, false) })
-            {
-                return result
+            while fromAnotherTransaction == .answeredWithoutWaiting {
+                if let result = try tableLock.withLockIfAvailable({ try body(table, false) }) { return result }
+                if runsTransaction.load(ordering: .acquiring) { break }
+                sched_yield()
             }
             throw DefaultsError.otherSuiteInTransaction(suite: name, transactionSuite: suite)
         }

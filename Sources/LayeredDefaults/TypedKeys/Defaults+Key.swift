@@ -155,7 +155,7 @@ extension Defaults {
     /// Sends `error` about `key` to the error handler the first time this instance meets a value of that
     /// key name it cannot use, never again.
     private func reportOnce<Value>(_ error: DefaultsError, _ key: Key<Value>) {
-        if mismatchesReported.withLock({ $0.insert(key.name).inserted }) { configuration.errorHandler(error) }
+        if mismatchesReported.withLock({ $0.insert(key.name).inserted }) { report(error) }
     }
 
     /// The preference stored for `value` of `key` (nil for an optional key's nil).
