@@ -23,42 +23,59 @@ final class IdleCheckpoint: Sendable {
 
     private static let queue = DispatchQueue(label: "LayeredDefaults.checkpoint")
 
-    // NB: a dispatch source is thread-safe; `Sendable` is not spelled on its protocol on every platform.
-    nonisolated(unsafe) private let timer: any DispatchSourceTimer
+    /// What the timer's firing calls (see ``start(_:)``).
+    private let handler = Lock<(@Sendable () -> Void)?>(nil)
     /// The store's connection's ``Connection/walCommitCount`` when the timer was armed, or nil while it
-    /// is not. Used holding the store's lock (its own lock only makes that visible to the compiler).
-    private let armedAt = Lock<UInt64?>(nil)
+    /// is not; and the timer, made by the first arming. Used holding the store's lock (its own lock
+    /// only makes that visible to the compiler).
+    ///
+    /// NB: made lazily: making, activating and cancelling a dispatch source cost about 5,000 instructions
+    /// at each open and close, and most stores opened are only read.
+    private let state = Lock<(armedAt: UInt64?, timer: (any DispatchSourceTimer)?)>((nil, nil))
 
-    init() { timer = DispatchSource.makeTimerSource(queue: Self.queue) }
+    init() {}
 
-    /// Starts the timer, whose firing calls `checkpointIfIdle`: it takes the store's lock and calls
-    /// ``fire(commitsNow:checkpoint:)`` (it must hold the store weakly).
+    /// Sets what the timer's firing calls, `checkpointIfIdle`: it takes the store's lock and calls
+    /// ``fire(commitsNow:checkpoint:)`` (it must hold the store weakly). The timer itself is made by the
+    /// first ``arm(commits:)``.
     func start(_ checkpointIfIdle: @escaping @Sendable () -> Void) {
-        timer.setEventHandler(handler: checkpointIfIdle)
-        timer.activate()
+        handler.withLock { $0 = checkpointIfIdle }
     }
 
-    deinit { timer.cancel() }
+    deinit { state.withLock { $0.timer?.cancel() } }
 
     /// True while the timer is armed: a seam for tests.
-    var isArmed: Bool { armedAt.withLock { $0 != nil } }
+    var isArmed: Bool { state.withLock { $0.armedAt != nil } }
 
-    /// After a commit that wrote to the log, holding the store's lock: arms the timer unless it is.
+    /// True once a timer was made (by the first arming): a seam for tests.
+    var hasTimer: Bool { state.withLock { $0.timer != nil } }
+
+    /// After a commit that wrote to the log, holding the store's lock: arms the timer unless it is,
+    /// making it the first time.
     func arm(commits: UInt64) {
-        let arming = armedAt.withLock { armed in
-            guard armed == nil else { return false }
-            armed = commits
-            return true
+        let handler = handler.withLock { $0 }
+        state.withLock { state in
+            guard state.armedAt == nil else { return }
+            state.armedAt = commits
+            let timer: any DispatchSourceTimer
+            if let made = state.timer {
+                timer = made
+            } else {
+                timer = DispatchSource.makeTimerSource(queue: Self.queue)
+                if let handler { timer.setEventHandler(handler: handler) }
+                timer.activate()
+                state.timer = timer
+            }
+            timer.schedule(deadline: .now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds)))
         }
-        if arming { timer.schedule(deadline: .now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds))) }
     }
 
     /// The timer's work, holding the store's lock: when nothing was committed since the timer was armed
     /// (`commitsNow` is the count then), runs `checkpoint`, else arms again. Nothing when not armed.
     func fire(commitsNow: UInt64, checkpoint: () -> Void) {
-        let idle = armedAt.withLock { armed -> Bool? in
-            guard let since = armed else { return nil }
-            armed = nil
+        let idle = state.withLock { state -> Bool? in
+            guard let since = state.armedAt else { return nil }
+            state.armedAt = nil
             return since == commitsNow
         }
         switch idle {
