@@ -43,7 +43,7 @@ final class ChangeSignal: Sendable {
     /// asked only when the header ``FileAdmission`` judged (`headerSaysWAL`) and the connection disagree or
     /// cannot tell: the header says WAL (bytes 18 and 19 are 2) and SQLite has a log open for the
     /// connection (``Connection/hasLogOpen``), or it is a new file, or one switched since its header was read.
-    static func open(connection: Connection, headerSaysWAL: Bool?) -> ChangeSignal {
+    static func open(connection: Connection, headerSaysWAL: Bool? = nil) -> ChangeSignal {
         let isWAL = headerSaysWAL == true && connection.hasLogOpen || (try? connection.text("PRAGMA journal_mode")) == "wal"
         guard isWAL, let header = connection.walIndexHeader() else { return ChangeSignal(source: .alwaysChanged) }
         return ChangeSignal(source: .walIndex(header))

@@ -23,15 +23,15 @@ final class IdleCheckpoint: Sendable {
 
     private static let queue = DispatchQueue(label: "LayeredDefaults.checkpoint")
 
-    /// What the timer's firing calls (see ``start(_:)``).
-    private let handler = Lock<(@Sendable () -> Void)?>(nil)
     /// The store's connection's ``Connection/walCommitCount`` when the timer was armed, or nil while it
-    /// is not; and the timer, made by the first arming. Used holding the store's lock (its own lock
-    /// only makes that visible to the compiler).
+    /// is not. Used holding the store's lock (its own lock only makes that visible to the compiler).
+    private let armedAt = Lock<UInt64?>(nil)
+    /// What the timer's firing calls (see ``start(_:)``), and the timer, once the first arming made it.
     ///
     /// NB: made lazily: making, activating and cancelling a dispatch source cost about 5,000 instructions
-    /// at each open and close, and most stores opened are only read.
-    private let state = Lock<(armedAt: UInt64?, timer: (any DispatchSourceTimer)?)>((nil, nil))
+    /// at each open and close, and most stores opened are only read. Apart from ``armedAt``, so that a
+    /// commit finding the timer armed (most of a burst's) takes one small lock, as before.
+    private let timer = Lock<(handler: (@Sendable () -> Void)?, source: (any DispatchSourceTimer)?)>((nil, nil))
 
     init() {}
 
@@ -39,43 +39,46 @@ final class IdleCheckpoint: Sendable {
     /// ``fire(commitsNow:checkpoint:)`` (it must hold the store weakly). The timer itself is made by the
     /// first ``arm(commits:)``.
     func start(_ checkpointIfIdle: @escaping @Sendable () -> Void) {
-        handler.withLock { $0 = checkpointIfIdle }
+        timer.withLock { $0.handler = checkpointIfIdle }
     }
 
-    deinit { state.withLock { $0.timer?.cancel() } }
+    deinit { timer.withLock { $0.source?.cancel() } }
 
     /// True while the timer is armed: a seam for tests.
-    var isArmed: Bool { state.withLock { $0.armedAt != nil } }
+    var isArmed: Bool { armedAt.withLock { $0 != nil } }
 
     /// True once a timer was made (by the first arming): a seam for tests.
-    var hasTimer: Bool { state.withLock { $0.timer != nil } }
+    var hasTimer: Bool { timer.withLock { $0.source != nil } }
 
     /// After a commit that wrote to the log, holding the store's lock: arms the timer unless it is,
     /// making it the first time.
     func arm(commits: UInt64) {
-        let handler = handler.withLock { $0 }
-        state.withLock { state in
-            guard state.armedAt == nil else { return }
-            state.armedAt = commits
-            let timer: any DispatchSourceTimer
-            if let made = state.timer {
-                timer = made
+        let arming = armedAt.withLock { armed in
+            guard armed == nil else { return false }
+            armed = commits
+            return true
+        }
+        guard arming else { return }
+        timer.withLock { timer in
+            let source: any DispatchSourceTimer
+            if let made = timer.source {
+                source = made
             } else {
-                timer = DispatchSource.makeTimerSource(queue: Self.queue)
-                if let handler { timer.setEventHandler(handler: handler) }
-                timer.activate()
-                state.timer = timer
+                source = DispatchSource.makeTimerSource(queue: Self.queue)
+                if let handler = timer.handler { source.setEventHandler(handler: handler) }
+                source.activate()
+                timer.source = source
             }
-            timer.schedule(deadline: .now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds)))
+            source.schedule(deadline: .now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds)))
         }
     }
 
     /// The timer's work, holding the store's lock: when nothing was committed since the timer was armed
     /// (`commitsNow` is the count then), runs `checkpoint`, else arms again. Nothing when not armed.
     func fire(commitsNow: UInt64, checkpoint: () -> Void) {
-        let idle = state.withLock { state -> Bool? in
-            guard let since = state.armedAt else { return nil }
-            state.armedAt = nil
+        let idle = armedAt.withLock { armed -> Bool? in
+            guard let since = armed else { return nil }
+            armed = nil
             return since == commitsNow
         }
         switch idle {

@@ -186,14 +186,18 @@ final class PreferencesTable {
     /// once with `SQLITE_BUSY` when another process wrote in between; the busy timeout cannot help it.
     func begin() throws {
         transactionFailure = nil
-        if !isDurabilitySet {
-            // NB: in WAL mode, durable at each commit, and the log is synced at checkpoints only. Set here, by
-            // the first write, not at open: reads do not depend on it, and an opened store that is only read
-            // (most are) never compiles it.
-            _ = try connection.text("PRAGMA synchronous = NORMAL")
-            isDurabilitySet = true
-        }
+        if !isDurabilitySet { try setDurability() }
         try connection.statement("BEGIN IMMEDIATE").run()
+    }
+
+    /// Sets `synchronous = NORMAL`: in WAL mode, durable at each commit, the log synced at checkpoints only.
+    ///
+    /// NB: set by the first write, not at open: reads do not depend on it, and an opened store that is
+    /// only read (most are) never compiles it. Out of line, so that every later ``begin()`` stays small.
+    @inline(never)
+    private func setDurability() throws {
+        _ = try connection.text("PRAGMA synchronous = NORMAL")
+        isDurabilitySet = true
     }
 
     /// Commits the transaction.
