@@ -36,12 +36,16 @@ final class ChangeSignal: Sendable {
 
     private init(source: Source) { self.source = source }
 
-    /// The signal of a database that `connection` has open: its WAL-index header when it is in WAL
-    /// mode, else a signal that reports every check as a change.
-    static func open(connection: Connection) -> ChangeSignal {
-        guard (try? connection.text("PRAGMA journal_mode")) == "wal", let header = connection.walIndexHeader() else {
-            return ChangeSignal(source: .alwaysChanged)
-        }
+    /// The signal of a database that `connection` has open and has read from: its WAL-index header when
+    /// it is in WAL mode, else a signal that reports every check as a change.
+    ///
+    /// NB: `PRAGMA journal_mode` (about 9,000 instructions, compiled, run and finalized at every open) is
+    /// asked only when the header ``FileAdmission`` judged (`headerSaysWAL`) and the connection disagree or
+    /// cannot tell: the header says WAL (bytes 18 and 19 are 2) and SQLite has a log open for the
+    /// connection (``Connection/hasLogOpen``), or it is a new file, or one switched since its header was read.
+    static func open(connection: Connection, headerSaysWAL: Bool? = nil) -> ChangeSignal {
+        let isWAL = headerSaysWAL == true && connection.hasLogOpen || (try? connection.text("PRAGMA journal_mode")) == "wal"
+        guard isWAL, let header = connection.walIndexHeader() else { return ChangeSignal(source: .alwaysChanged) }
         return ChangeSignal(source: .walIndex(header))
     }
 

@@ -100,8 +100,12 @@ final class DomainStore: Sendable {
                         complete: false, unavailable: .readOnly(suite: name, key: nil))
                 }
                 connection.setCheckpointOnClose(true)
-                _ = try connection.text("PRAGMA synchronous = NORMAL")
-                let signal = ChangeSignal.open(connection: connection)
+                // NB: compiling the first read's statement now reads and checks the schema, as opening always
+                // did (a damaged one fails here), at no cost of its own: the read finds it compiled. And
+                // `synchronous = NORMAL` is set by the first write (see ``PreferencesTable/begin()``), as a
+                // minimal app sets it: a store that is only read never compiles it.
+                _ = try connection.statement(PreferencesTable.pointRead)
+                let signal = ChangeSignal.open(connection: connection, headerSaysWAL: candidate.headerSaysWAL)
                 return DomainStore(
                     name: name, path: path, identity: FileIdentity(status), connection: connection, signal: signal,
                     complete: false, unavailable: nil)

@@ -23,34 +23,54 @@ final class IdleCheckpoint: Sendable {
 
     private static let queue = DispatchQueue(label: "LayeredDefaults.checkpoint")
 
-    // NB: a dispatch source is thread-safe; `Sendable` is not spelled on its protocol on every platform.
-    nonisolated(unsafe) private let timer: any DispatchSourceTimer
     /// The store's connection's ``Connection/walCommitCount`` when the timer was armed, or nil while it
     /// is not. Used holding the store's lock (its own lock only makes that visible to the compiler).
     private let armedAt = Lock<UInt64?>(nil)
+    /// What the timer's firing calls (see ``start(_:)``), and the timer, once the first arming made it.
+    ///
+    /// NB: made lazily: making, activating and cancelling a dispatch source cost about 5,000 instructions
+    /// at each open and close, and most stores opened are only read. Apart from ``armedAt``, so that a
+    /// commit finding the timer armed (most of a burst's) takes one small lock, as before.
+    private let timer = Lock<(handler: (@Sendable () -> Void)?, source: (any DispatchSourceTimer)?)>((nil, nil))
 
-    init() { timer = DispatchSource.makeTimerSource(queue: Self.queue) }
+    init() {}
 
-    /// Starts the timer, whose firing calls `checkpointIfIdle`: it takes the store's lock and calls
-    /// ``fire(commitsNow:checkpoint:)`` (it must hold the store weakly).
+    /// Sets what the timer's firing calls, `checkpointIfIdle`: it takes the store's lock and calls
+    /// ``fire(commitsNow:checkpoint:)`` (it must hold the store weakly). The timer itself is made by the
+    /// first ``arm(commits:)``.
     func start(_ checkpointIfIdle: @escaping @Sendable () -> Void) {
-        timer.setEventHandler(handler: checkpointIfIdle)
-        timer.activate()
+        timer.withLock { $0.handler = checkpointIfIdle }
     }
 
-    deinit { timer.cancel() }
+    deinit { timer.withLock { $0.source?.cancel() } }
 
     /// True while the timer is armed: a seam for tests.
     var isArmed: Bool { armedAt.withLock { $0 != nil } }
 
-    /// After a commit that wrote to the log, holding the store's lock: arms the timer unless it is.
+    /// True once a timer was made (by the first arming): a seam for tests.
+    var hasTimer: Bool { timer.withLock { $0.source != nil } }
+
+    /// After a commit that wrote to the log, holding the store's lock: arms the timer unless it is,
+    /// making it the first time.
     func arm(commits: UInt64) {
         let arming = armedAt.withLock { armed in
             guard armed == nil else { return false }
             armed = commits
             return true
         }
-        if arming { timer.schedule(deadline: .now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds))) }
+        guard arming else { return }
+        timer.withLock { timer in
+            let source: any DispatchSourceTimer
+            if let made = timer.source {
+                source = made
+            } else {
+                source = DispatchSource.makeTimerSource(queue: Self.queue)
+                if let handler = timer.handler { source.setEventHandler(handler: handler) }
+                source.activate()
+                timer.source = source
+            }
+            source.schedule(deadline: .now() + .milliseconds(Int(Self.quietPeriod.wholeMilliseconds)))
+        }
     }
 
     /// The timer's work, holding the store's lock: when nothing was committed since the timer was armed

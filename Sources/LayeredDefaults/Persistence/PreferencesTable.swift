@@ -11,6 +11,14 @@ final class PreferencesTable {
     let suite: String
     /// The first statement that failed in the open transaction, if any: the transaction must not commit.
     var transactionFailure: (any Error)?
+    /// True once ``begin()`` set `synchronous = NORMAL` on the connection.
+    private(set) var isDurabilitySet = false
+
+    /// The point read of one row by its key column: the statement of ``value(forKey:)``.
+    ///
+    /// NB: one constant, so that ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)``, which
+    /// compiles it (reading and checking the schema), and the first read find it in the connection's cache.
+    static let pointRead: StaticString = "SELECT type, value FROM preferences WHERE key = ?"
 
     /// The gateway to the tables of the domain `suite`, which `connection` has open.
     init(connection: Connection, suite: String) {
@@ -31,7 +39,7 @@ final class PreferencesTable {
     /// The value of the row whose key column is exactly `text`, or nil when there is none.
     /// - Throws: ``DefaultsError/undecodableValue(suite:key:type:)`` naming `key`, or a ``SQLiteError``.
     private func value(inRowKeyed text: String, forKey key: String) throws -> PreferenceValue? {
-        let statement = try connection.statement("SELECT type, value FROM preferences WHERE key = ?")
+        let statement = try connection.statement(Self.pointRead)
         defer { statement.reset() }
         statement.bind(text, at: 1)
         guard try statement.step() else { return nil }
@@ -178,7 +186,18 @@ final class PreferencesTable {
     /// once with `SQLITE_BUSY` when another process wrote in between; the busy timeout cannot help it.
     func begin() throws {
         transactionFailure = nil
+        if !isDurabilitySet { try setDurability() }
         try connection.statement("BEGIN IMMEDIATE").run()
+    }
+
+    /// Sets `synchronous = NORMAL`: in WAL mode, durable at each commit, the log synced at checkpoints only.
+    ///
+    /// NB: set by the first write, not at open: reads do not depend on it, and an opened store that is
+    /// only read (most are) never compiles it. Out of line, so that every later ``begin()`` stays small.
+    @inline(never)
+    private func setDurability() throws {
+        _ = try connection.text("PRAGMA synchronous = NORMAL")
+        isDurabilitySet = true
     }
 
     /// Commits the transaction.

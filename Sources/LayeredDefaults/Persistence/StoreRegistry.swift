@@ -52,8 +52,30 @@ final class StoreRegistry: Sendable {
     /// The registry of the domains in `root` (nil: in memory).
     init(root: URL?, busyTimeoutMilliseconds: Int32) {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
-        self.root = root?.standardizedFileURL
-        self.rootPath = self.root.map { Self.withoutTrailingSlash($0.path) }
+        let standardized = root.map(Self.standardized)
+        self.root = standardized?.url
+        self.rootPath = standardized?.path
+    }
+
+    /// The root last standardized, as given and as ``standardized(_:)`` made it.
+    private static let lastRoot = Lock<(given: URL, url: URL, path: String)?>(nil)
+
+    /// `root` standardized (`standardizedFileURL`) and its path without a trailing slash.
+    ///
+    /// NB: standardizing a URL and reading its path cost about 26,000 instructions, a twentieth of opening
+    /// a store, and a process opens its stores under one root (or a few, one after another): the last
+    /// root's are remembered, and a root equal to it (`==`: the same URL string) costs a comparison. Only
+    /// a root that standardizing left as it was, outside `/private/` and `/var/automount/`, is remembered:
+    /// standardizing it is then lexical, the same whatever the file system holds (a `..` is resolved
+    /// through symbolic links, and those prefixes are stripped when the shorter path exists).
+    private static func standardized(_ root: URL) -> (url: URL, path: String) {
+        if let last = lastRoot.withLock({ $0 }), last.given == root { return (last.url, last.path) }
+        let url = root.standardizedFileURL
+        let path = withoutTrailingSlash(url.path)
+        if url == root, !path.hasPrefix("/private/"), !path.hasPrefix("/var/automount/") {
+            lastRoot.withLock { $0 = (root, url, path) }
+        }
+        return (url, path)
     }
 
     /// The database file of `name` (which must be valid) under `root`.
@@ -64,6 +86,13 @@ final class StoreRegistry: Sendable {
     /// The database file of `name` (which must be valid) in the directory at `directory` (no trailing slash).
     static func path(of name: String, inDirectory directory: String) -> String {
         directory + "/" + name + "." + Location.fileExtension
+    }
+
+    /// The directory of the file at `path`, an absolute path without a trailing slash (as
+    /// ``path(of:inDirectory:)`` makes them): all before its last `/`, or `/` for a file at the root.
+    static func directory(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
     }
 
     /// `path` without its trailing slash (`/` stays `/`), ready to have components joined to it.
@@ -87,7 +116,8 @@ final class StoreRegistry: Sendable {
         }
         guard let resolved = realpath(existing, nil) else { return Self.path(of: name, inDirectory: rootPath) }
         defer { free(resolved) }
-        let real = ([Self.withoutTrailingSlash(String(cString: resolved))] + missing).joined(separator: "/")
+        var real = Self.withoutTrailingSlash(String(cString: resolved))
+        for component in missing { real += "/" + component }
         return Self.path(of: name, inDirectory: real)
     }
 

@@ -144,6 +144,18 @@ final class Connection {
         return (bytes, Int(size))
     }
 
+    /// True when SQLite has a journal file open for this connection's main database
+    /// (`SQLITE_FCNTL_JOURNAL_POINTER` names an open file): its write-ahead log, once a read in WAL mode
+    /// opened it. A rollback journal is open only inside a write transaction (or the rollback of a hot
+    /// journal), so between statements of a connection that has not written, true means WAL mode.
+    var hasLogOpen: Bool {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file) == SQLITE_OK, let file else {
+            return false
+        }
+        return file.pointee.pMethods != nil
+    }
+
     /// SQLite's own open file of the main database (`SQLITE_FCNTL_FILE_POINTER`), or nil.
     private var mainFile: UnsafeMutablePointer<sqlite3_file>? {
         var file: UnsafeMutablePointer<sqlite3_file>?
