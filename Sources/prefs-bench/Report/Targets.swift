@@ -66,16 +66,16 @@ struct Target: Sendable {
                         ratio($0, "hot-read", label, size, to: .foundation)
                     })
                 targets.append(
-                    Target(description: "\(label), \(Report.count(size)) keys: ours / dict floor", limit: 1.2) {
+                    Target(description: "\(label), \(Report.count(size)) keys: ours / dict floor", limit: 1.0) {
                         ratio($0, "hot-read", label, size, to: .floor)
                     })
             }
             targets.append(
-                Target(description: "missing key, \(Report.count(size)) keys: ours / dict floor", limit: 1.5) {
+                Target(description: "missing key, \(Report.count(size)) keys: ours / dict floor", limit: 1.2) {
                     ratio($0, "fallthrough", "missing key", size, to: .floor)
                 })
             targets.append(
-                Target(description: "registered default, \(Report.count(size)) keys: ours / two-level dict floor", limit: 1.5) {
+                Target(description: "registered default, \(Report.count(size)) keys: ours / two-level dict floor", limit: 1.2) {
                     ratio($0, "fallthrough", "registered default", size, to: .floor)
                 })
         }
@@ -111,7 +111,7 @@ struct Target: Sendable {
                 })
         }
         targets.append(
-            Target(description: "batch of 10,000 writes: ours / SQLite", limit: 1.2) {
+            Target(description: "batch of 10,000 writes: ours / SQLite", limit: 1.1) {
                 ratio($0, "batch", "batch of 10,000 writes, per row", 10_000, to: .sqlite)
             })
         targets.append(
@@ -137,6 +137,14 @@ struct Target: Sendable {
                 divide(
                     median($0, "observers", ObserverCases.observedLabel, ObserverCases.size, .ours),
                     median($0, "observers", ObserverCases.unobservedLabel, ObserverCases.size, .ours))
+            })
+        targets.append(
+            Target(description: "another process's write seen by an observer, p99, in ms", limit: 5) {
+                median($0, "observation", CrossProcessObservation.latencyLabel("p99"), 100, .ours).map { $0 / 1e6 }
+            })
+        targets.append(
+            Target(description: "idle observing process: wake-ups per second", limit: 0) {
+                median($0, "observation", CrossProcessObservation.idleObservingLabel, nil, .ours)
             })
         targets.append(
             Target(description: "two writers: ours' keys lost (worst repetition)", limit: 0) { rows in
