@@ -1,3 +1,4 @@
+import LayeredDefaults
 import Synchronization
 
 /// Collects what an observation delivers, as it comes, and lets a test await it without sleeping:
@@ -21,8 +22,10 @@ import Synchronization
 /// (`first(1)`) before making the change. For a callback (`observe(_:initial:handler:)`), yield into an
 /// `AsyncStream`'s continuation and collect the stream.
 public final class ObservedValues<Element: Sendable>: Sendable {
-    private let state = Mutex(State())
-    private let consumer: Mutex<Task<Void, Never>?> = Mutex(nil)
+    // NB: the package's `Lock`, not `Mutex`, whose futex ThreadSanitizer does not see: `scripts/check-races.sh`
+    // reported the waiters' accesses under it as a race.
+    private let state = Lock(State())
+    private let consumer = Lock<Task<Void, Never>?>(nil)
 
     private struct State {
         var elements: [Element] = []
