@@ -182,7 +182,7 @@ final class SearchList: Sendable {
         var found = registered
         var complete = true
         for store in stores.dropFirst() {
-            let isSystem = !system.isEmpty && system.contains { $0 === store }
+            let isSystem = Self.contains(system, store)
             if let value = try read(key, in: store, asReadOnlyLayer: isSystem, failed: failed, skipped: { complete = false }) {
                 found = value
                 break
@@ -192,6 +192,12 @@ final class SearchList: Sendable {
         // remembered: the next read tries (and reports) again.
         if complete { fallThrough.withLock { $0.remember(found, forKey: key, stamp: stamp) } }
         return found
+    }
+
+    /// True when `store` is one of `layer`'s (by identity): whether a store of the search is a read-only
+    /// layer (the system domain), to be read from a body without waiting.
+    private static func contains(_ layer: [DomainStore], _ store: DomainStore) -> Bool {
+        !layer.isEmpty && layer.contains { $0 === store }
     }
 
     /// The value of `key` in the managed domain (the first of its files that holds it), or nil.
@@ -227,8 +233,7 @@ final class SearchList: Sendable {
         let (arguments, stores, system, registration) = withLayers { ($0.arguments, $0.stores, $0.system, $0.registration) }
         var merged = registration
         for store in stores.reversed() {
-            let isSystem = !system.isEmpty && system.contains { $0 === store }
-            try merge(store, asReadOnlyLayer: isSystem, into: &merged, failed: failed)
+            try merge(store, asReadOnlyLayer: Self.contains(system, store), into: &merged, failed: failed)
         }
         merged.merge(arguments) { _, new in new }
         for store in managed.reversed() { try merge(store, asReadOnlyLayer: true, into: &merged, failed: failed) }
