@@ -5,7 +5,7 @@ import Testing
 @testable import LayeredDefaults
 
 /// The registry of open stores: one open never waits for another domain's.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct StoreRegistryTests {
     /// While one domain's open waits on its file (another connection holds an exclusive lock on the new,
     /// empty file, so the schema check waits out the busy timeout), another domain opens. Only then is the

@@ -7,7 +7,7 @@ import Testing
 
 /// `Defaults.backup` and `Defaults.restore`: the one safe door out of a domain's file and back in,
 /// and what happens to a store when a file is put at its path by hand instead.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct BackupRestoreTests {
     private func open(_ suite: String, in root: URL) throws -> Defaults {
         try Defaults(suiteName: suite, configuration: .init(location: .directory(root), arguments: [], systemDirectories: []))

@@ -8,7 +8,7 @@ import Testing
 /// Every way into a domain meets a bad file with a typed error naming it, and leaves it (and any file a
 /// link points to) exactly as it was: same bytes, inode, mode and modification time, nothing created
 /// next to it. (`LayeredDefaultsTests.BadInputTests` covers opening; this covers every entry point.)
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct BadFileTests {
     enum EntryPoint: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case open, addSuite, persistentValues, persistentDomain, setPersistentDomain, removePersistentDomain,

@@ -9,7 +9,7 @@ import Testing
 /// ``DefaultsError/busy(suite:key:)`` and changes nothing, reads go on, and once the holder dies (its
 /// transaction rolled back) writing works again. (`LayeredDefaultsTests.ConcurrencyTests` covers the
 /// basic case: one write, the typed error, the timeout respected.)
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct BusyTests {
     @Test func aHeldLockDisturbsNothingElse() throws {
         try withTemporaryRoot { root in

@@ -8,7 +8,7 @@ import Testing
 
 /// A full disk: the write fails with ``DefaultsError/diskFull(suite:key:)``, nothing else changes, and
 /// the store works again once there is room.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct DiskFullTests {
     /// `PRAGMA max_page_count` caps the database at its current size, so SQLite fails the next write
     /// that needs a new page with `SQLITE_FULL`, exactly as on a full disk. Every write API throws (or

@@ -3,7 +3,7 @@ import PackageTestSupport
 import Testing
 
 /// A process sees every commit another process has acknowledged, whatever it has just committed itself.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct FreshnessTests {
     /// One process writes `k` = 1, 2, ... 100, pausing 2-20 ms after each write, and hands every value it
     /// has acknowledged to a second process, which loops over a write of `kind` that changes nothing

@@ -9,7 +9,7 @@ import ToolSupport
 /// The idle checkpoint (``IdleCheckpoint``) under attack: writers killed while the log is copied,
 /// readers in other processes, stores released and reopened while a look is pending, batch writes and
 /// repair around one, lock order with transactions and observers, a full disk, a deleted log.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangLimit(minutes: 2))
 struct IdleCheckpointTests {
     /// A store of `suite` in `root`, with no arguments and no system domains.
     func open(_ suite: String, _ root: URL, errors: ReportedErrors = ReportedErrors()) throws -> Defaults {

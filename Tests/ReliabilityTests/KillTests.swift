@@ -6,7 +6,7 @@ import ToolSupport
 @testable import LayeredDefaults
 
 /// A writer killed with SIGKILL at a random moment loses nothing it acknowledged and leaves a healthy file.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct KillTests {
     /// The domain in `file` read through a new connection; empty when the first child died before
     /// creating the file or its schema (a valid state: the next open creates it).

@@ -11,7 +11,7 @@ import Testing
 ///
 /// The stores of the permission errors are used by a child process that drops to an unprivileged user
 /// when the tests run as root, since root ignores file permissions.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct PermissionTests {
     /// Every entry of `root`: its name and mode.
     private func modes(in root: URL) throws -> [String: mode_t] {

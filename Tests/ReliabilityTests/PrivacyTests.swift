@@ -8,7 +8,7 @@ import Testing
 /// No error message, description or log line contains a stored or rejected value: each error path is
 /// provoked with a distinctive value, and every description and every line on standard error is
 /// searched for it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct PrivacyTests {
     static let secret = "PRIVATE-7f3a9c-hunter2"
     static let secretNumber = "18446744073709551557"

@@ -9,7 +9,7 @@ import Testing
 ///
 /// The store is used by a child process that drops to an unprivileged user when the tests run as root,
 /// since root ignores file permissions.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct ReadOnlyTests {
     let options = Unprivileged.fixtureOptions
 

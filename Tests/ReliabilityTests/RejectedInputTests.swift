@@ -8,7 +8,7 @@ import Testing
 /// Values that are not property lists, dictionaries with non-string keys, empty keys and values nested
 /// too deep are refused by every write path with a typed error, and the store is unchanged: on disk, in
 /// memory, in the registration and volatile domains. (`LayeredDefaultsTests.BadInputTests` covers `set(_:forKey:)`.)
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct RejectedInputTests {
     struct Custom {}
 

@@ -8,7 +8,7 @@ import Testing
 /// `Defaults.repair(suiteName:location:)`: the explicit recovery moves a bad file aside (never copies
 /// over or deletes it), says where, and leaves a fresh, working domain; healthy files, links and
 /// missing files are left alone.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct RepairTests {
     @Test(arguments: BadFile.repairable)
     func repairMovesTheBadFileAsideAndStartsAfresh(kind: BadFile) throws {

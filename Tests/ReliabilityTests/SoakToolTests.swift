@@ -3,7 +3,7 @@ import PackageTestSupport
 import Testing
 
 /// `prefs-soak` itself: a short run verifies clean, and its checks fail when a write is lost or a read stale.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct SoakToolTests {
     private func soak(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let child = try ChildProcess("prefs-soak", arguments)

@@ -11,7 +11,7 @@ import Testing
 /// the process's locks on it (https://sqlite.org/howtocorrupt.html, 2.2). Two stores of one file in
 /// one process would each keep a descriptor of its `-shm`; closing one would silently drop the locks
 /// SQLite holds through the other, after which another process may reset the WAL under it.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.hangLimit(minutes: 1))
 struct StoreIdentityTests {
     /// A root reached through a symbolic link (a dotfile manager's `~/.config`, macOS's `/var`) works,
     /// and repair leaves its healthy files alone. (SQLite's NOFOLLOW refuses a link anywhere in a path;
