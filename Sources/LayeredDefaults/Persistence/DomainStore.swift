@@ -340,21 +340,22 @@ final class DomainStore: Sendable {
     /// for this one: store locks are leaves (see ``StoreLock``).
     /// - Throws: what `body` throws, or ``DefaultsError/otherSuiteInTransaction(suite:transactionSuite:)``
     ///   at once, without running it, from inside another store's transaction (see ``FromAnotherTransaction``).
+    ///
+    /// NB: never inlined: inlined, it made the hit path of ``value(forKey:fromAnotherTransaction:)``
+    /// 9 instructions longer (`scripts/perf-budget.sh`).
+    @inline(never)
     private func withTable<T>(
         key: String?, fromAnotherTransaction: FromAnotherTransaction = .refused,
         _ body: (PreferencesTable, _ reentered: Bool) throws -> T
     ) throws -> T {
-        if case .other(let suite) = tableLock.holding {
+        do {
+            return try tableLock.withLock { reentered in try body(table, reentered) }
+        } catch let held as StoreLock.HeldByThisThread {
             while fromAnotherTransaction == .answeredWithoutWaiting {
                 if let result = try tableLock.withLockIfAvailable({ try body(table, false) }) { return result }
                 if runsTransaction.load(ordering: .acquiring) { break }
                 sched_yield()
             }
-            throw DefaultsError.otherSuiteInTransaction(suite: name, transactionSuite: suite)
-        }
-        do {
-            return try tableLock.withLock { reentered in try body(table, reentered) }
-        } catch let held as StoreLock.HeldByThisThread {
             throw DefaultsError.otherSuiteInTransaction(suite: name, transactionSuite: held.suite)
         }
     }
