@@ -44,18 +44,27 @@ final class SearchList: Sendable {
         /// Volatile domains set by name (Foundation's `setVolatileDomain(_:forName:)`): kept, never searched.
         var volatileDomains: [String: [String: PreferenceValue]] = [:]
         /// Searched suites, in search order.
-        var suites: [DomainStore] = []
+        var suites: [DomainStore] { didSet { rebuildStores() } }
         /// The global domain, opened by the first call that searches past the persistent domain (see
         /// ``SearchList/withLayers(_:)``): nil until then.
-        var global: DomainStore?
+        var global: DomainStore? = nil { didSet { rebuildStores() } }
         /// The system domain: the suite's files under the system directories, in search order.
-        var system: [DomainStore] = []
+        let system: [DomainStore]
         /// The persistent stores in search order: the persistent domain, the suites, the global domain
-        /// (once opened), the system domain.
+        /// (once opened), the system domain; rebuilt whenever one of those changes.
         private(set) var stores: [DomainStore] = []
+        private let persistent: DomainStore
 
-        /// Sets ``stores`` from the layers, `persistent` first, each store once.
-        mutating func rebuildStores(persistent: DomainStore) {
+        init(persistent: DomainStore, arguments: [String: PreferenceValue], suites: [DomainStore], system: [DomainStore]) {
+            self.persistent = persistent
+            self.arguments = arguments
+            self.suites = suites
+            self.system = system
+            rebuildStores()
+        }
+
+        /// Sets ``stores`` from the layers, ``persistent`` first, each store once.
+        private mutating func rebuildStores() {
             var seen = Set<ObjectIdentifier>()
             stores = ([persistent] + suites + (global.map { [$0] } ?? []) + system).filter {
                 seen.insert(ObjectIdentifier($0)).inserted
@@ -72,10 +81,11 @@ final class SearchList: Sendable {
         self.persistent = persistent
         self.errorHandler = configuration.errorHandler
         let system = Defaults.systemLayers(of: suiteName, configuration: configuration, excluding: persistent)
-        var layers = Layers(arguments: ArgumentDomain.parse(configuration.arguments), suites: suites, system: system.system)
+        let layers = Layers(
+            persistent: persistent, arguments: ArgumentDomain.parse(configuration.arguments), suites: suites,
+            system: system.system)
         self.managed = system.managed
         self.managedFailure = system.managedFailure
-        layers.rebuildStores(persistent: persistent)
         self.hasArguments = Atomic(!layers.arguments.isEmpty)
         self.layers = Lock(layers)
     }
@@ -113,12 +123,11 @@ final class SearchList: Sendable {
         return layers.withLock { body($0) }
     }
 
-    /// Changes the layers with `body`, under their lock; the stores are rebuilt after it. The caller
-    /// posts the change (``Defaults/postChange()``).
+    /// Changes the layers with `body`, under their lock. The caller posts the change
+    /// (``Defaults/postChange()``).
     func change<T>(_ body: (inout Layers) -> T) -> T {
         layers.withLock { layers in
             let result = body(&layers)
-            layers.rebuildStores(persistent: persistent)
             hasArguments.store(!layers.arguments.isEmpty, ordering: .releasing)
             return result
         }
@@ -149,7 +158,6 @@ final class SearchList: Sendable {
             }
             layers.withLock { layers in
                 layers.global = global
-                layers.rebuildStores(persistent: persistent)
             }
             // NB: the stores searched changed: a stamp taken before does not cover the global domain.
             changes.add(1, ordering: .releasing)
