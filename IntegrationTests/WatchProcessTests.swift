@@ -132,6 +132,31 @@ import Testing
         }
     }
 
+    /// The root renamed away (`mv`) while watched, and a new root made at its path over a second later:
+    /// the domain created there is followed. Seen failing 3 times in 3: the watch of the directory is
+    /// kept by path, and a directory moved away still has it (a move ends no watch), so the new
+    /// directory is never watched, nothing polls, and nothing more is printed.
+    @Test func aRootRenamedAwayAndMadeAgainIsFollowed() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            let watch = try Self.runningWatch(in: launcher)
+            let moved = root.deletingLastPathComponent().appendingPathComponent(root.lastPathComponent + "-moved")
+            defer { try? FileManager.default.removeItem(at: moved) }
+            try FileManager.default.moveItem(at: root, to: moved)
+            Thread.sleep(forTimeInterval: 1.5)  // NB: past the looks that follow the move's events.
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: false)
+            try launcher.prefs("write", "app", "k", "-int", "7")
+            var lines: [String] = []
+            while let line = try watch.nextLine(before: .now + .seconds(5)) {
+                lines.append(line)
+                if line == "k = 7" { break }
+            }
+            #expect(lines.last == "k = 7", "the new root is watched: \(lines)")
+            watch.send(SIGINT)
+            #expect(try watch.wait(before: .now + .seconds(60)) == 0)
+        }
+    }
+
     /// What `watch` prints is the committed states it sees, in order: of a fast series of writes, each
     /// line is one of them, later than the line before, and the last value is always printed.
     @Test func printsTheCommittedStatesItSeesEndingWithTheLast() throws {
