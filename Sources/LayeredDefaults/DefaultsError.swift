@@ -91,10 +91,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// imported; the file has not been modified.
     case unmappableValues(path: String, keys: [String])
 
-    /// Another file was put at the path of a domain's file while this process had it open (`mv` or
-    /// `cp` over it, e.g. a backup copied into place by hand): this process's connection still has the
-    /// old file, and its writes would go into a `-wal` that the new file's readers take as the new
-    /// file's. Nothing was written.
+    /// `path`, the domain's database or its `-wal` or `-shm`, is no longer the file this process opened:
+    /// another was moved over it (e.g. a backup put into place by hand), or the `-wal` or `-shm` was
+    /// deleted (e.g. by a cleaner of "temporary" files). This process's connection still has the old
+    /// files, so its writes would mix with other processes' or be lost. Nothing was written.
     case replacedFile(suite: String, path: String)
     /// The file given to ``Defaults/restore(suiteName:location:systemDirectories:from:)`` is not a backup that can be
     /// restored (`reason` says why). Nothing was changed.
@@ -184,7 +184,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notPropertyListFile(let path, let reason):
             "Cannot import '\(path)': \(reason); it was left untouched and nothing was imported"
         case .replacedFile(let suite, let path):
-            "Cannot write to suite '\(suite)': another file was put at '\(path)' while this process had the old one open (`mv` or `cp` over it); nothing was written: restart this process, and restore backups with `prefs restore <domain> <file>` (Defaults.restore), which is safe while the domain is in use"
+            "Cannot write to suite '\(suite)': '\(path)' is no longer the file this process opened (deleted, or another moved over it); nothing was written: restart this process, and restore backups with `prefs restore <domain> <file>` (Defaults.restore), which is safe while the domain is in use"
         case .invalidBackup(let path, let reason):
             "Cannot restore from '\(path)': \(reason); nothing was changed: give a file made by `prefs backup` (Defaults.backup)"
         case .backupExists(let path):

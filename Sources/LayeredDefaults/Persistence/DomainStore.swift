@@ -15,6 +15,9 @@ final class DomainStore: Sendable {
     let path: String?
     /// The device and inode of the database file, or nil in memory.
     let identity: FileIdentity?
+    /// The device and inode of the database's `-wal` and `-shm` files as its connection opened them, by
+    /// path (empty in memory and in a read-only snapshot, which write nothing): see ``filesAtPath``.
+    private let companions: [(path: String, identity: FileIdentity)]
     /// Why the domain cannot be written (e.g. an empty read-only file), or nil when it can.
     let unavailable: DefaultsError?
 
@@ -38,6 +41,10 @@ final class DomainStore: Sendable {
         self.name = name
         self.path = path
         self.identity = identity
+        // NB: the connection has read the database, so SQLite has opened (or made) its log and its index.
+        self.companions =
+            path == nil || unavailable != nil
+            ? [] : ["-wal", "-shm"].compactMap { suffix in Self.identity(at: path! + suffix).map { (path! + suffix, $0) } }
         self.unavailable = unavailable
         self.signal = signal
         self.tableLock = StoreLock(suite: name)
@@ -48,30 +55,76 @@ final class DomainStore: Sendable {
     }
 
     deinit {
+        // NB: the last connection to close checkpoints and then deletes the `-wal` and `-shm` by name.
+        if !mayCheckpoint { table.connection.setCheckpointOnClose(false) }
         // NB: `signal` points into the connection's mapping of the -shm file; nothing reads it from here on.
         table.connection.close()
+    }
+
+    /// What the paths of this store's files name now, compared with what its connection opened.
+    enum FilesAtPath: Equatable {
+        /// The database, its `-wal` and its `-shm` (always, in memory).
+        case opened
+        /// The database's path names nothing: the file was deleted, or its directory renamed (then the
+        /// store, which found it by identity, goes on with it, see ``StoreRegistry/store(named:create:)``).
+        case databaseGone
+        /// Each of `paths` (the database's, its `-wal`'s, its `-shm`'s, in that order) names another file
+        /// than was opened, or names nothing while the database is there: deleted, or replaced (`mv` over it).
+        case replaced(paths: [String])
+    }
+
+    /// What the paths of this store's files name now (three `lstat`s).
+    ///
+    /// NB: SQLite keeps the files it opened, whatever their paths name later. A commit into a `-wal`
+    /// other processes no longer find at its path, or one made through a WAL index (`-shm`) other
+    /// processes no longer share, writes over their commits or is lost, without an error anywhere; a
+    /// checkpoint through an index not shared copies frames that may since hold other pages.
+    var filesAtPath: FilesAtPath {
+        guard let path, let identity else { return .opened }
+        guard let found = Self.identity(at: path) else { return .databaseGone }
+        let replaced =
+            (found == identity ? [] : [path])
+            + companions.filter { Self.identity(at: $0.path) != $0.identity }.map(\.path)
+        return replaced.isEmpty ? .opened : .replaced(paths: replaced)
+    }
+
+    /// Whether a checkpoint may run (the idle one, or the last connection's at close, which then deletes
+    /// the `-wal` and `-shm` by name): while the database and its `-shm` at their paths are the ones
+    /// opened, so the frames it copies are the ones every process's index names.
+    ///
+    /// NB: a `-wal` deleted from its path is still checkpointed: its commits, acknowledged, reach the
+    /// database file, which every process shares. In a renamed root (``FilesAtPath/databaseGone``) the
+    /// names are not this store's any more; SQLite's own checkpoint at 1,000 frames still bounds the log.
+    private var mayCheckpoint: Bool {
+        switch filesAtPath {
+        case .opened: true
+        case .databaseGone: false
+        case .replaced(let paths): paths == [path! + "-wal"]
+        }
+    }
+
+    /// The device and inode of the file at `path` (not following a symbolic link), nil when none is.
+    private static func identity(at path: String) -> FileIdentity? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? FileIdentity(status) : nil
     }
 
     /// True while ``path`` names this store's own file (by device and inode); false once that file was
     /// deleted or another file was put at its path (`mv` or `cp` over it). Always true in memory.
     var isFileAtPath: Bool {
         guard let path, let identity else { return true }
-        var status = stat()
-        return lstat(path, &status) == 0 && FileIdentity(status) == identity
+        return Self.identity(at: path) == identity
     }
 
-    /// Refuses to write when another file now sits at ``path``: this store's connection would write its
-    /// commits into a `-wal` that the other file's readers take as that file's, mixing two databases.
+    /// Refuses to write when the database's path, or its `-wal`'s or `-shm`'s, names another file than
+    /// this store's connection opened, or its `-wal` or `-shm` was deleted (see ``filesAtPath``): its
+    /// commits would mix with another file's, or be lost.
     ///
-    /// NB: a path that names nothing is allowed: a root renamed while the store is open (its file is
-    /// found by identity, see ``StoreRegistry/store(named:create:)``) looks the same as a deleted file.
+    /// NB: a database path that names nothing is allowed: a root renamed while the store is open (its
+    /// file is found by identity, see ``StoreRegistry/store(named:create:)``) looks the same as a deleted file.
     /// - Throws: ``DefaultsError/replacedFile(suite:path:)``.
     private func refuseWritingIfReplaced() throws {
-        guard let path, let identity else { return }
-        var status = stat()
-        if lstat(path, &status) == 0, FileIdentity(status) != identity {
-            throw DefaultsError.replacedFile(suite: name, path: path)
-        }
+        if case .replaced(let paths) = filesAtPath { throw DefaultsError.replacedFile(suite: name, path: paths[0]) }
     }
 
     /// Opens the database of `name` at `path`, an existing file whose `lstat` status is `status` (see
@@ -303,7 +356,10 @@ final class DomainStore: Sendable {
     ///
     /// A checkpoint that could not copy everything (a reader of an older snapshot, another connection
     /// checkpointing) is not an error: what is left waits for the next idle checkpoint, or the backstop.
+    /// Nothing is checkpointed once the database's or the `-shm`'s path names another file (see
+    /// ``mayCheckpoint``).
     func checkpointIfIdle() {
+        guard mayCheckpoint else { return }
         // NB: the timer's thread (or a test's) holds no store's lock, so it is never refused.
         try? tableLock.withLock { _ in
             idleCheckpoint?.fire(commitsNow: table.connection.walCommitCount) { _ = table.connection.checkpoint() }
