@@ -82,9 +82,12 @@ final class DomainStore: Sendable {
     var filesAtPath: FilesAtPath {
         guard let path, let identity else { return .opened }
         guard let found = Self.identity(at: path) else { return .databaseGone }
-        let replaced =
-            (found == identity ? [] : [path])
-            + companions.filter { Self.identity(at: $0.path) != $0.identity }.map(\.path)
+        // NB: nothing allocated while every file is the one opened: this runs in every write.
+        var replaced: [String] = []
+        if found != identity { replaced.append(path) }
+        for companion in companions where Self.identity(at: companion.path) != companion.identity {
+            replaced.append(companion.path)
+        }
         return replaced.isEmpty ? .opened : .replaced(paths: replaced)
     }
 
@@ -104,9 +107,12 @@ final class DomainStore: Sendable {
     }
 
     /// The device and inode of the file at `path` (not following a symbolic link), nil when none is.
+    ///
+    /// NB: through `withCString`, which lends a native string's own bytes; the implicit conversion of a
+    /// `String` argument copied it into a new array, at every write.
     private static func identity(at path: String) -> FileIdentity? {
         var status = stat()
-        return lstat(path, &status) == 0 ? FileIdentity(status) : nil
+        return path.withCString { lstat($0, &status) } == 0 ? FileIdentity(status) : nil
     }
 
     /// True while ``path`` names this store's own file (by device and inode); false once that file was
