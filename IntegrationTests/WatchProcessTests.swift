@@ -105,9 +105,8 @@ import Testing
 
     /// The whole root deleted (`rm -rf`) while watched and another process has the domain open, then
     /// created again with the domain over a second later: the new file is followed. Seen failing 3 times
-    /// in 3: the other
-    /// process's open files keep the deleted directory's inode alive, so its watch never ends (no
-    /// IN_DELETE_SELF, no IN_IGNORED), and the watch waits on it for good, printing nothing more.
+    /// in 3: the other process's open files keep the deleted directory's inode alive, so its watch never
+    /// ends (no IN_DELETE_SELF, no IN_IGNORED), and the watch waited on it for good, printing nothing more.
     @Test func aRootDeletedAndCreatedAgainIsFollowedWhileAnotherProcessHasItOpen() throws {
         try withTemporaryRoot { root throws in
             let launcher = Launcher(root: root)
@@ -133,9 +132,9 @@ import Testing
     }
 
     /// The root renamed away (`mv`) while watched, and a new root made at its path over a second later:
-    /// the domain created there is followed. Seen failing 3 times in 3: the watch of the directory is
+    /// the domain created there is followed. Seen failing 3 times in 3: the watch of the directory was
     /// kept by path, and a directory moved away still has it (a move ends no watch), so the new
-    /// directory is never watched, nothing polls, and nothing more is printed.
+    /// directory was never watched, nothing polled, and nothing more was printed.
     @Test func aRootRenamedAwayAndMadeAgainIsFollowed() throws {
         try withTemporaryRoot { root throws in
             let launcher = Launcher(root: root)

@@ -55,8 +55,9 @@ package final class DirectoryEvents {
     /// The reading end of the waker's pipe.
     private let woken: Int32
     private let inotify: Int32
-    /// The watch of each followed directory, and the database file names followed in it.
-    private var watches: [String: (descriptor: Int32, names: Set<String>)] = [:]
+    /// The watch of each followed directory, the directory's device and inode when it was watched, and
+    /// the database file names followed in it.
+    private var watches: [String: (descriptor: Int32, identity: FileIdentity?, names: Set<String>)] = [:]
     /// The followed directories of each watch descriptor (two paths of one directory share one).
     private var directories: [Int32: Set<String>] = [:]
 
@@ -100,7 +101,11 @@ package final class DirectoryEvents {
     }
 
     /// Watches the directories of `databases` (paths of database files) and stops watching those of
-    /// databases no longer among them; a directory missing before is tried again.
+    /// databases no longer among them; a directory missing before is tried again, and so is one whose
+    /// path names another directory, or none, than was watched.
+    ///
+    /// NB: a watch follows its directory, not the path: moved away, it goes on reporting the moved
+    /// directory; deleted while a process keeps it open, it reports nothing more, and never ends.
     /// - Returns: the directories not watched, and why.
     @discardableResult
     package func follow<Paths: Sequence<String>>(databases: Paths) -> Unwatched {
@@ -112,9 +117,12 @@ package final class DirectoryEvents {
         for directory in watches.keys where wanted[directory] == nil { unwatch(directory) }
         var unwatched = Unwatched()
         for (directory, names) in wanted {
-            if watches[directory] != nil {
-                watches[directory]?.names = names
-                continue
+            if let watch = watches[directory] {
+                if watch.identity != nil && Self.identity(of: directory) == watch.identity {
+                    watches[directory]?.names = names
+                    continue
+                }
+                unwatch(directory)
             }
             #if os(Linux)
                 let descriptor = inotify_add_watch(inotify, directory, Self.mask)
@@ -126,11 +134,18 @@ package final class DirectoryEvents {
                     }
                     continue
                 }
-                watches[directory] = (descriptor, names)
+                watches[directory] = (descriptor, Self.identity(of: directory), names)
                 directories[descriptor, default: []].insert(directory)
             #endif
         }
         return unwatched
+    }
+
+    /// The device and inode of the directory `path` names (following a symbolic link, as a watch
+    /// does), nil when it names none.
+    private static func identity(of path: String) -> FileIdentity? {
+        var status = stat()
+        return path.withCString { stat($0, &status) } == 0 ? FileIdentity(status) : nil
     }
 
     /// The directories watched now.
