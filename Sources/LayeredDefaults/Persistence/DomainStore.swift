@@ -31,6 +31,10 @@ final class DomainStore: Sendable {
     private let runsTransaction = Atomic<Bool>(false)
     private let view: Lock<CachedView>
     private let signal: ChangeSignal
+    /// The WAL-index header right after this store's last commit that wrote to the log, when that
+    /// commit is known to be the only one since the header was read before it; nil when not known.
+    /// While the header is still that, no other process has committed since (see ``mayCheckpoint``).
+    private let headerAfterOwnCommit = Lock<ChangeSignal.Fingerprint?>(nil)
     /// Checkpoints the log once the store is idle (nil in memory, where there is no log).
     let idleCheckpoint: IdleCheckpoint?
 
@@ -55,8 +59,13 @@ final class DomainStore: Sendable {
     }
 
     deinit {
-        // NB: the last connection to close checkpoints and then deletes the `-wal` and `-shm` by name.
-        if !mayCheckpoint { table.connection.setCheckpointOnClose(false) }
+        // NB: the last connection to close checkpoints and then deletes the `-wal` and `-shm` by name: never
+        // files this store did not open. A log deleted from its path is checkpointed first (see
+        // ``mayCheckpoint``), by a checkpoint that deletes nothing.
+        if filesAtPath != .opened {
+            if mayCheckpoint { _ = table.connection.checkpoint() }
+            table.connection.setCheckpointOnClose(false)
+        }
         // NB: `signal` points into the connection's mapping of the -shm file; nothing reads it from here on.
         table.connection.close()
     }
@@ -91,18 +100,22 @@ final class DomainStore: Sendable {
         return replaced.isEmpty ? .opened : .replaced(paths: replaced)
     }
 
-    /// Whether a checkpoint may run (the idle one, or the last connection's at close, which then deletes
-    /// the `-wal` and `-shm` by name): while the database and its `-shm` at their paths are the ones
-    /// opened, so the frames it copies are the ones every process's index names.
+    /// Whether a checkpoint may copy this store's log into its database: while its three files are the
+    /// ones opened; or, its `-wal` alone deleted or replaced, while no other process has committed
+    /// since this store's last commit (the WAL index, still shared, is as that commit left it), so the
+    /// index names frames of this store's log, unlinked, alone: copying them puts what this store
+    /// acknowledged into the database every process shares.
     ///
-    /// NB: a `-wal` deleted from its path is still checkpointed: its commits, acknowledged, reach the
-    /// database file, which every process shares. In a renamed root (``FilesAtPath/databaseGone``) the
-    /// names are not this store's any more; SQLite's own checkpoint at 1,000 frames still bounds the log.
+    /// NB: never with a `-shm` not this store's: the other processes' index is another, and they may
+    /// have written the database since. Nor in a renamed root (``FilesAtPath/databaseGone``), whose
+    /// log goes with it, to the next process that opens it there; SQLite's own checkpoint at 1,000
+    /// frames still bounds the log.
     private var mayCheckpoint: Bool {
         switch filesAtPath {
         case .opened: true
         case .databaseGone: false
-        case .replaced(let paths): paths == [path! + "-wal"]
+        case .replaced(let paths):
+            paths == [path! + "-wal"] && headerAfterOwnCommit.withLock { $0 } == signal.fingerprint
         }
     }
 
@@ -335,7 +348,10 @@ final class DomainStore: Sendable {
                 $0.patch(changes, removedAll: removedAll, since: before, isOnlyCommit: isOnlyCommit, current: current)
             }
             // NB: only a commit that wrote to a log asks for a checkpoint: never an in-memory store's.
-            if wroteLog { idleCheckpoint?.arm(commits: table.connection.walCommitCount) }
+            if wroteLog {
+                headerAfterOwnCommit.withLock { $0 = isOnlyCommit ? current : nil }
+                idleCheckpoint?.arm(commits: table.connection.walCommitCount)
+            }
             return result
         }
     }
@@ -362,8 +378,8 @@ final class DomainStore: Sendable {
     ///
     /// A checkpoint that could not copy everything (a reader of an older snapshot, another connection
     /// checkpointing) is not an error: what is left waits for the next idle checkpoint, or the backstop.
-    /// Nothing is checkpointed once the database's or the `-shm`'s path names another file (see
-    /// ``mayCheckpoint``).
+    /// Nothing is checkpointed once a file's path names another file than was opened, but a log deleted
+    /// from its path (see ``mayCheckpoint``).
     func checkpointIfIdle() {
         guard mayCheckpoint else { return }
         // NB: the timer's thread (or a test's) holds no store's lock, so it is never refused.
