@@ -61,6 +61,23 @@ import Testing
         return lines
     }
 
+    /// Makes the launcher's root again, writes `k` there through `prefs`, and expects `watch` to print it
+    /// (within 5 s); then interrupts the watch, which must end with status 0.
+    static func expectANewRootFollowed(
+        by watch: ChildProcess, in launcher: Launcher, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        try FileManager.default.createDirectory(at: launcher.root, withIntermediateDirectories: false)
+        try launcher.prefs("write", "app", "k", "-int", "7")
+        var lines: [String] = []
+        while let line = try watch.nextLine(before: .now + .seconds(5)) {
+            lines.append(line)
+            if line == "k = 7" { break }
+        }
+        #expect(lines.last == "k = 7", "the new root is watched: \(lines)", sourceLocation: sourceLocation)
+        watch.send(SIGINT)
+        #expect(try watch.wait(before: .now + .seconds(60)) == 0, sourceLocation: sourceLocation)
+    }
+
     /// Starts `prefs watch app` and returns it once it prints: this process writes `ready` until then.
     static func runningWatch(in launcher: Launcher, _ arguments: [String] = []) throws -> ChildProcess {
         let watch = try launcher.start("prefs", arguments + ["watch", "app"])
@@ -117,16 +134,7 @@ import Testing
             // NB: past the looks that follow the deletion's events (about a second), which would find the new
             // file by chance; from then on only an event of the directory, or a poll, brings a look.
             Thread.sleep(forTimeInterval: 1.5)
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: false)
-            try launcher.prefs("write", "app", "k", "-int", "7")
-            var lines: [String] = []
-            while let line = try watch.nextLine(before: .now + .seconds(5)) {
-                lines.append(line)
-                if line == "k = 7" { break }
-            }
-            #expect(lines.last == "k = 7", "the new file is watched: \(lines)")
-            watch.send(SIGINT)
-            #expect(try watch.wait(before: .now + .seconds(60)) == 0)
+            try Self.expectANewRootFollowed(by: watch, in: launcher)
             _ = holder
         }
     }
@@ -143,16 +151,7 @@ import Testing
             defer { try? FileManager.default.removeItem(at: moved) }
             try FileManager.default.moveItem(at: root, to: moved)
             Thread.sleep(forTimeInterval: 1.5)  // NB: past the looks that follow the move's events.
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: false)
-            try launcher.prefs("write", "app", "k", "-int", "7")
-            var lines: [String] = []
-            while let line = try watch.nextLine(before: .now + .seconds(5)) {
-                lines.append(line)
-                if line == "k = 7" { break }
-            }
-            #expect(lines.last == "k = 7", "the new root is watched: \(lines)")
-            watch.send(SIGINT)
-            #expect(try watch.wait(before: .now + .seconds(60)) == 0)
+            try Self.expectANewRootFollowed(by: watch, in: launcher)
         }
     }
 
