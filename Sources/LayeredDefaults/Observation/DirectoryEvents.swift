@@ -118,7 +118,7 @@ package final class DirectoryEvents {
         var unwatched = Unwatched()
         for (directory, names) in wanted {
             if let watch = watches[directory] {
-                if watch.identity != nil && Self.identity(of: directory) == watch.identity {
+                if watch.identity != nil && FileIdentity(ofFileAt: directory, followingLinks: true) == watch.identity {
                     watches[directory]?.names = names
                     continue
                 }
@@ -134,18 +134,12 @@ package final class DirectoryEvents {
                     }
                     continue
                 }
-                watches[directory] = (descriptor, Self.identity(of: directory), names)
+                // NB: following a symbolic link, as the watch does.
+                watches[directory] = (descriptor, FileIdentity(ofFileAt: directory, followingLinks: true), names)
                 directories[descriptor, default: []].insert(directory)
             #endif
         }
         return unwatched
-    }
-
-    /// The device and inode of the directory `path` names (following a symbolic link, as a watch
-    /// does), nil when it names none.
-    private static func identity(of path: String) -> FileIdentity? {
-        var status = stat()
-        return path.withCString { stat($0, &status) } == 0 ? FileIdentity(status) : nil
     }
 
     /// The directories watched now.

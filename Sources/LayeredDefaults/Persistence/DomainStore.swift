@@ -33,7 +33,7 @@ final class DomainStore: Sendable {
     private let signal: ChangeSignal
     /// The WAL-index header right after this store's last commit that wrote to the log, when that
     /// commit is known to be the only one since the header was read before it; nil when not known.
-    /// While the header is still that, no other process has committed since (see ``mayCheckpoint``).
+    /// While the header is still that, no other process has committed since (see ``mayCheckpoint(_:)``).
     private let headerAfterOwnCommit = Lock<ChangeSignal.Fingerprint?>(nil)
     /// Checkpoints the log once the store is idle (nil in memory, where there is no log).
     let idleCheckpoint: IdleCheckpoint?
@@ -48,7 +48,11 @@ final class DomainStore: Sendable {
         // NB: the connection has read the database, so SQLite has opened (or made) its log and its index.
         self.companions =
             path == nil || unavailable != nil
-            ? [] : ["-wal", "-shm"].compactMap { suffix in Self.identity(at: path! + suffix).map { (path! + suffix, $0) } }
+            ? []
+            : ["-wal", "-shm"].compactMap { suffix in
+                let companion = path! + suffix
+                return FileIdentity(ofFileAt: companion).map { (companion, $0) }
+            }
         self.unavailable = unavailable
         self.signal = signal
         self.tableLock = StoreLock(suite: name)
@@ -61,9 +65,10 @@ final class DomainStore: Sendable {
     deinit {
         // NB: the last connection to close checkpoints and then deletes the `-wal` and `-shm` by name: never
         // files this store did not open. A log deleted from its path is checkpointed first (see
-        // ``mayCheckpoint``), by a checkpoint that deletes nothing.
-        if filesAtPath != .opened {
-            if mayCheckpoint { _ = table.connection.checkpoint() }
+        // ``mayCheckpoint(_:)``), by a checkpoint that deletes nothing.
+        let files = filesAtPath
+        if files != .opened {
+            if mayCheckpoint(files) { _ = table.connection.checkpoint() }
             table.connection.setCheckpointOnClose(false)
         }
         // NB: `signal` points into the connection's mapping of the -shm file; nothing reads it from here on.
@@ -90,18 +95,18 @@ final class DomainStore: Sendable {
     /// checkpoint through an index not shared copies frames that may since hold other pages.
     var filesAtPath: FilesAtPath {
         guard let path, let identity else { return .opened }
-        guard let found = Self.identity(at: path) else { return .databaseGone }
+        guard let found = FileIdentity(ofFileAt: path) else { return .databaseGone }
         // NB: nothing allocated while every file is the one opened: this runs in every write.
         var replaced: [String] = []
         if found != identity { replaced.append(path) }
-        for companion in companions where Self.identity(at: companion.path) != companion.identity {
+        for companion in companions where FileIdentity(ofFileAt: companion.path) != companion.identity {
             replaced.append(companion.path)
         }
         return replaced.isEmpty ? .opened : .replaced(paths: replaced)
     }
 
-    /// Whether a checkpoint may copy this store's log into its database: while its three files are the
-    /// ones opened; or, its `-wal` alone deleted or replaced, while no other process has committed
+    /// Whether a checkpoint may copy this store's log into its database, its files at their paths being
+    /// `files` (``filesAtPath``): while its three files are the ones opened; or, its `-wal` alone deleted or replaced, while no other process has committed
     /// since this store's last commit (the WAL index, still shared, is as that commit left it), so the
     /// index names frames of this store's log, unlinked, alone: copying them puts what this store
     /// acknowledged into the database every process shares.
@@ -110,8 +115,8 @@ final class DomainStore: Sendable {
     /// have written the database since. Nor in a renamed root (``FilesAtPath/databaseGone``), whose
     /// log goes with it, to the next process that opens it there; SQLite's own checkpoint at 1,000
     /// frames still bounds the log.
-    private var mayCheckpoint: Bool {
-        switch filesAtPath {
+    private func mayCheckpoint(_ files: FilesAtPath) -> Bool {
+        switch files {
         case .opened: true
         case .databaseGone: false
         case .replaced(let paths):
@@ -119,20 +124,11 @@ final class DomainStore: Sendable {
         }
     }
 
-    /// The device and inode of the file at `path` (not following a symbolic link), nil when none is.
-    ///
-    /// NB: through `withCString`, which lends a native string's own bytes; the implicit conversion of a
-    /// `String` argument copied it into a new array, at every write.
-    private static func identity(at path: String) -> FileIdentity? {
-        var status = stat()
-        return path.withCString { lstat($0, &status) } == 0 ? FileIdentity(status) : nil
-    }
-
     /// True while ``path`` names this store's own file (by device and inode); false once that file was
     /// deleted or another file was put at its path (`mv` or `cp` over it). Always true in memory.
     var isFileAtPath: Bool {
         guard let path, let identity else { return true }
-        return Self.identity(at: path) == identity
+        return FileIdentity(ofFileAt: path) == identity
     }
 
     /// Refuses to write when the database's path, or its `-wal`'s or `-shm`'s, names another file than
@@ -379,9 +375,9 @@ final class DomainStore: Sendable {
     /// A checkpoint that could not copy everything (a reader of an older snapshot, another connection
     /// checkpointing) is not an error: what is left waits for the next idle checkpoint, or the backstop.
     /// Nothing is checkpointed once a file's path names another file than was opened, but a log deleted
-    /// from its path (see ``mayCheckpoint``).
+    /// from its path (see ``mayCheckpoint(_:)``).
     func checkpointIfIdle() {
-        guard mayCheckpoint else { return }
+        guard mayCheckpoint(filesAtPath) else { return }
         // NB: the timer's thread (or a test's) holds no store's lock, so it is never refused.
         try? tableLock.withLock { _ in
             idleCheckpoint?.fire(commitsNow: table.connection.walCommitCount) { _ = table.connection.checkpoint() }
