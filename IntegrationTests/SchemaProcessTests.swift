@@ -22,7 +22,7 @@ import Testing
             #expect(refused.status == 2)
             #expect(
                 refused.error
-                    == "prefs: Cannot store the value for key 'theme' in domain '\(suite)': the key accepts a string, one of system, light, dark (its schema); nothing was changed\n"
+                    == "prefs: Cannot store the value for key 'theme' in domain '\(suite)': the key accepts a string, one of system, light, dark; nothing was changed\n"
             )
             #expect(try launcher.prefs("exists", suite, "theme").status == 1, "nothing changed")
 

@@ -165,12 +165,12 @@ extension Defaults {
         }
         let store = try registry.store(named: suiteName, create: true)!
         // NB: the rows go through the one write door, so every rule on rows holds: forced keys keep
-        // their rows, nothing of the backup's schema (triggers, other tables, its page size) comes along.
-        let forcedKeys = try forcedKeys(
-            of: managedLayer(
-                of: suiteName, configuration: Configuration(location: location, systemDirectories: systemDirectories),
-                excluding: store))
-        try store.transaction(forcedKeys: forcedKeys) { domain in
+        // their rows, the schema is checked, nothing of the backup's schema (triggers, other tables, its
+        // page size) comes along.
+        let rules = try writeRules(
+            of: store, root: registry.root,
+            configuration: Configuration(location: location, systemDirectories: systemDirectories))
+        try store.transaction(rules: rules) { domain in
             try domain.replaceAll(with: content.values)
             try domain.replaceMigrationRecords(with: content.migrations)
         }

@@ -44,6 +44,11 @@ extension Defaults {
         /// against `UserDefaults.didChangeNotification`; ``Defaults/observe(_:initial:handler:)`` and
         /// ``Defaults/changes(of:initial:bufferingPolicy:)`` need no notification and also see other processes' writes.
         public var postsChangeNotifications: Bool
+        /// The schema of the instance's own domain: the rule of every write to it, whose defaults every
+        /// read sees (see ``PreferenceSchema``). Its suite must be the instance's. The default is nil:
+        /// the schema installed for the domain applies, when there is one (``Defaults/installedSchema(suiteName:location:systemDirectories:)``),
+        /// read when first needed and looked at again at each write.
+        public var schema: PreferenceSchema?
 
         /// A configuration; every parameter has the default its property documents.
         public init(
@@ -53,8 +58,10 @@ extension Defaults {
             busyTimeout: Duration = .seconds(5),
             postsChangeNotifications: Bool = false,
             systemDirectories: [URL] = Location.systemDirectories(),
+            schema: PreferenceSchema? = nil,
             errorHandler: @escaping @Sendable (DefaultsError) -> Void = Defaults.reportToStandardError
         ) {
+            self.schema = schema
             self.location = location
             self.arguments = arguments
             self.suites = suites

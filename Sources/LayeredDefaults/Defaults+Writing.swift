@@ -13,7 +13,13 @@ extension Defaults {
     ///   ``DefaultsError/diskFull(suite:key:)`` or another storage error. When it throws, nothing changed,
     ///   on disk or in memory.
     public func write(_ value: PreferenceValue?, forKey key: String) throws {
-        _ = try transaction(in: persistent, key: key) { try $0.write(value, forKey: key) }
+        try write(value, forKey: key, declared: nil)
+    }
+
+    /// ``write(_:forKey:)`` of a key the app declared as `declared` (a typed key's schema entry, which
+    /// applies where the domain's schema does not declare the key).
+    func write(_ value: PreferenceValue?, forKey key: String, declared: PreferenceSchema.Entry?) throws {
+        _ = try transaction(in: persistent, key: key) { try $0.write(value, forKey: key, declared: declared) }
         postChange(changedKeys: CollectionOfOne(key))
     }
 
@@ -61,9 +67,17 @@ extension Defaults {
     @discardableResult
     public func update(forKey key: String, _ transform: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue?
     {
+        try update(forKey: key, declared: nil, transform)
+    }
+
+    /// ``update(forKey:_:)`` of a key the app declared as `declared` (see ``write(_:forKey:declared:)``).
+    @discardableResult
+    func update(
+        forKey key: String, declared: PreferenceSchema.Entry?, _ transform: (PreferenceValue?) throws -> PreferenceValue?
+    ) throws -> PreferenceValue? {
         let value = try transaction(in: persistent, key: key) { domain in
             let value = try transform(domain.value(forKey: key))
-            try domain.write(value, forKey: key)
+            try domain.write(value, forKey: key, declared: declared)
             return value
         }
         postChange(changedKeys: CollectionOfOne(key))
@@ -71,18 +85,31 @@ extension Defaults {
     }
 
     /// Runs `body` in one write transaction on `store`: the one way any API of this instance changes the
-    /// rows of any domain. The keys of that domain's managed domain (under this instance's system
-    /// directories) are forced: ``DomainTransaction/write(_:forKey:)`` refuses them with
-    /// ``DefaultsError/forced(suite:key:)``, and ``DomainTransaction/removeAll()`` keeps their rows.
+    /// rows of any domain, under that domain's ``WriteRules``: the keys of its managed domain (under this
+    /// instance's system directories) are forced, and its schema (``Configuration/schema`` for this
+    /// instance's own domain, else the installed one) is checked.
+    func transaction<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
+        let rules =
+            store === persistent
+            ? WriteRules(
+                forcedKeys: try Self.forcedKeys(of: (searchList.managed, searchList.managedFailure)),
+                schema: searchList.schema.forWriting)
+            : try Self.writeRules(of: store, root: registry.root, configuration: configuration)
+        return try store.transaction(key: key, rules: rules, body)
+    }
+
+    /// The rules of a write to `store`, a domain at `root` (nil in memory) that is not the persistent
+    /// domain of an instance: its managed domain's forced keys and its installed schema.
     ///
     /// NB: fails closed: when a managed file exists but cannot be read, no key of it can be known to be
     /// free, so every write to that domain fails with that file's error. The forced keys are read
     /// before the transaction begins, so that no store's lock is taken while this one is held.
-    func transaction<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
-        let forcedKeys =
-            store === persistent
-            ? try Self.forcedKeys(of: (searchList.managed, searchList.managedFailure))
-            : try Self.forcedKeys(of: Self.managedLayer(of: store.name, configuration: configuration, excluding: store))
-        return try store.transaction(key: key, forcedKeys: forcedKeys, body)
+    static func writeRules(of store: DomainStore, root: URL?, configuration: Configuration) throws -> WriteRules {
+        let schema = ApplicableSchema(
+            suiteName: store.name, configured: nil, root: root, systemDirectories: configuration.systemDirectories,
+            report: configuration.errorHandler)
+        return WriteRules(
+            forcedKeys: try forcedKeys(of: managedLayer(of: store.name, configuration: configuration, excluding: store)),
+            schema: schema.forWriting)
     }
 }

@@ -43,8 +43,6 @@ public final class Defaults: Sendable {
     let registry: StoreRegistry
     /// The search list: its layers, their change count, the fall-through memo, and the search.
     let searchList: SearchList
-    /// The typed keys whose value did not convert and was reported (see ``typedValue(_:for:)``).
-    let mismatchesReported = Lock<Set<String>>([])
 
     /// This instance's persistent domain, first of the search list's stores.
     var persistent: DomainStore { searchList.persistent }
@@ -59,8 +57,13 @@ public final class Defaults: Sendable {
     ///     timeout and the error handler.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` (nothing touched), ``DefaultsError/corruptStore(path:reason:)``,
     ///   ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
-    ///   ``DefaultsError/unsafePath(path:)``, or a storage error, for this domain or one of the suites.
+    ///   ``DefaultsError/unsafePath(path:)``, or a storage error, for this domain or one of the suites;
+    ///   ``DefaultsError/invalidSchema(suite:key:reason:)`` when ``Configuration/schema`` is another suite's.
     public convenience init(suiteName: String, configuration: Configuration = Configuration()) throws {
+        if let schema = configuration.schema, schema.suiteName != suiteName {
+            throw DefaultsError.invalidSchema(
+                suite: schema.suiteName, key: nil, reason: "it is given to an instance of suite '\(suiteName)'")
+        }
         let registry = StoreRegistry(configuration: configuration)
         let persistent = try registry.store(named: suiteName)!
         let suites = try configuration.suites.map { try registry.store(named: $0)! }
@@ -110,7 +113,9 @@ public final class Defaults: Sendable {
     // MARK: Reading
 
     /// The value of `key` found by the search list (managed domain, argument domain, persistent domain,
-    /// suites, global domain, system domain, registration domain), or nil when no domain holds it.
+    /// suites, global domain, system domain, registration domain, and last the schema's default), or nil
+    /// when no domain holds it and the schema gives it no default. A value the schema does not accept
+    /// reads as its default (reported once to the error handler); an argument is read as the schema's type.
     ///
     /// Called from inside the body of a ``transaction(_:)`` on this domain, it sees that transaction's
     /// changes (the body runs on the calling thread, which holds the domain's write lock); a key the
@@ -134,4 +139,9 @@ public final class Defaults: Sendable {
     package func lookup(_ key: String) -> PreferenceValue? {
         searchList.search(key, failed: report)
     }
+
+    /// The schema that applies to this instance's domain: ``Configuration/schema``, else the one
+    /// installed for it as last read (read now if it never was), or nil when none applies. A write looks at
+    /// the installed files again first, so a newer one installed meanwhile applies to it.
+    public var schema: PreferenceSchema? { searchList.schema.forReading }
 }

@@ -109,13 +109,17 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The domain has no file (nothing to back up). Nothing was created.
     case noSuchDomain(suite: String)
 
-    /// A typed key does not accept the value (``Defaults/Key/accepted``: out of its range, too long, not
-    /// one of its choices), or `prefs` refused a value outside the domain's schema; `accepts` says what
-    /// it does accept. Nothing was written.
+    /// The domain's schema (or, for a key it leaves to the app, the typed key's own declaration) does not
+    /// accept the value: not of the key's type, not holding its content, out of its range, too long, not
+    /// one of its choices; `accepts` says what it does accept. Nothing was written.
     case valueNotAccepted(suite: String, key: String, accepts: String)
-    /// The value stored for a typed key converts to its type but is not one the key accepts (`accepts`
-    /// says what it does): the key reads as its default and the stored value is left as it is. A read
-    /// reports it once per key name and ``Defaults`` instance.
+    /// The domain's schema does not declare the key and does not allow undeclared keys
+    /// (``PreferenceSchema/allowsUndeclaredKeys``); `nearest` names the schema's keys nearest to it (a
+    /// typo's likely meaning), if any. Nothing was written.
+    case undeclaredKey(suite: String, key: String, nearest: [String])
+    /// The value found for a key is not one its schema entry (or the typed key's own declaration)
+    /// accepts (`accepts` says what it does): the key reads as its default and the stored value is left
+    /// as it is. A read reports it once per key name and ``Defaults`` instance.
     case storedValueNotAccepted(suite: String, key: String, accepts: String)
     /// A schema's declaration does not hold together (`reason` says why; `key` names the key, if one).
     /// Nothing was installed.
@@ -195,6 +199,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "The domain '\(suite)' does not exist (it has no file); nothing was created"
         case .valueNotAccepted(let suite, let key, let accepts):
             "Cannot store the value for key '\(key)' in suite '\(suite)': the key accepts \(accepts); nothing was changed"
+        case .undeclaredKey(let suite, let key, let nearest):
+            "Cannot store a value for key '\(key)' in suite '\(suite)': its schema declares no such key\(nearest.isEmpty ? "" : " (did you mean \(nearest.map { "'\($0)'" }.joined(separator: " or "))?)"); nothing was changed: the keys it declares are listed by `prefs keys \(suite)`"
         case .storedValueNotAccepted(let suite, let key, let accepts):
             "The value of key '\(key)' in suite '\(suite)' is not one the key accepts (\(accepts)); it reads as the key's default and was left untouched: write a new value to replace it, or reset it (`reset(_:)`, `prefs reset`) to the default"
         case .invalidSchema(let suite, let key, let reason):

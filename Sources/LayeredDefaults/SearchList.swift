@@ -30,6 +30,11 @@ final class SearchList: Sendable {
     let changes = Atomic<Int>(0)
     /// What searches found past the persistent domain.
     let fallThrough = Lock(FallThroughCache())
+    /// The schema of the persistent domain: its defaults are the last layer, and a value it refuses
+    /// reads as its default.
+    let schema: ApplicableSchema
+    /// The keys whose value could not be used and was reported (see ``reportOnce(_:key:)``).
+    private let reportedKeys = Lock<Set<String>>([])
 
     /// Held by the one thread that opens the global domain (see ``withLayers(_:)``).
     private let globalOpening = Lock(())
@@ -86,6 +91,9 @@ final class SearchList: Sendable {
             system: system.system)
         self.managed = system.managed
         self.managedFailure = system.managedFailure
+        self.schema = ApplicableSchema(
+            suiteName: suiteName, configured: configuration.schema, root: registry.root,
+            systemDirectories: configuration.systemDirectories, report: configuration.errorHandler)
         self.hasArguments = Atomic(!layers.arguments.isEmpty)
         self.layers = Lock(layers)
     }
@@ -101,6 +109,12 @@ final class SearchList: Sendable {
         pthread_setspecific(Self.reporting, UnsafeRawPointer(bitPattern: 1))
         defer { pthread_setspecific(Self.reporting, nil) }
         errorHandler(DefaultsError.wrapping(error, suite: suiteName))
+    }
+
+    /// Sends `error` about `key` to the error handler the first time this instance meets a value of that
+    /// key name it cannot use, never again: a value read on every frame must not flood the handler.
+    func reportOnce(_ error: DefaultsError, key: String) {
+        if reportedKeys.withLock({ $0.insert(key).inserted }) { report(error) }
     }
 
     /// Set while the calling thread runs an error handler (see ``report(_:)``).
@@ -170,12 +184,39 @@ final class SearchList: Sendable {
 
     /// The search for `key`; `failed` decides what a domain that cannot be read does: throw (the
     /// throwing API), or report it and search on (the API that does not throw).
-    func search(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
-        // NB: the hot path. A key of the persistent domain costs one lock, the store's (the argument domain
+    ///
+    /// The key's entry in the domain's schema, else `declared` (a typed key's own), decides what a value
+    /// found may be: one it refuses reads as the schema's default (reported once); an argument, which is
+    /// text, is read as the entry's type first. When no domain holds the key, the schema's default is the
+    /// last layer (unless `schemaDefault` is false: then nil).
+    func search(
+        _ key: String, declared: PreferenceSchema.Entry? = nil, schemaDefault: Bool = true,
+        failed: (any Error) throws -> Void
+    ) rethrows -> PreferenceValue? {
+        // NB: the hot path: with no schema and no declaration, one atomic load more than the layers' search.
+        let schema = self.schema.forReading
+        if schema == nil, declared == nil { return try searchLayers(key, argumentType: nil, failed: failed) }
+        let schemaEntry = schema?.entry(named: key)
+        guard let entry = schemaEntry ?? declared else { return try searchLayers(key, argumentType: nil, failed: failed) }
+        if let found = try searchLayers(key, argumentType: entry.type, failed: failed) {
+            if entry.accepts(found) { return found }
+            reportOnce(.storedValueNotAccepted(suite: suiteName, key: key, accepts: entry.acceptedPhrase), key: key)
+        }
+        return schemaDefault ? schemaEntry?.defaultValue : nil
+    }
+
+    /// The first value of `key` in the layers, the registration domain last; an argument read as
+    /// `argumentType` when given (see ``PreferenceSchema/ValueType/value(ofArgument:)``).
+    private func searchLayers(
+        _ key: String, argumentType: PreferenceSchema.ValueType?, failed: (any Error) throws -> Void
+    ) rethrows -> PreferenceValue? {
+        // NB: a key of the persistent domain costs one lock, the store's (the argument domain
         // costs one more only when it holds keys, the managed domain only when it exists); the layers are
         // copied only on a miss.
         if !managed.isEmpty, let forced = try managedValue(key, failed: failed) { return forced }
-        if hasArguments.load(ordering: .acquiring), let forced = layers.withLock({ $0.arguments[key] }) { return forced }
+        if hasArguments.load(ordering: .acquiring), let argument = layers.withLock({ $0.arguments[key] }) {
+            return argumentType.map { $0.value(ofArgument: argument) } ?? argument
+        }
         if let value = try read(key, in: persistent, failed: failed) { return value }
         let count = changes.load(ordering: .acquiring)
         // NB: not from inside a transaction's body: there, the search must reach the stores, so that what a
@@ -236,15 +277,29 @@ final class SearchList: Sendable {
         return nil
     }
 
-    /// Every key of the search list with the value ``search(_:failed:)`` would find; `failed` as there.
+    /// Every key of the search list with the value ``search(_:declared:schemaDefault:failed:)`` would find;
+    /// `failed` as there: the schema's defaults for the keys no domain holds, and a value the schema
+    /// refuses replaced by its default (reported once).
     func resolve(failed: (any Error) throws -> Void) rethrows -> [String: PreferenceValue] {
         let (arguments, stores, system, registration) = withLayers { ($0.arguments, $0.stores, $0.system, $0.registration) }
+        let schema = self.schema.forReading
         var merged = registration
         for store in stores.reversed() {
             try merge(store, asReadOnlyLayer: Self.contains(system, store), into: &merged, failed: failed)
         }
-        merged.merge(arguments) { _, new in new }
+        for (key, argument) in arguments {
+            merged[key] = schema?.entry(named: key)?.type.map { $0.value(ofArgument: argument) } ?? argument
+        }
         for store in managed.reversed() { try merge(store, asReadOnlyLayer: true, into: &merged, failed: failed) }
+        guard let schema else { return merged }
+        for entry in schema.keys {
+            if let found = merged[entry.name] {
+                if entry.accepts(found) { continue }
+                reportOnce(
+                    .storedValueNotAccepted(suite: suiteName, key: entry.name, accepts: entry.acceptedPhrase), key: entry.name)
+            }
+            merged[entry.name] = entry.defaultValue
+        }
         return merged
     }
 

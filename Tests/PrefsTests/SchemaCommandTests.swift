@@ -5,23 +5,31 @@ import Testing
 @testable import prefs
 
 @Suite struct SchemaCommandTests {
-    /// The schema of the domain `app`: a theme of three choices, a size from 6 to 72, a name of at most 8 characters.
-    static let schema = try! PreferenceSchema(
-        suiteName: "app", version: 1,
-        entries: [
-            .init(
-                name: "theme", type: .string, defaultValue: "system", summary: "The colour scheme",
-                accepted: .choices(["system", "light", "dark"])),
-            .init(
-                name: "size", type: .integer, defaultValue: 12, summary: "The font size", description: "In points.",
-                accepted: .integers(6...72)),
-            .init(name: "nickname", type: .string, defaultValue: nil, summary: "A short name", accepted: .maximumLength(8)),
-        ])
+    /// The keys of the domain `app`: a theme of three choices, a size from 6 to 72, a name of at most 8
+    /// characters, a switch, a ratio from 0 to 1, and an install id that is a UUID.
+    static let entries: [PreferenceSchema.Entry] = [
+        .init(
+            name: "theme", type: .string, defaultValue: "system", summary: "The colour scheme",
+            accepted: .choices(["system", "light", "dark"])),
+        .init(
+            name: "size", type: .integer, defaultValue: 12, summary: "The font size", description: "In points.",
+            accepted: .integers(6...72)),
+        .init(name: "nickname", type: .string, defaultValue: nil, summary: "A short name", accepted: .maximumLength(8)),
+        .init(name: "enabled", type: .boolean, defaultValue: false, summary: "Whether it is on"),
+        .init(name: "ratio", type: .float, defaultValue: 0.5, summary: "A share", accepted: .numbers(0...1)),
+        .init(name: "installID", type: .string, content: .uuid, defaultValue: nil, summary: "The installation"),
+    ]
 
-    /// Runs `body` with a root whose domain `app` has ``schema`` installed, as its app would.
-    func withSchema(_ body: (TestRoot) throws -> Void) throws {
+    /// The schema of the domain `app`, which declares every key of it (``entries``).
+    static let schema = try! PreferenceSchema(suiteName: "app", version: 1, entries: entries)
+
+    /// Runs `body` with a root whose domain `app` has ``schema`` installed, as its app would; with
+    /// `allowingOtherKeys`, a schema that lets the domain hold keys it does not declare.
+    func withSchema(allowingOtherKeys: Bool = false, _ body: (TestRoot) throws -> Void) throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            let schema = try PreferenceSchema(
+                suiteName: "app", version: 1, entries: Self.entries, allowsUndeclaredKeys: allowingOtherKeys)
+            try Defaults.installSchema(schema, location: .directory(root.url))
             try body(root)
         }
     }
@@ -29,7 +37,7 @@ import Testing
     /// `import` and `rename` are writes like any other: a value outside the schema is refused, exit 2,
     /// naming the key and never the value, and nothing changes.
     @Test func importAndRenameCannotWriteWhatTheSchemaRefuses() throws {
-        try withSchema { root throws in
+        try withSchema(allowingOtherKeys: true) { root throws in
             try root.prefs("write", "app", "other", "-string", "SECRET-neon").requireSuccess()
             let imported = root.prefs(
                 "import", "app", "-", input: Data(#"{"theme":{"string":"SECRET-neon"},"size":{"integer":14}}"#.utf8))
@@ -43,16 +51,69 @@ import Testing
         }
     }
 
-    /// An unset key prints the schema's default only when it is what the app reads: a system-wide layer's
-    /// value comes first, so the key is then not found in the domain.
-    @Test func anUnsetKeyIsTheDefaultOnlyWhenNoSystemLayerHoldsIt() throws {
+    /// An unset key prints what the app reads: the schema's default only when no system-wide layer
+    /// holds the key, whose value comes first, whether or not the domain has a file yet.
+    @Test(arguments: [false, true])
+    func anUnsetKeyReadsAsTheAppReadsIt(domainHasAFile: Bool) throws {
         try withSchema { root throws in
-            try root.prefs("write", "app", "size", "-int", "14").requireSuccess()
+            if domainHasAFile { try root.prefs("write", "app", "size", "-int", "14").requireSuccess() }
             let read = root.prefs("read", "app", "theme")
             #expect(read.output == "system\n" && read.errorLines.count == 1)
             try root.prefs("--system", "write", "app", "theme", "dark").requireSuccess()
-            let shadowed = root.prefs("read", "app", "theme", "--json")
-            #expect(shadowed.status == .notFound && !shadowed.output.contains("default"))
+            #expect(root.prefs("read", "app", "theme", "--json").output == #"{"default":{"string":"dark"}}"# + "\n")
+            try root.prefs("--managed", "write", "app", "theme", "light").requireSuccess()
+            let forced = root.prefs("read", "app", "theme")
+            #expect(forced.status == .success && forced.output == "light\n")
+            #expect(root.entries.contains("app.sqlite3") == domainHasAFile, "reading creates nothing")
+        }
+    }
+
+    /// A plain value is read by the key's type, as `gsettings set` reads it; type flags still work.
+    @Test func aPlainValueIsReadByTheKeysType() throws {
+        try withSchema { root throws in
+            try root.prefs("write", "app", "size", "20").requireSuccess()
+            try root.prefs("write", "app", "enabled", "true").requireSuccess()
+            try root.prefs("write", "app", "ratio", "0.25").requireSuccess()
+            try root.prefs("write", "app", "nickname", "42").requireSuccess()
+            try root.prefs("write", "app", "installID", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F").requireSuccess()
+            #expect(
+                try root.stored("app") == [
+                    "size": 20, "enabled": true, "ratio": 0.25, "nickname": "42",
+                    "installID": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+                ])
+            try root.prefs("write", "app", "size", "-int", "21").requireSuccess()
+            let wrong = root.prefs("write", "app", "size", "big")
+            #expect(wrong.status == .usage && wrong.error.contains("key 'size' of domain 'app' holds an integer"))
+            #expect(!wrong.error.contains("big"), "never the value")
+            #expect(try root.stored("app")["size"] == 21)
+        }
+    }
+
+    /// A key the schema does not declare is refused, naming the nearest keys it does, as `gsettings`
+    /// answers "No such key"; a schema that allows other keys lets them be written.
+    @Test func aKeyOutsideTheSchemaIsRefusedWithTheNearestNames() throws {
+        try withSchema { root throws in
+            let typo = root.prefs("write", "app", "Size", "-int", "20")
+            #expect(typo.status == .usage)
+            #expect(
+                typo.errorLines == [
+                    "prefs: Cannot store a value for key 'Size' in domain 'app': its schema declares no such key (did you mean 'size'?); nothing was changed: the keys it declares are listed by `prefs keys app`"
+                ])
+            #expect(root.prefs("write", "app", "unrelated", "x").error.contains("declares no such key;"))
+            #expect(root.entries == ["schemas"], "nothing created")
+        }
+        try withSchema(allowingOtherKeys: true) { root throws in
+            try root.prefs("write", "app", "Size", "-int", "20").requireSuccess()
+            #expect(try root.stored("app") == ["Size": 20])
+        }
+    }
+
+    /// What a string key holds (a UUID) is checked for a script as it is for the app.
+    @Test func aStringKeysContentIsChecked() throws {
+        try withSchema { root throws in
+            let write = root.prefs("write", "app", "installID", "not-a-uuid")
+            #expect(write.status == .usage && write.error.contains("the key accepts a string holding a UUID"))
+            #expect(root.entries == ["schemas"])
         }
     }
 
@@ -60,7 +121,10 @@ import Testing
         try withSchema { root throws in
             let keys = root.prefs("keys", "app")
             #expect(keys.status == .success && keys.error.isEmpty)
-            #expect(keys.output == "nickname\tstring\t-\nsize\tinteger\t12\ntheme\tstring\tsystem\n")
+            #expect(
+                keys.output
+                    == "enabled\tboolean\t0\ninstallID\tstring\t-\nnickname\tstring\t-\nratio\tfloat\t0.5\nsize\tinteger\t12\ntheme\tstring\tsystem\n"
+            )
             let json = root.prefs("keys", "app", "--json")
             #expect(try JSONDecoder().decode([PreferenceSchema.Entry].self, from: Data(json.output.utf8)) == Self.schema.keys)
             #expect(root.entries == ["schemas"], "listing keys creates no domain")
@@ -91,7 +155,7 @@ import Testing
     }
 
     @Test func resetRemovesTheUsersValueSoTheDefaultShows() throws {
-        try withSchema { root throws in
+        try withSchema(allowingOtherKeys: true) { root throws in
             #expect(root.prefs("reset", "app", "size").status == .success)
             #expect(root.entries == ["schemas"], "a domain without a file is not created")
             root.prefs("write", "app", "size", "-int", "14")
@@ -110,7 +174,10 @@ import Testing
             let read = root.prefs("read", "app", "theme")
             #expect(read.status == .success)
             #expect(read.output == "system\n")
-            #expect(read.errorLines == ["prefs: key 'theme' is not set in domain 'app': this is its schema's default"])
+            #expect(
+                read.errorLines == [
+                    "prefs: key 'theme' is not set in domain 'app': this is what it reads as (the managed or system domain's value, or its schema's default)"
+                ])
             #expect(root.prefs("read", "app", "theme", "--json").output == #"{"default":{"string":"system"}}"# + "\n")
             root.prefs("write", "app", "theme", "dark")
             let set = root.prefs("read", "app", "theme")
@@ -120,12 +187,12 @@ import Testing
     }
 
     static let refusals: [([String], String)] = [
-        (["theme", "-int", "3"], "the key accepts a string, one of system, light, dark (its schema)"),
-        (["theme", "neon"], "the key accepts a string, one of system, light, dark (its schema)"),
-        (["size", "-int", "100"], "the key accepts an integer from 6 to 72 (its schema)"),
-        (["size", "-float", "14.5"], "the key accepts an integer from 6 to 72 (its schema)"),
-        (["nickname", "-string", "secretvalue"], "the key accepts a string at most 8 characters (its schema)"),
-        (["nickname", "-array-add", "secret"], "the key accepts a string at most 8 characters (its schema)"),
+        (["theme", "-int", "3"], "the key accepts a string, one of system, light, dark"),
+        (["theme", "neon"], "the key accepts a string, one of system, light, dark"),
+        (["size", "-int", "100"], "the key accepts an integer from 6 to 72"),
+        (["size", "-float", "14.5"], "the key accepts an integer from 6 to 72"),
+        (["nickname", "-string", "secretvalue"], "the key accepts a string at most 8 characters"),
+        (["nickname", "-array-add", "secret"], "the key accepts a string at most 8 characters"),
     ]
 
     @Test(arguments: refusals)
@@ -151,7 +218,10 @@ import Testing
             let write = root.prefs("write", "app", "{ theme = neon; }")
             #expect(write.status == .usage && write.errorLines.count == 1 && write.error.contains("'theme'"))
             #expect(try root.stored("app") == ["size": 14])
-            #expect(root.prefs("write", "app", "{ theme = dark; other = x; }").status == .success)
+            let other = root.prefs("write", "app", "{ theme = dark; other = x; }")
+            #expect(other.status == .usage && other.error.contains("'other'"))
+            #expect(root.prefs("write", "app", "{ theme = dark; }").status == .success)
+            #expect(try root.stored("app") == ["theme": "dark"])
         }
     }
 
@@ -197,13 +267,13 @@ import Testing
             let newer = try PreferenceSchema(suiteName: "app", version: 2, entries: Array(Self.schema.keys.prefix(1)))
             #expect(root.prefs(["install-schema", "-"], input: try newer.jsonData()).output == "replaced version 1\n")
             #expect(root.prefs("install-schema", file.path).output == "kept the installed version 2\n")
-            #expect(root.prefs("keys", "app").output == "nickname\tstring\t-\n")
+            #expect(root.prefs("keys", "app").output == "enabled\tboolean\t0\n")
 
             let system = root.prefs("--system", "install-schema", file.path)
             #expect(system.status == .success && system.output == "installed\n")
             let systemFile = root.systemDirectory.appendingPathComponent("layered-defaults/schemas/app.json")
             #expect(try FileManager.default.attributesOfItem(atPath: systemFile.path)[.posixPermissions] as? Int == 0o644)
-            #expect(root.prefs("--system", "keys", "app").output.hasPrefix("nickname\tstring\t-\nsize"))
+            #expect(root.prefs("--system", "keys", "app").output.hasPrefix("enabled\tboolean\t0\ninstallID"))
 
             let malformed = root.prefs(["install-schema", "-"], input: Data("{}".utf8))
             #expect(malformed.status == .usage && malformed.errorLines.count == 1 && malformed.error.contains("malformed"))

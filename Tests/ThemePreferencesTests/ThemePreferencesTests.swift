@@ -20,7 +20,10 @@ import ThemePreferences
         try defaults.write(stored, forKey: ThemePreferences.key.name)
         #expect(ThemePreferences(defaults: defaults).theme == expected)
         let isATheme = stored.map { Theme(preferenceValue: $0) != nil } ?? true
-        #expect(errors.all == (isATheme ? [] : [.mismatchedValue(suite: "theme.test", key: "theme", type: "Theme")]))
+        // NB: the key's own entry (its cases, as strings) refuses what is not a theme before it is converted.
+        let refusal = DefaultsError.storedValueNotAccepted(
+            suite: "theme.test", key: "theme", accepts: "a string, one of system, light, dark")
+        #expect(errors.all == (isATheme ? [] : [refusal]))
     }
 
     @Test func creatingNeverWrites() throws {

@@ -291,11 +291,10 @@ final class DomainStore: Sendable {
     ///   the database and the view are as they were.
     /// - Parameters:
     ///   - key: the key the transaction is about, if one, for error messages.
-    ///   - forcedKeys: the keys the body may not set, whose rows it does not remove (those of the managed
-    ///     domain of this one).
+    ///   - rules: what the body's writes obey (the forced keys, whose rows it does not remove, and the schema).
     @discardableResult
     func transaction<T>(
-        key: String? = nil, forcedKeys: Set<String> = [], _ body: (inout DomainTransaction) throws -> T
+        key: String? = nil, rules: WriteRules = WriteRules(), _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         if let unavailable {
             if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
@@ -309,7 +308,7 @@ final class DomainStore: Sendable {
             } catch {
                 throw failure(error, key: key)
             }
-            var transaction = DomainTransaction(table: table, forcedKeys: forcedKeys)
+            var transaction = DomainTransaction(table: table, rules: rules)
             let before: (generation: Int, fingerprint: ChangeSignal.Fingerprint)
             let result: T
             let wroteLog: Bool

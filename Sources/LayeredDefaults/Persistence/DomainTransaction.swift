@@ -15,13 +15,12 @@ public struct DomainTransaction: ~Copyable {
     /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
     var removedAll = false
 
-    /// The keys ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: those of the managed domain of this
-    /// one (usually none).
-    let forcedKeys: Set<String>
+    /// What ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: the forced keys and the schema.
+    let rules: WriteRules
 
-    init(table: PreferencesTable, forcedKeys: Set<String> = []) {
+    init(table: PreferencesTable, rules: WriteRules = WriteRules()) {
         self.table = table
-        self.forcedKeys = forcedKeys
+        self.rules = rules
     }
 
     /// The name of the domain.
@@ -44,11 +43,19 @@ public struct DomainTransaction: ~Copyable {
     ///   ``DefaultsError/nestingTooDeep(suite:key:limit:)`` for a value nested deeper than
     ///   ``PreferenceValue/maximumNestingDepth``, ``DefaultsError/dateOutOfRange(suite:key:)`` for a date
     ///   outside ``PreferenceValue/dateRange``, ``DefaultsError/forced(suite:key:)`` for a key of the
-    ///   managed domain (all before anything is written), or a storage error.
+    ///   managed domain, ``DefaultsError/undeclaredKey(suite:key:nearest:)`` or
+    ///   ``DefaultsError/valueNotAccepted(suite:key:accepts:)`` for a key or value the domain's schema
+    ///   refuses (all before anything is written), or a storage error.
     public mutating func write(_ value: PreferenceValue?, forKey key: String) throws {
+        try write(value, forKey: key, declared: nil)
+    }
+
+    /// ``write(_:forKey:)``, for a key the app declared as `declared` (a typed key's entry), which applies
+    /// where the domain's schema does not declare the key.
+    mutating func write(_ value: PreferenceValue?, forKey key: String, declared: PreferenceSchema.Entry?) throws {
         guard !key.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
         // NB: every change of a row by any API comes here or to `removeAll`, so these checks cover them all.
-        if forcedKeys.contains(key) { throw DefaultsError.forced(suite: suiteName, key: key) }
+        try rules.check(value, forKey: key, declared: declared, suite: suiteName)
         try value?.checkStorable(suite: suiteName, key: key)
         try recordingFailure { try table.set(value, forKey: key) }
         changes.append((key, value))
@@ -111,13 +118,13 @@ public struct DomainTransaction: ~Copyable {
     /// - Throws: a storage error.
     @discardableResult
     public mutating func removeAll() throws -> [String] {
-        guard !forcedKeys.isEmpty else {
+        guard !rules.forcedKeys.isEmpty else {
             try recordingFailure { try table.removeAll() }
             changes.removeAll()
             removedAll = true
             return []
         }
-        let (removed, kept) = try recordingFailure { try table.removeAll(keeping: forcedKeys) }
+        let (removed, kept) = try recordingFailure { try table.removeAll(keeping: rules.forcedKeys) }
         changes.append(contentsOf: removed.map { ($0, nil) })
         return kept
     }

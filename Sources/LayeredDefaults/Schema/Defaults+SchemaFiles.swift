@@ -63,7 +63,8 @@ extension Defaults {
 
     /// The schema installed for `suiteName`: the user's (`<root>/schemas/<suite>.json`), else the first
     /// system directory's that has one (`<dir>/layered-defaults/schemas/<suite>.json`); nil when none
-    /// is installed. A schema file is read strictly and never trusted when malformed.
+    /// is installed. A schema file is read strictly and never trusted when malformed. This is the schema a
+    /// store of that suite and location obeys when its configuration gives none.
     /// - Parameters:
     ///   - suiteName: the suite.
     ///   - location: the root of the user's domains (``Location/inMemory``: none); the default is ``Location/default``.
@@ -76,20 +77,31 @@ extension Defaults {
         suiteName: String, location: Location = .default, systemDirectories: [URL] = Location.systemDirectories()
     ) throws(DefaultsError) -> PreferenceSchema? {
         guard SuiteName.isValid(suiteName) else { throw .invalidSuiteName(suiteName) }
-        let user = location.root().map { $0.appendingPathComponent(schemaDirectoryName, isDirectory: true) }
+        for path in schemaFiles(of: suiteName, root: location.root(), systemDirectories: systemDirectories) {
+            if let schema = try schema(inFile: path, suiteName: suiteName) { return schema }
+        }
+        return nil
+    }
+
+    /// The paths where a schema of `suiteName` may be installed, in the order they are searched: the
+    /// user's under `root` (none in memory), then each system directory's.
+    static func schemaFiles(of suiteName: String, root: URL?, systemDirectories: [URL]) -> [String] {
+        let user = root.map { $0.appendingPathComponent(schemaDirectoryName, isDirectory: true) }
         let system = systemDirectories.map {
             Location.systemRoot(in: $0).appendingPathComponent(schemaDirectoryName, isDirectory: true)
         }
-        for directory in (user.map { [$0] } ?? []) + system {
-            let file = schemaFile(of: suiteName, in: directory)
-            guard let data = try readSchemaFile(at: file.path) else { continue }
-            let schema = try PreferenceSchema(jsonData: data, path: file.path)
-            guard schema.suiteName == suiteName else {
-                throw .malformedSchema(path: file.path, reason: "it is the schema of another suite")
-            }
-            return schema
+        return ((user.map { [$0] } ?? []) + system).map { schemaFile(of: suiteName, in: $0).path }
+    }
+
+    /// The schema in the file at `path`, nil when there is none.
+    /// - Throws: as ``installedSchema(suiteName:location:systemDirectories:)``.
+    static func schema(inFile path: String, suiteName: String) throws(DefaultsError) -> PreferenceSchema? {
+        guard let data = try readSchemaFile(at: path) else { return nil }
+        let schema = try PreferenceSchema(jsonData: data, path: path)
+        guard schema.suiteName == suiteName else {
+            throw .malformedSchema(path: path, reason: "it is the schema of another suite")
         }
-        return nil
+        return schema
     }
 
     /// The schema file of `suiteName` in `directory`.

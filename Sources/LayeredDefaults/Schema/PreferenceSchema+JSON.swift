@@ -1,19 +1,21 @@
 import Foundation
 
-/// The schema file's JSON form (docs/SCHEMA.md): an object `{"format":1,"suite":...,"version":...,
-/// "keys":[...]}`, each key `{"name":...,"type":...,"summary":...,"default":{tagged value}}` with an
-/// optional `description` and at most one of `choices`, `range` and `maximumLength`. Values are in the
-/// tagged JSON of ``PreferenceValue`` (`{"string":"dark"}`), as `prefs read --json` prints them.
+/// The schema file's JSON form (docs/SCHEMA.md): an object `{"format":2,"suite":...,"version":...,
+/// "allowsUndeclaredKeys":false,"keys":[...]}`, each key `{"name":...,"type":...,"summary":...,
+/// "default":{tagged value}}` with an optional `description`, `content` or `computedDefault`, and at most
+/// one of `choices`, `range` and `maximumLength`. Values are in the tagged JSON of ``PreferenceValue``
+/// (`{"string":"dark"}`), as `prefs read --json` prints them. A format-1 file (no `allowsUndeclaredKeys`,
+/// `content` or `computedDefault`) reads as a schema that allows undeclared keys.
 ///
 /// Reading is strict: a member this format does not know, a member held twice, a missing or mistyped
-/// member, a declaration that does not hold together, or a file of another format version is refused,
-/// naming where it fails and never quoting it.
+/// member, a declaration that does not hold together, or a file of a format version it does not read is
+/// refused, naming where it fails and never quoting it.
 extension PreferenceSchema: Codable {
     /// The largest schema file read, in bytes (1 MiB): a larger one is refused unread.
     public static let maximumFileSize = 1 << 20
 
     private enum Member: String, CodingKey, CaseIterable {
-        case format, suite, version, keys
+        case format, suite, version, allowsUndeclaredKeys, keys
     }
 
     /// Decodes a schema's JSON object, strictly (see the extension's notes).
@@ -22,16 +24,31 @@ extension PreferenceSchema: Codable {
         try rejectUnknownMembers(decoder, known: Member.allCases)
         let container = try decoder.container(keyedBy: Member.self)
         let format = try container.decode(Int.self, forKey: .format)
-        guard format == Self.formatVersion else {
+        guard Self.readableFormatVersions.contains(format) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .format, in: container,
                 debugDescription:
-                    "format \(format), not \(Self.formatVersion), the one this version reads: upgrade LayeredDefaults")
+                    "format \(format), not one this version reads (\(Self.readableFormatVersions.lowerBound) to \(Self.readableFormatVersions.upperBound)): upgrade LayeredDefaults"
+            )
+        }
+        let entries = try container.decode([Entry].self, forKey: .keys)
+        if format == 1 {
+            if container.contains(.allowsUndeclaredKeys) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .allowsUndeclaredKeys, in: container, debugDescription: "not a member of format 1")
+            }
+            if let index = entries.firstIndex(where: { $0.content != nil || $0.defaultIsComputed }) {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: [Member.keys, AnyMember(index: index)],
+                        debugDescription: "content and computedDefault are not members of format 1"))
+            }
         }
         try self.init(
             suiteName: try container.decode(String.self, forKey: .suite),
-            version: try container.decode(Int.self, forKey: .version),
-            entries: try container.decode([Entry].self, forKey: .keys))
+            version: try container.decode(Int.self, forKey: .version), entries: entries,
+            allowsUndeclaredKeys: format == 1
+                || (try container.decodeIfPresent(Bool.self, forKey: .allowsUndeclaredKeys) ?? false))
     }
 
     /// Encodes the schema's JSON object.
@@ -40,6 +57,7 @@ extension PreferenceSchema: Codable {
         try container.encode(Self.formatVersion, forKey: .format)
         try container.encode(suiteName, forKey: .suite)
         try container.encode(version, forKey: .version)
+        try container.encode(allowsUndeclaredKeys, forKey: .allowsUndeclaredKeys)
         try container.encode(keys, forKey: .keys)
     }
 
@@ -109,7 +127,7 @@ extension PreferenceSchema: Codable {
 
 extension PreferenceSchema.Entry: Codable {
     private enum Member: String, CodingKey, CaseIterable {
-        case name, type, summary, description, `default`, choices, range, maximumLength
+        case name, type, content, summary, description, `default`, computedDefault, choices, range, maximumLength
     }
 
     private enum RangeMember: String, CodingKey, CaseIterable {
@@ -160,7 +178,17 @@ extension PreferenceSchema.Entry: Codable {
         }
         self.init(
             name: try container.decode(String.self, forKey: .name), type: valueType,
+            content: try container.decodeIfPresent(String.self, forKey: .content).map { name in
+                guard let content = PreferenceSchema.Content(rawValue: name) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: .content, in: container,
+                        debugDescription: "not one of "
+                            + PreferenceSchema.Content.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                return content
+            },
             defaultValue: try container.decodeIfPresent(PreferenceValue.self, forKey: .default),
+            defaultIsComputed: try container.decodeIfPresent(Bool.self, forKey: .computedDefault) ?? false,
             summary: try container.decode(String.self, forKey: .summary),
             description: try container.decodeIfPresent(String.self, forKey: .description), accepted: accepted)
     }
@@ -170,9 +198,11 @@ extension PreferenceSchema.Entry: Codable {
         var container = encoder.container(keyedBy: Member.self)
         try container.encode(name, forKey: .name)
         try container.encodeIfPresent(type?.rawValue, forKey: .type)
+        try container.encodeIfPresent(content, forKey: .content)
         try container.encode(summary, forKey: .summary)
         try container.encodeIfPresent(description, forKey: .description)
         try container.encodeIfPresent(defaultValue, forKey: .default)
+        if defaultIsComputed { try container.encode(true, forKey: .computedDefault) }
         switch accepted {
         case .anyValue: break
         case .choices(let choices): try container.encode(choices, forKey: .choices)
@@ -192,9 +222,17 @@ extension PreferenceSchema.Entry: Codable {
 /// Any member name, to list an object's members.
 private struct AnyMember: CodingKey {
     let stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
+    let intValue: Int?
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        intValue = nil
+    }
     init?(intValue: Int) { nil }
+    /// The member at `index` of an array, for a decoding error's path.
+    init(index: Int) {
+        stringValue = "\(index)"
+        intValue = index
+    }
 }
 
 /// Refuses an object with a member not in `known`, naming the member (a name, never a value).

@@ -26,6 +26,19 @@ extension PreferenceSchema {
             return false
         }
 
+        /// A launch argument's text read as this type, as a typed key reads it (`-fontSize 14` is the
+        /// integer 14; `YES`, `true` and `1` are true), or as it is when it does not read as one. Arguments
+        /// are text (as in Foundation), so a schema types them before it checks them.
+        func value(ofArgument value: PreferenceValue) -> PreferenceValue {
+            guard case .string = value else { return value }
+            switch self {
+            case .integer: return Int(preferenceValue: value).map(PreferenceValue.integer) ?? value
+            case .float: return Double(preferenceValue: value).map(PreferenceValue.double) ?? value
+            case .boolean: return Bool(preferenceValue: value).map(PreferenceValue.bool) ?? value
+            case .string, .date, .data, .array, .dictionary: return value
+            }
+        }
+
         /// The type with an article, for messages: `a string`, `an integer`.
         var phrase: String {
             self == .integer || self == .array ? "an \(rawValue)" : "a \(rawValue)"

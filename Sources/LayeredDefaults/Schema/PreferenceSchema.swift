@@ -1,11 +1,18 @@
 import Foundation
 
 /// A domain's schema: the keys an app reads, each with its type, its default, a one-line summary and
-/// what it accepts, for `prefs` (`keys`, `describe`, `reset`, refused writes), scripts and
-/// administrators.
+/// what it accepts; the store's own rule for the domain.
+///
+/// A schema applies to every write of its domain, through every door (typed and untyped writes, the
+/// compatibility setters, transactions, import, restore, `prefs`): a value it refuses is refused with
+/// ``DefaultsError/valueNotAccepted(suite:key:accepts:)``, and a key it does not declare with
+/// ``DefaultsError/undeclaredKey(suite:key:nearest:)`` unless ``allowsUndeclaredKeys``. Its defaults are
+/// the last layer of every read, and a value it refuses reads as the default. Which schema applies to a
+/// store: ``Defaults/Configuration/schema`` when given, else the installed file's (see <doc:Schemas>).
 ///
 /// Built from the app's typed keys, so there is no second list to keep in step, and installed as a
-/// file (``Defaults/installSchema(_:location:)``) that `prefs` reads; its format is in docs/SCHEMA.md.
+/// file (``Defaults/installSchema(_:location:)``) that `prefs`, scripts and other processes obey; its
+/// format is in docs/SCHEMA.md.
 ///
 /// ```swift
 /// enum Appearance: String, CaseIterable, PreferenceRepresentable { case system, light, dark }
@@ -16,8 +23,11 @@ import Foundation
 /// try Defaults.installSchema(schema)  // <root>/schemas/com.example.app.json
 /// ```
 public struct PreferenceSchema: Sendable, Hashable {
-    /// The version of the file format this package reads and writes (the file's `format` member).
-    public static let formatVersion = 1
+    /// The version of the file format this package writes (the file's `format` member).
+    public static let formatVersion = 2
+    /// The versions of the file format this package reads: 1 (no `content`, computed defaults or
+    /// `allowsUndeclaredKeys`: a format-1 schema allows undeclared keys, as it did when it was written) and 2.
+    public static let readableFormatVersions = 1...2
 
     /// The suite (domain) whose keys this describes.
     public let suiteName: String
@@ -26,6 +36,11 @@ public struct PreferenceSchema: Sendable, Hashable {
     public let version: Int
     /// The keys, sorted by name.
     public let keys: [Entry]
+    /// Whether the domain holds keys the schema does not declare: false (the default) refuses a write of
+    /// any other key, as GSettings does, so a typo is never stored; true lets them be written unchecked.
+    public let allowsUndeclaredKeys: Bool
+    /// The index of each key in ``keys``, by name.
+    private let positions: [String: Int]
 
     /// One key of a schema: what `prefs describe` prints.
     public struct Entry: Sendable, Hashable {
@@ -33,9 +48,14 @@ public struct PreferenceSchema: Sendable, Hashable {
         public let name: String
         /// The type of its values; nil for a type of the app's own that says none (any type is accepted).
         public let type: ValueType?
+        /// What a string key's text holds (a UUID, a URL, JSON text), where the app knows it; nil for any text.
+        public let content: Content?
         /// The stored form of its default: what it reads as while nothing is stored; nil for an optional
-        /// key (nil until set).
+        /// key (nil until set) or a computed default.
         public let defaultValue: PreferenceValue?
+        /// True when the app computes the key's default when it reads it (a key declared with
+        /// `default: { ... }`): the schema then has no fixed default to give.
+        public let defaultIsComputed: Bool
         /// What it is, in one line.
         public let summary: String
         /// More about it, if anything.
@@ -43,57 +63,57 @@ public struct PreferenceSchema: Sendable, Hashable {
         /// What it accepts besides being of its type.
         public let accepted: AcceptedValues
 
-        /// An entry; ``PreferenceSchema/init(suiteName:version:entries:)`` checks that its parts agree.
+        /// An entry; ``PreferenceSchema/init(suiteName:version:entries:allowsUndeclaredKeys:)`` checks that
+        /// its parts agree.
         public init(
-            name: String, type: ValueType?, defaultValue: PreferenceValue?, summary: String, description: String? = nil,
-            accepted: AcceptedValues = .anyValue
+            name: String, type: ValueType?, content: Content? = nil, defaultValue: PreferenceValue?,
+            defaultIsComputed: Bool = false, summary: String, description: String? = nil, accepted: AcceptedValues = .anyValue
         ) {
             self.name = name
             self.type = type
+            self.content = content
             self.defaultValue = defaultValue
+            self.defaultIsComputed = defaultIsComputed
             self.summary = summary
             self.description = description
             self.accepted = accepted
         }
 
-        /// True when `value` may be stored for this key: of its type, and admitted by ``accepted``.
+        /// True when `value` may be stored for this key: of its type, holding its content, and admitted by
+        /// ``accepted``. The one test of a value against a key, made by the write path and by every read.
         public func accepts(_ value: PreferenceValue) -> Bool {
-            (type?.matches(value) ?? true) && accepted.admits(value)
+            if let type, !type.matches(value) { return false }
+            if let content {
+                guard case .string(let text) = value, content.admits(text) else { return false }
+            }
+            return accepted.admits(value)
         }
 
         /// What the key accepts, in words, for messages: `a string, one of system, light, dark`,
-        /// `an integer from 6 to 72`, `any string`. Never a stored value.
+        /// `an integer from 6 to 72`, `a string holding a UUID`, `any string`. Never a stored value.
         public var acceptedPhrase: String {
-            let type = type?.phrase ?? "a value"
-            guard let phrase = accepted.phrase else { return self.type.map { "any \($0.rawValue)" } ?? "any value" }
-            if case .choices = accepted { return "\(type), \(phrase)" }
-            return "\(type) \(phrase)"
+            let held = content.map { " holding \($0.phrase)" } ?? ""
+            guard let phrase = accepted.phrase else {
+                guard let type else { return "any value" }
+                return held.isEmpty ? "any \(type.rawValue)" : type.phrase + held
+            }
+            let described = (type?.phrase ?? "a value") + held
+            if case .choices = accepted { return "\(described), \(phrase)" }
+            return "\(described) \(phrase)"
         }
     }
 
-    /// The schema of `keys`, declared once on the typed keys (summary, description, what each accepts).
-    ///
-    /// ```swift
-    /// let schema = try PreferenceSchema(suiteName: "com.example.app", version: 2, keys: .appearance, .fontSize)
-    /// ```
+    /// A schema of `entries` (as a file holds them), checked.
     /// - Parameters:
     ///   - suiteName: the suite the keys are stored in.
     ///   - version: the schema's version, 1 or more; raise it when the keys change.
-    ///   - keys: the typed keys, each with a summary.
-    /// - Throws: ``DefaultsError/invalidSchema(suite:key:reason:)`` when a key has no summary, two keys
-    ///   have one name, or a key's default or accepted values do not fit its type.
-    public init<each Value: PreferenceRepresentable>(
-        suiteName: String, version: Int, keys: repeat Defaults.Key<each Value>
-    ) throws(DefaultsError) {
-        var entries: [Entry] = []
-        for key in repeat each keys { entries.append(key.schemaEntry) }
-        try self.init(suiteName: suiteName, version: version, entries: entries)
-    }
-
-    /// A schema of `entries` (as a file holds them), checked.
-    /// - Throws: ``DefaultsError/invalidSchema(suite:key:reason:)`` naming what does not agree (see
-    ///   ``init(suiteName:version:keys:)``), or ``DefaultsError/invalidSuiteName(_:)``.
-    public init(suiteName: String, version: Int, entries: [Entry]) throws(DefaultsError) {
+    ///   - entries: the keys.
+    ///   - allowsUndeclaredKeys: whether keys it does not declare may be written (see
+    ///     ``allowsUndeclaredKeys``). The default is false.
+    /// - Throws: ``DefaultsError/invalidSchema(suite:key:reason:)`` naming what does not agree (a key without
+    ///   a summary or declared twice, a default or choice not of its type, a control character in any of
+    ///   its text), or ``DefaultsError/invalidSuiteName(_:)``.
+    public init(suiteName: String, version: Int, entries: [Entry], allowsUndeclaredKeys: Bool = false) throws(DefaultsError) {
         guard SuiteName.isValid(suiteName) else { throw .invalidSuiteName(suiteName) }
         func invalid(_ key: String?, _ reason: String) -> DefaultsError {
             .invalidSchema(suite: suiteName, key: key, reason: reason)
@@ -110,17 +130,73 @@ public struct PreferenceSchema: Sendable, Hashable {
         self.suiteName = suiteName
         self.version = version
         self.keys = entries.sorted { $0.name < $1.name }
+        self.allowsUndeclaredKeys = allowsUndeclaredKeys
+        self.positions = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1.name, $0) })
     }
 
     /// The entry of the key named `name`, if the schema has one.
     public func entry(named name: String) -> Entry? {
-        keys.first { $0.name == name }
+        positions[name].map { keys[$0] }
+    }
+
+    /// The names of the schema's keys nearest to `name`, nearest first, at most three: those equal to it
+    /// but for case, or a few edits away. For a refusal's "did you mean".
+    public func names(nearestTo name: String) -> [String] {
+        let folded = name.lowercased()
+        let limit = max(2, folded.count / 3)
+        let scored = keys.compactMap { entry -> (name: String, distance: Int)? in
+            let candidate = entry.name.lowercased()
+            let distance = candidate == folded ? 0 : Self.editDistance(folded, candidate, limit: limit)
+            return distance <= limit ? (entry.name, distance) : nil
+        }
+        return scored.sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }.prefix(3).map(\.name)
+    }
+
+    /// The Levenshtein distance of `a` and `b`, or `limit + 1` when it is more than `limit` (then cut
+    /// short: the work stays proportional to the shorter text times `limit`).
+    private static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+        let (a, b) = (Array(a), Array(b))
+        guard abs(a.count - b.count) <= limit else { return limit + 1 }
+        var previous = Array(0...b.count)
+        for (i, character) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for j in b.indices {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (character == b[j] ? 0 : 1))
+            }
+            if current.min()! > limit { return limit + 1 }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// Two schemas are equal when they declare the same keys in the same way.
+    public static func == (a: PreferenceSchema, b: PreferenceSchema) -> Bool {
+        a.suiteName == b.suiteName && a.version == b.version && a.keys == b.keys
+            && a.allowsUndeclaredKeys == b.allowsUndeclaredKeys
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(suiteName)
+        hasher.combine(version)
+        hasher.combine(keys)
+        hasher.combine(allowsUndeclaredKeys)
     }
 
     /// True when `text` holds a control or format character (an escape sequence, a tab, a direction
     /// override), which a terminal printing it would act on.
     private static func holdsControlCharacters(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
+    }
+
+    /// True when a string in `value` (a text, or a dictionary's key, at any depth) holds a control character.
+    private static func holdsControlCharacters(_ value: PreferenceValue) -> Bool {
+        switch value {
+        case .string(let text): holdsControlCharacters(text)
+        case .array(let values): values.contains(where: holdsControlCharacters)
+        case .dictionary(let values): values.contains { holdsControlCharacters($0.key) || holdsControlCharacters($0.value) }
+        case .integer, .double, .bool, .date, .data: false
+        }
     }
 
     /// Why `entry`'s parts do not agree, or nil when they do.
@@ -135,11 +211,18 @@ public struct PreferenceSchema: Sendable, Hashable {
         {
             return "its summary or description holds a control character (a terminal would act on it)"
         }
+        if entry.content != nil, entry.type != .string { return "a content fits only a string key" }
         switch entry.accepted {
         case .anyValue: break
         case .choices(let choices):
             if choices.isEmpty { return "its list of choices is empty" }
             if let type = entry.type, !choices.allSatisfy(type.matches) { return "a choice is not of its type, \(type.rawValue)" }
+            if choices.contains(where: holdsControlCharacters) {
+                return "a choice holds a control character (a terminal would act on it)"
+            }
+            if let content = entry.content, !choices.allSatisfy({ $0.stringValue.map(content.admits) ?? false }) {
+                return "a choice does not hold \(content.phrase)"
+            }
         case .integers:
             if entry.type != .integer { return "a range of integers fits only an integer key" }
         case .numbers(let range):
@@ -150,23 +233,11 @@ public struct PreferenceSchema: Sendable, Hashable {
             if length < 0 { return "its maximum length is negative" }
         }
         if let value = entry.defaultValue {
+            if entry.defaultIsComputed { return "it has a default and says its default is computed" }
+            if holdsControlCharacters(value) { return "its default holds a control character (a terminal would act on it)" }
             if let type = entry.type, !type.matches(value) { return "its default is not of its type, \(type.rawValue)" }
-            if !entry.accepted.admits(value) { return "its default is not one it accepts (\(entry.acceptedPhrase))" }
+            if !entry.accepts(value) { return "its default is not one it accepts (\(entry.acceptedPhrase))" }
         }
         return nil
-    }
-}
-
-extension Defaults.Key {
-    /// This key's entry in a schema: its name, type, default, summary, description and accepted values.
-    ///
-    /// NB: the type is the Swift type's (``PreferenceRepresentable/schemaType``), else that of the
-    /// default's stored form; a default that cannot be stored (a failing ``CodablePreference``) is
-    /// left out, and ``PreferenceSchema/init(suiteName:version:entries:)`` lets it be.
-    public var schemaEntry: PreferenceSchema.Entry {
-        let stored = (try? defaultValue.storedForm()) ?? nil
-        return PreferenceSchema.Entry(
-            name: name, type: Value.schemaType ?? stored.flatMap { PreferenceSchema.ValueType(rawValue: $0.typeName) },
-            defaultValue: stored, summary: summary ?? "", description: description, accepted: accepted)
     }
 }

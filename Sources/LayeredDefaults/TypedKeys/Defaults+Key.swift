@@ -22,16 +22,40 @@ extension Defaults {
     public struct Key<Value: PreferenceRepresentable>: Sendable {
         /// The key's name in the store.
         public let name: String
-        /// What the key reads as when no domain holds a value that converts to `Value`.
-        public let defaultValue: Value
         /// What the key is, in one line, for its schema (``PreferenceSchema``) and `prefs describe`.
         public let summary: String?
         /// More about the key, if anything, for its schema.
         public let description: String?
-        /// What the key accepts besides being a `Value`: a typed write of anything else is refused
-        /// (``DefaultsError/valueNotAccepted(suite:key:accepts:)``), and a stored value outside it reads
-        /// as the default (reported once).
+        /// What the key accepts besides being a `Value`, part of its schema entry (``schemaEntry``): where
+        /// the domain's schema does not declare the key, a write of anything else is refused
+        /// (``DefaultsError/valueNotAccepted(suite:key:accepts:)``), and a value found outside it reads as
+        /// the default (reported once).
         public let accepted: AcceptedValues
+        /// Where its default comes from.
+        private let defaultSource: DefaultSource
+        /// The key's own entry, which the write path and the search apply where the domain's schema does
+        /// not declare the key; nil when it accepts any value of its type (the type checks the rest).
+        let declaredEntry: PreferenceSchema.Entry?
+
+        /// A fixed default, or one computed when read.
+        private enum DefaultSource: Sendable {
+            case fixed(Value)
+            case computed(@Sendable () -> Value)
+        }
+
+        /// What the key reads as when no domain holds a value that converts to `Value`: the fixed default,
+        /// or the one the key computes now.
+        public var defaultValue: Value {
+            switch defaultSource {
+            case .fixed(let value): value
+            case .computed(let compute): compute()
+            }
+        }
+
+        /// True when the key's default is computed when read (``init(_:summary:description:accepts:default:)``).
+        public var defaultIsComputed: Bool {
+            if case .computed = defaultSource { true } else { false }
+        }
 
         /// A key named `name` that reads as `defaultValue` when nothing usable is stored.
         /// - Parameters:
@@ -45,11 +69,24 @@ extension Defaults {
             _ name: String, default defaultValue: Value, summary: String? = nil, description: String? = nil,
             accepts: AcceptedValues? = nil
         ) {
-            self.name = name
-            self.defaultValue = defaultValue
-            self.summary = summary
-            self.description = description
-            self.accepted = accepts ?? storedCases(of: Value.self).map(AcceptedValues.choices) ?? .anyValue
+            self.init(name, source: .fixed(defaultValue), summary: summary, description: description, accepts: accepts)
+        }
+
+        /// A key named `name` whose default is computed each time it is read (a value that depends on the
+        /// day, the machine or the locale): `makeDefault` runs whenever no domain holds a usable value.
+        /// Its schema entry says that the app computes its default (`prefs keys` shows `(computed)`).
+        ///
+        /// ```swift
+        /// extension Defaults.Key<String> {
+        ///     static let userName = Defaults.Key("userName", summary: "The name shown") { NSUserName() }
+        /// }
+        /// ```
+        /// The other parameters are those of ``init(_:default:summary:description:accepts:)``.
+        public init(
+            _ name: String, summary: String? = nil, description: String? = nil, accepts: AcceptedValues? = nil,
+            default makeDefault: @escaping @Sendable () -> Value
+        ) {
+            self.init(name, source: .computed(makeDefault), summary: summary, description: description, accepts: accepts)
         }
 
         /// An optional key named `name`: it reads as nil while nothing usable is stored, and setting it
@@ -58,6 +95,39 @@ extension Defaults {
             _ name: String, summary: String? = nil, description: String? = nil, accepts: AcceptedValues? = nil
         ) where Value == Wrapped? {
             self.init(name, default: nil, summary: summary, description: description, accepts: accepts)
+        }
+
+        private init(_ name: String, source: DefaultSource, summary: String?, description: String?, accepts: AcceptedValues?) {
+            self.name = name
+            self.defaultSource = source
+            self.summary = summary
+            self.description = description
+            let accepted = accepts ?? storedCases(of: Value.self).map(AcceptedValues.choices) ?? .anyValue
+            self.accepted = accepted
+            self.declaredEntry =
+                accepted == .anyValue
+                ? nil
+                : PreferenceSchema.Entry(
+                    name: name, type: Value.schemaType, content: Value.schemaContent, defaultValue: nil, summary: summary ?? "",
+                    description: description, accepted: accepted)
+        }
+
+        /// This key's entry in a schema: its name, type, content, default, summary, description and
+        /// accepted values.
+        ///
+        /// NB: the type is the Swift type's (``PreferenceRepresentable/schemaType``), else that of the
+        /// default's stored form; a default that cannot be stored (a failing ``CodablePreference``) is
+        /// left out, and ``PreferenceSchema/init(suiteName:version:entries:allowsUndeclaredKeys:)`` lets it be.
+        public var schemaEntry: PreferenceSchema.Entry {
+            let stored: PreferenceValue? =
+                switch defaultSource {
+                case .fixed(let value): (try? value.storedForm()) ?? nil
+                case .computed: nil
+                }
+            return PreferenceSchema.Entry(
+                name: name, type: Value.schemaType ?? stored.flatMap { PreferenceSchema.ValueType(rawValue: $0.typeName) },
+                content: Value.schemaContent, defaultValue: stored, defaultIsComputed: defaultIsComputed,
+                summary: summary ?? "", description: description, accepted: accepted)
         }
     }
 
@@ -69,15 +139,22 @@ extension Defaults {
     /// subscript never throws: it reports. A read or write that fails goes to
     /// ``Configuration/errorHandler`` (a failed read gives the default, a failed write changes nothing).
     public subscript<Value>(key: Key<Value>) -> Value {
-        get { typedValue(searchList.search(key.name, failed: report), for: key) ?? key.defaultValue }
+        get { typedValue(searchList.search(key.name, declared: key.declaredEntry, failed: report), for: key) ?? key.defaultValue }
         set { _ = reportingErrors { try write(newValue, for: key) } }
     }
 
     /// The value stored for `key` in the persistent domain only: nil when the user never set it (a bool
-    /// never set is not a bool turned off), or when the stored value does not convert (reported once).
+    /// never set is not a bool turned off), or when the stored value does not convert or is not one the
+    /// key's entry (the schema's, else its own) accepts (reported once).
     /// - Throws: ``DefaultsError`` when the domain cannot be read.
     public func persistentValue<Value>(for key: Key<Value>) throws -> Value? {
-        typedValue(try persistentValue(forKey: key.name), for: key)
+        guard let stored = try persistentValue(forKey: key.name) else { return nil }
+        if let entry = schema?.entry(named: key.name) ?? key.declaredEntry, !entry.accepts(stored) {
+            searchList.reportOnce(
+                .storedValueNotAccepted(suite: suiteName, key: key.name, accepts: entry.acceptedPhrase), key: key.name)
+            return nil
+        }
+        return typedValue(stored, for: key)
     }
 
     /// Stores `value` for `key` in the persistent domain, committed when this returns. An optional key's
@@ -88,7 +165,7 @@ extension Defaults {
     ///   ``CodablePreference`` that cannot be encoded, or what ``write(_:forKey:)`` throws. Nothing
     ///   changes then.
     public func write<Value>(_ value: Value, for key: Key<Value>) throws {
-        try write(try storedForm(of: value, for: key), forKey: key.name)
+        try write(try storedForm(of: value, for: key), forKey: key.name, declared: key.declaredEntry)
     }
 
     /// Atomically replaces the value of `key` with the one `transform` makes of it, in one write
@@ -114,7 +191,7 @@ extension Defaults {
     public func update<Value>(_ key: Key<Value>, _ transform: (inout Value) throws -> Void) throws -> Value {
         // NB: through the untyped update, the one atomic read-modify-write (forced keys refused there).
         var updated = key.defaultValue
-        try update(forKey: key.name) { stored in
+        try update(forKey: key.name, declared: key.declaredEntry) { stored in
             if let stored {
                 // NB: thrown, not reported: the report of a read is once per key, and an update must
                 // never go on as if nothing were stored.
@@ -132,46 +209,22 @@ extension Defaults {
     /// `stored` read as the type of `key`: nil when nothing is stored, or when what is stored does not
     /// convert. A value that does not convert is reported to the error handler
     /// (``DefaultsError/mismatchedValue(suite:key:type:)``) the first time this instance meets it for
-    /// that key name, never again: a value read on every frame must not flood the handler.
-    ///
-    /// A value that converts but that the key does not accept (``Key/accepted``: out of its range, too
-    /// long, not one of its choices) reads as nil too, reported the same way once
-    /// (``DefaultsError/storedValueNotAccepted(suite:key:accepts:)``).
+    /// that key name, never again. (What the key accepts was checked by the search, with the schema.)
     func typedValue<Value>(_ stored: PreferenceValue?, for key: Key<Value>) -> Value? {
         guard let stored else { return nil }
-        if let value = Value(preferenceValue: stored) {
-            // NB: the hot path: a key that accepts any value of its type costs one comparison more. A value
-            // is checked in its stored form, as written, so that "14" from a launch argument is 14.
-            if key.accepted == .anyValue || ((try? value.storedForm()) ?? nil).map(key.accepted.admits) ?? true {
-                return value
-            }
-            reportOnce(.storedValueNotAccepted(suite: suiteName, key: key.name, accepts: key.schemaEntry.acceptedPhrase), key)
-            return nil
-        }
-        reportOnce(.mismatchedValue(suite: suiteName, key: key.name, type: "\(Value.self)"), key)
+        if let value = Value(preferenceValue: stored) { return value }
+        searchList.reportOnce(.mismatchedValue(suite: suiteName, key: key.name, type: "\(Value.self)"), key: key.name)
         return nil
     }
 
-    /// Sends `error` about `key` to the error handler the first time this instance meets a value of that
-    /// key name it cannot use, never again.
-    private func reportOnce<Value>(_ error: DefaultsError, _ key: Key<Value>) {
-        if mismatchesReported.withLock({ $0.insert(key.name).inserted }) { report(error) }
-    }
-
     /// The preference stored for `value` of `key` (nil for an optional key's nil).
-    /// - Throws: ``DefaultsError/unencodableValue(suite:key:type:)`` when `value` cannot be encoded, or
-    ///   ``DefaultsError/valueNotAccepted(suite:key:accepts:)`` when the key does not accept it.
+    /// - Throws: ``DefaultsError/unencodableValue(suite:key:type:)`` when `value` cannot be encoded.
     private func storedForm<Value>(of value: Value, for key: Key<Value>) throws -> PreferenceValue? {
-        let stored: PreferenceValue?
         do {
-            stored = try value.storedForm()
+            return try value.storedForm()
         } catch {
             // NB: an EncodingError describes the value it failed on: never pass it on.
             throw DefaultsError.unencodableValue(suite: suiteName, key: key.name, type: "\(Value.self)")
         }
-        if let stored, !key.accepted.admits(stored) {
-            throw DefaultsError.valueNotAccepted(suite: suiteName, key: key.name, accepts: key.schemaEntry.acceptedPhrase)
-        }
-        return stored
     }
 }

@@ -15,6 +15,7 @@ extension Defaults {
     /// the system or managed domain) gives the key a value.
     /// - Throws: ``DefaultsError`` when a domain that must be searched cannot be read.
     public func isDefault<Value>(_ key: Key<Value>) throws -> Bool {
-        typedValue(try value(forKey: key.name), for: key) == nil
+        typedValue(try searchList.search(key.name, declared: key.declaredEntry, schemaDefault: false) { throw $0 }, for: key)
+            == nil
     }
 }

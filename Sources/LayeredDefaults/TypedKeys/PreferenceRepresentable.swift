@@ -16,6 +16,9 @@ public protocol PreferenceRepresentable: Sendable {
     /// What its values are stored as, for its keys' schemas (``PreferenceSchema``); nil when unknown (a
     /// type of your own that does not say: the schema takes the type of the key's default).
     static var schemaType: PreferenceSchema.ValueType? { get }
+    /// What its stored text holds, for its keys' schemas: a `UUID`'s, a `URL`'s, a ``CodablePreference``'s
+    /// JSON; nil for any text (or a value that is not text).
+    static var schemaContent: PreferenceSchema.Content? { get }
 }
 
 extension String: PreferenceRepresentable {

@@ -11,7 +11,7 @@ enum Describe: Command {
         "Describes <key> of <domain>'s schema: its summary, type, what it accepts, its default, whether it is set and forced."
     static let details = """
         One `name: value` line each: key, summary, description (when the schema has one), type, accepts
-        (its choices, range or maximum length, or `any <type>`), default (- for none), set (yes when
+        (its choices, range or maximum length, its content, or `any <type>`), default (- for none), set (yes when
         <domain> holds a value for it) and forced (yes when the managed domain forces it). The value itself
         is not printed: `prefs read` prints it. With --json: the key as the schema file holds it
         (docs/SCHEMA.md), with "set" and "forced" members.
@@ -39,24 +39,16 @@ enum Describe: Command {
         if let description = entry.description { lines.append("description: \(description)") }
         lines += [
             "type: \(entry.type?.rawValue ?? "any")", "accepts: \(entry.acceptedPhrase)",
-            "default: \(entry.defaultValue.map(Output.text(of:)) ?? "-")", "set: \(isSet ? "yes" : "no")",
+            "default: \(entry.defaultIsComputed ? "computed by the app when read" : entry.defaultValue.map(Output.text(of:)) ?? "-")",
+            "set: \(isSet ? "yes" : "no")",
             "forced: \(isForced ? "yes" : "no")",
         ]
         context.console.print(lines.joined(separator: "\n"))
     }
 
-    /// True when the managed domain of the system directories forces `key` of `domain`.
-    ///
-    /// NB: through an in-memory store searching the system directories: it opens their managed files,
-    /// when they exist, and creates nothing, whether or not `domain` has a file.
+    /// True when the managed domain of the system directories forces `key` of `domain` (it opens their
+    /// managed files, when they exist, and creates nothing, whether or not `domain` has a file).
     private static func forced(_ key: String, in domain: String, context: Context) throws -> Bool {
-        let warnings = context.warnings
-        let probe = try Defaults(
-            suiteName: domain,
-            configuration: .init(
-                location: .inMemory, arguments: [],
-                systemDirectories: Location.systemDirectories(environment: context.environment),
-                errorHandler: { warnings.record($0) }))
-        return probe.objectIsForced(forKey: key)
+        try context.layersBelow(domain).objectIsForced(forKey: key)
     }
 }

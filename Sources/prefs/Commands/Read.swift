@@ -16,11 +16,11 @@ enum Read: Command {
         (NSGlobalDomain) among them, as one dictionary of domain names (with --json: an object of them);
         a domain that cannot be read is named on standard error and left out.
         <domain> is a domain name, or -g / NSGlobalDomain for the global domain.
-        A key that is not set, of a domain whose schema gives it a default (`prefs keys`), prints that
-        default and says so on standard error (with --json: {"default":{"string":"system"}}), unless a
-        system-wide layer (--system, --managed) holds the key: the app then reads that layer's value, and
-        the key is not found here.
-        Exit status: 0, or 1 when the key (without a schema's default) or the domain does not exist (a
+        A key that <domain> does not hold prints the value its app reads instead, from the same search the
+        store makes: the managed domain's, the system domain's, or the default of the domain's schema
+        (`prefs keys`), and says so on standard error (with --json: {"default":{"string":"system"}}).
+        (The global domain, which is the user's, is not searched for it: `prefs read -g <key>` reads it.)
+        Exit status: 0, or 1 when the key (with nothing in its place) or the domain does not exist (a
         domain without keys does not);
         3 when a domain cannot be read (without <domain>: the others are still printed).
         """
@@ -43,22 +43,23 @@ enum Read: Command {
         }
     }
 
-    /// Prints the schema's default of `key`, which is not set, and says that it is the default: a line on
-    /// standard error, or with `--json` the object `{"default":<value>}`.
-    /// - Throws: ``PrefsError/missingPair(domain:key:)`` when the domain has no schema that gives the
-    ///   key a default.
+    /// Prints what `key`, which `domain` does not hold, reads as: the value the store's search finds in
+    /// the layers an administrator and the schema give (the managed and system domains, the schema's
+    /// default), and says that it is not set: a line on standard error, or with `--json` the object
+    /// `{"default":<value>}`.
+    /// - Throws: ``PrefsError/missingPair(domain:key:)`` when nothing gives the key a value.
     private static func printDefault(of key: String, in domain: String, context: Context) throws {
-        // NB: a system-wide layer's value, not the schema's default, is what the app reads then.
-        guard let value = context.trustedSchema(of: domain)?.entry(named: key)?.defaultValue,
-            try context.existingDefaults(domain)?.value(forKey: key) == nil
-        else {
+        // NB: the search of a store with no file of its own (nothing is created), as the app's would read it.
+        guard let value = try context.layersBelow(domain).value(forKey: key) else {
             throw PrefsError.missingPair(domain: domain, key: key)
         }
         if context.json {
             context.console.print(try Output.jsonLine(["default": value]))
         } else {
             context.console.print(Output.text(of: value))
-            context.console.printError("prefs: key '\(key)' is not set in domain '\(domain)': this is its schema's default")
+            context.console.printError(
+                "prefs: key '\(key)' is not set in domain '\(domain)': this is what it reads as (the managed or system domain's value, or its schema's default)"
+            )
         }
     }
 

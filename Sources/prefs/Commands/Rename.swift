@@ -17,11 +17,8 @@ enum Rename: Command {
         let (domain, old, new) = (try Context.domainName(operands[0]), operands[1], operands[2])
         guard !new.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
         guard let defaults = try context.existingDefaults(domain) else { throw PrefsError.missingPair(domain: domain, key: old) }
-        let schema = context.trustedSchema(of: domain)
         try defaults.transaction { transaction in
-            guard let value = try transaction.value(forKey: old) else { throw PrefsError.missingPair(domain: domain, key: old) }
-            try Context.check(value, forKey: new, in: domain, schema: schema)
-            try transaction.renameKey(old, to: new)
+            guard try transaction.renameKey(old, to: new) else { throw PrefsError.missingPair(domain: domain, key: old) }
         }
     }
 }

@@ -11,8 +11,11 @@ enum Write: Command {
     static let summary =
         "Stores a value for <key> in <domain>, or replaces <domain> with a dictionary (created when missing); committed when it returns."
     static let details = """
-        <value> alone: old-style property-list text when it starts with ( { < or " and parses, e.g.
-        '(a, b)' or '{ k = v; }' (every leaf a string), else the string, trimmed, as a launch argument.
+        <value> alone, for a key the domain's schema declares (`prefs keys`): read as the key's type, as
+        gsettings does (20 for an integer key, true for a boolean, 0.25 for a float, text as it is for a
+        string, property-list text for an array or dictionary). For any other key: old-style property-list
+        text when it starts with ( { < or " and parses, e.g. '(a, b)' or '{ k = v; }' (every leaf a string),
+        else the string, trimmed, as a launch argument.
         Type flags:
           -string <text>            the text exactly as given
           -int <n>, -integer <n>    a 64-bit integer
@@ -26,12 +29,13 @@ enum Write: Command {
           -dict-add <k> <v>...      adds to the dictionary stored, replacing those keys (a new one when there is none)
         Text that starts with '-' needs -string (whatever follows a type flag is its value, -h and --help
         included), or -- before it: prefs write d k -string --text, prefs write d k -- -text. Prints nothing.
-        When the domain has a schema (`prefs keys`), a value of a key it declares must be one the key
-        accepts: of its type, and one of its choices, in its range or not too long; else it is refused,
-        naming the key and what it accepts. Keys it does not declare are written as without a schema.
-        Exit status: 0; 2 for a bad value or type flag, a value the schema does not accept, or
-        -array-add/-dict-add on a value of another type (nothing is changed); 3 when the store cannot be written or refuses the write, e.g. of a key
-        the managed domain forces (nothing is changed).
+        The store checks every write against the domain's schema, as it does for every program: a value
+        the key does not accept (of its type, holding its content, one of its choices, in its range, not too
+        long) is refused naming the key and what it accepts, and a key the schema does not declare is
+        refused naming the nearest keys it does (unless the schema allows other keys).
+        Exit status: 0; 2 for a bad value or type flag, a value or key the schema refuses, or
+        -array-add/-dict-add on a value of another type (nothing is changed); 3 when the store cannot be
+        written or refuses the write, e.g. of a key the managed domain forces (nothing is changed).
         With no <key>, as macOS `defaults write <domain> '<dictionary>'`: the dictionary, as old-style
         property-list text ('{ fontSize = 14; theme = dark; }', every leaf a string) or an XML property
         list, replaces every key of <domain> in one transaction; keys not in it are removed.
@@ -47,14 +51,18 @@ enum Write: Command {
         case merge([String: PreferenceValue])
 
         /// Parses the arguments after `<domain> <key>`, which errors name.
-        /// - Parameter isOperand: true when the first argument came right after `--`: it is then a
-        ///   value, never a type flag, whatever it starts with.
+        /// - Parameters:
+        ///   - isOperand: true when the first argument came right after `--`: it is then a value, never a
+        ///     type flag, whatever it starts with.
+        ///   - type: the key's type in the domain's schema, if it declares one: a plain value is read as it.
         /// - Throws: ``PrefsError/usage(_:)``.
-        init(_ arguments: [String], domain: String, key: String, isOperand: Bool = false) throws(PrefsError) {
+        init(
+            _ arguments: [String], domain: String, key: String, isOperand: Bool = false, type: PreferenceSchema.ValueType? = nil
+        ) throws(PrefsError) {
             guard let first = arguments.first else { throw .usage("usage: prefs \(Write.synopsis)") }
             let rest = Array(arguments.dropFirst())
             if isOperand {
-                self = .set(try Self.plain(arguments, domain: domain, key: key))
+                self = .set(try Self.plain(arguments, domain: domain, key: key, type: type))
                 return
             }
             switch first {
@@ -71,17 +79,21 @@ enum Write: Command {
                         "unknown type flag (use -string, -int, -float, -bool, -date, -data, -array, -array-add, -dict or -dict-add; -string before text that starts with '-'); nothing was changed"
                     )
                 } else {
-                    self = .set(try Self.plain(arguments, domain: domain, key: key))
+                    self = .set(try Self.plain(arguments, domain: domain, key: key, type: type))
                 }
             }
         }
 
-        /// The one plain value `arguments` must be (``ValueParser/plain(_:domain:key:)``).
-        private static func plain(_ arguments: [String], domain: String, key: String) throws(PrefsError) -> PreferenceValue {
+        /// The one plain value `arguments` must be: read as `type` when the schema gives one
+        /// (``ValueParser/parse(_:as:domain:key:)``), else as a launch argument (``ValueParser/plain(_:domain:key:)``).
+        private static func plain(
+            _ arguments: [String], domain: String, key: String, type: PreferenceSchema.ValueType?
+        ) throws(PrefsError) -> PreferenceValue {
             guard arguments.count == 1 else {
                 throw .usage("write takes one value: quote a value with spaces, or use -array or -dict; nothing was changed")
             }
-            return try ValueParser.plain(arguments[0], domain: domain, key: key)
+            guard let type else { return try ValueParser.plain(arguments[0], domain: domain, key: key) }
+            return try ValueParser.parse(arguments[0], as: type, domain: domain, key: key)
         }
     }
 
@@ -90,56 +102,37 @@ enum Write: Command {
         if operands.count == 2 {
             let domain = try Context.domainName(operands[0])
             let values = try dictionary(operands[1], domain: domain)
-            try Context.checkStorable(values, in: domain)
-            let schema = context.trustedSchema(of: domain)
-            for key in values.keys.sorted() { try Context.check(values[key]!, forKey: key, in: domain, schema: schema) }
-            let kept = try context.defaults(domain).replacePersistentValues(values)
+            let kept = try context.changing(domain) { try $0.replacePersistentValues(values) }
             return Context.reportKept(kept, in: domain, console: context.console)
         }
         guard operands.count >= 3 else { throw PrefsError.usage("usage: prefs \(synopsis)") }
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])
         guard !key.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
+        // NB: the schema only says how to read a plain value; what may be stored is the store's rule.
         let change = try Change(
             Array(operands.dropFirst(2)), domain: domain, key: key,
-            isOperand: invocation.firstOperandAfterSeparator == 2)
-        if case .set(let value) = change { try Context.checkStorable([key: value], in: domain) }
-        // NB: a value outside the domain's schema is refused before anything is opened or created; an
-        // addition, once the value it makes is known, inside its transaction.
-        let schema = context.trustedSchema(of: domain)
-        let type = schema?.entry(named: key)?.type
-        switch change {
-        case .set(let value): try Context.check(value, forKey: key, in: domain, schema: schema)
-        case .append(let elements) where type != nil && type != .array:
-            try Context.check(.array(elements), forKey: key, in: domain, schema: schema)
-        case .merge(let entries) where type != nil && type != .dictionary:
-            try Context.check(.dictionary(entries), forKey: key, in: domain, schema: schema)
-        default: break
-        }
-        let defaults = try context.defaults(domain)
-        switch change {
-        case .set(let value):
-            try defaults.write(value, forKey: key)
-        case .append(let elements):
-            try defaults.update(forKey: key) { stored in
-                let added: PreferenceValue
-                switch stored {
-                case nil: added = .array(elements)
-                case .array(let existing)?: added = .array(existing + elements)
-                case let other?: throw mismatch(other, expected: "an array", flag: "-array-add", domain: domain, key: key)
+            isOperand: invocation.firstOperandAfterSeparator == 2,
+            type: context.trustedSchema(of: domain)?.entry(named: key)?.type)
+        try context.changing(domain) { defaults in
+            switch change {
+            case .set(let value):
+                try defaults.write(value, forKey: key)
+            case .append(let elements):
+                try defaults.update(forKey: key) { stored in
+                    switch stored {
+                    case nil: return .array(elements)
+                    case .array(let existing)?: return .array(existing + elements)
+                    case let other?: throw mismatch(other, expected: "an array", flag: "-array-add", domain: domain, key: key)
+                    }
                 }
-                try Context.check(added, forKey: key, in: domain, schema: schema)
-                return added
-            }
-        case .merge(let entries):
-            try defaults.update(forKey: key) { stored in
-                let merged: PreferenceValue
-                switch stored {
-                case nil: merged = .dictionary(entries)
-                case .dictionary(let existing)?: merged = .dictionary(existing.merging(entries) { _, new in new })
-                case let other?: throw mismatch(other, expected: "a dictionary", flag: "-dict-add", domain: domain, key: key)
+            case .merge(let entries):
+                try defaults.update(forKey: key) { stored in
+                    switch stored {
+                    case nil: return .dictionary(entries)
+                    case .dictionary(let existing)?: return .dictionary(existing.merging(entries) { _, new in new })
+                    case let other?: throw mismatch(other, expected: "a dictionary", flag: "-dict-add", domain: domain, key: key)
+                    }
                 }
-                try Context.check(merged, forKey: key, in: domain, schema: schema)
-                return merged
             }
         }
     }

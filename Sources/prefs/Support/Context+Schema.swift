@@ -14,7 +14,7 @@ extension Context {
 
     /// The schema of `domain` for a command that works without one (`read`, `write`): a schema file that
     /// cannot be used is never trusted, it is reported once the command has finished, and the command
-    /// goes on as for a domain without a schema.
+    /// goes on as for a domain without a schema (as the store does).
     func trustedSchema(of domain: String) -> PreferenceSchema? {
         do {
             return try schema(of: domain)
@@ -33,12 +33,5 @@ extension Context {
                 "Domain \(domain) has no schema: its app installs one (Defaults.installSchema), or `prefs install-schema <file>`")
         }
         return schema
-    }
-
-    /// Refuses `value` for `key` of `domain` when the schema declares the key and does not accept it.
-    /// - Throws: ``PrefsError/usage(_:)`` naming the key and what it accepts, never the value.
-    static func check(_ value: PreferenceValue, forKey key: String, in domain: String, schema: PreferenceSchema?) throws {
-        guard let entry = schema?.entry(named: key), !entry.accepts(value) else { return }
-        throw PrefsError(DefaultsError.valueNotAccepted(suite: domain, key: key, accepts: entry.acceptedPhrase + " (its schema)"))
     }
 }

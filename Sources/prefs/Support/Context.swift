@@ -89,16 +89,6 @@ struct Context: Sendable {
         return argument
     }
 
-    /// Refuses values that no write could store, before any store is opened, so nothing is created:
-    /// those nested deeper than ``PreferenceValue/maximumNestingDepth``, and dates outside
-    /// ``PreferenceValue/dateRange``.
-    /// - Throws: ``PrefsError/usage(_:)`` with the library's error (``PreferenceValue/checkStorable(suite:key:)``).
-    static func checkStorable(_ values: [String: PreferenceValue], in domain: String) throws(PrefsError) {
-        for key in values.keys.sorted() {
-            do { try values[key]!.checkStorable(suite: domain, key: key) } catch { throw PrefsError(error) }
-        }
-    }
-
     /// Names, on standard error, the forced keys a whole-domain change kept (their values never shown).
     static func reportKept(_ kept: [String], in domain: String, console: Console) {
         guard !kept.isEmpty else { return }
@@ -136,14 +126,49 @@ struct Context: Sendable {
         return try store(domain)
     }
 
+    /// Runs `change` on the store of `domain`, created when missing (see ``defaults(_:)``). What may be
+    /// stored is the store's rule, checked in its write path (the schema, forced keys, storability): when
+    /// the domain has no file yet, `change` runs first on an in-memory store of the same rules, so that a
+    /// change they refuse creates nothing.
+    /// - Returns: what `change` returns on the real store.
+    /// - Throws: what `change` throws (nothing is changed or created then), or an error opening the store.
+    func changing<T>(_ domain: String, _ change: (Defaults) throws -> T) throws -> T {
+        if try !domainExists(domain) {
+            let warnings = warnings
+            let trial = try Defaults(
+                suiteName: domain,
+                configuration: .init(
+                    location: .inMemory, arguments: [], systemDirectories: systemDirectories, schema: trustedSchema(of: domain),
+                    errorHandler: { warnings.record($0) }))
+            _ = try change(trial)
+        }
+        return try change(try defaults(domain))
+    }
+
+    /// A store of `domain` with no file of its own (in memory) and the domain's other layers: the managed
+    /// and system domains under the system directories and the domain's schema. Its reads are what the
+    /// app reads for a key the user's domain does not hold (but for the user's global domain, which it
+    /// does not search); it creates nothing.
+    func layersBelow(_ domain: String) throws -> Defaults {
+        let warnings = warnings
+        return try Defaults(
+            suiteName: domain,
+            configuration: .init(
+                location: .inMemory, arguments: [], systemDirectories: Location.systemDirectories(environment: environment),
+                schema: trustedSchema(of: domain), errorHandler: { warnings.record($0) }))
+    }
+
     /// The store of `domain` under the root, searching no other domain's file until it is read past.
+    ///
+    /// NB: a user's store obeys the schema installed for it by itself; a system-wide layer's root is not a
+    /// user's root, so its store is given the schema installed in the system directories.
     private func store(_ domain: String) throws -> Defaults {
         let warnings = warnings
         return try Defaults(
             suiteName: domain,
             configuration: .init(
                 location: .directory(root), arguments: [], systemDirectories: systemDirectories,
-                errorHandler: { warnings.record($0) }))
+                schema: layer == .user ? nil : trustedSchema(of: domain), errorHandler: { warnings.record($0) }))
     }
 
     /// Creates the root (mode 0755) and the empty file of `domain` (mode 0644) when missing, so that every

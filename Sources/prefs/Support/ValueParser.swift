@@ -62,13 +62,50 @@ enum ValueParser {
     ///   - key: the key it is for, named when it is refused.
     /// - Throws: ``PrefsError/usage(_:)`` with the library's ``DefaultsError/nestingTooDeep(suite:key:limit:)``
     ///   when the text nests too deep to be read at all (less deep text is refused the same way when it
-    ///   is stored, by ``Context/checkStorable(_:in:)``).
+    ///   is stored, by the store's write path).
     static func plain(_ text: String, domain: String, key: String) throws(PrefsError) -> PreferenceValue {
         do {
             return try ArgumentDomain.checkedValue(of: text)
         } catch {
             throw PrefsError(DefaultsError.nestingTooDeep(suite: domain, key: key, limit: PreferenceValue.maximumNestingDepth))
         }
+    }
+
+    /// The value of `text` read as `type`, the type a domain's schema gives `key`, as `gsettings set`
+    /// reads a value by its key's type: a scalar as its type flag reads it, a string as it is, an array or
+    /// a dictionary as old-style property-list text.
+    /// - Throws: ``PrefsError/usage(_:)`` naming the key and its type when the text is not a value of it.
+    static func parse(
+        _ text: String, as type: PreferenceSchema.ValueType, domain: String, key: String
+    ) throws(PrefsError)
+        -> PreferenceValue
+    {
+        let scalar: ScalarType? =
+            switch type {
+            case .string: .string
+            case .integer: .int
+            case .float: .float
+            case .boolean: .bool
+            case .date: .date
+            case .data: .data
+            case .array, .dictionary: nil
+            }
+        if let scalar {
+            do {
+                return try parse(text, as: scalar)
+            } catch {
+                throw .usage(
+                    "key '\(key)' of domain '\(domain)' holds \(type == .integer ? "an" : "a") \(type.rawValue) (its schema): give \(scalar.expectation), or a type flag; nothing was changed"
+                )
+            }
+        }
+        let value = try plain(text, domain: domain, key: key)
+        guard type.matches(value) else {
+            throw .usage(
+                "key '\(key)' of domain '\(domain)' holds \(type == .array ? "an array" : "a dictionary") (its schema): give it as property-list text, such as \(type == .array ? "'(a, b)'" : "'{ k = v; }'"), or with \(type == .array ? "-array" : "-dict"); nothing was changed"
+            )
+        }
+        return value
     }
 
     /// The elements of `-array`/`-array-add`: each a string, or typed by a preceding scalar type flag

@@ -4,8 +4,8 @@ import LayeredDefaults
 @testable import prefs
 
 extension FuzzTarget {
-    /// The whole of `prefs import`'s reading (`DocumentFormat.values(of:from:)`, then the check that
-    /// every value can be stored): JSON, or an XML or binary property list, told by the content.
+    /// The whole of `prefs import`'s reading (`DocumentFormat.values(of:from:)`, then the store's check
+    /// that every value can be stored): JSON, or an XML or binary property list, told by the content.
     ///
     /// Invariants: the values or a usage error; the values, exported as JSON (what `prefs export`
     /// writes), import back identical.
@@ -13,7 +13,9 @@ extension FuzzTarget {
         let values: [String: PreferenceValue]
         do {
             values = try DocumentFormat.values(of: data, from: "standard input")
-            try Context.checkStorable(values, in: "fuzz.domain")
+            for key in values.keys.sorted() {
+                do { try values[key]!.checkStorable(suite: "fuzz.domain", key: key) } catch { throw PrefsError(error) }
+            }
         } catch let error as PrefsError {
             try expect(error.status == .usage, "a refused import is a usage error (exit status 2)")
             return

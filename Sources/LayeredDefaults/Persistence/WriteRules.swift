@@ -1,0 +1,34 @@
+/// The rules every change of a domain's rows obeys, checked in ``DomainTransaction/write(_:forKey:)``,
+/// the one place every door passes (typed and untyped writes, transactions, `update`, import, restore,
+/// `prefs`): the keys its managed domain forces, and its schema.
+struct WriteRules {
+    /// The keys no write may set and no whole-domain removal removes: those of the domain's managed
+    /// domain (usually none).
+    var forcedKeys: Set<String> = []
+    /// The schema that applies to the domain (``ApplicableSchema``), if one.
+    var schema: PreferenceSchema?
+
+    /// Refuses `value` for `key` of `suite` when the rules do not allow it: a forced key; a key the
+    /// schema does not declare (unless it allows undeclared keys); a value its entry does not accept, or,
+    /// for a key the schema leaves to the app, one the app's own declaration (`declared`, a typed key's
+    /// entry) does not accept. A removal (nil) is refused only for a forced key.
+    /// - Throws: ``DefaultsError/forced(suite:key:)``, ``DefaultsError/undeclaredKey(suite:key:nearest:)`` or
+    ///   ``DefaultsError/valueNotAccepted(suite:key:accepts:)``.
+    func check(
+        _ value: PreferenceValue?, forKey key: String, declared: PreferenceSchema.Entry?, suite: String
+    ) throws(DefaultsError) {
+        if !forcedKeys.isEmpty, forcedKeys.contains(key) { throw .forced(suite: suite, key: key) }
+        guard let value else { return }
+        var entry = declared
+        if let schema {
+            if let declaredBySchema = schema.entry(named: key) {
+                entry = declaredBySchema
+            } else if !schema.allowsUndeclaredKeys {
+                throw .undeclaredKey(suite: suite, key: key, nearest: schema.names(nearestTo: key))
+            }
+        }
+        if let entry, !entry.accepts(value) {
+            throw .valueNotAccepted(suite: suite, key: key, accepts: entry.acceptedPhrase)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+
+/// The schema that applies to one domain of one ``Defaults`` instance: the one its configuration gives,
+/// else the installed file's (the user's, else the first system directory's that has one).
+///
+/// The installed file is read when first needed and kept while its file is unchanged: a read uses the
+/// schema as last read, and each write looks at the files again (an `lstat` each, up to the first that
+/// exists), so a newer schema installed by another process applies to the next write of a running one.
+/// A file that cannot be used (malformed, unsafe, unreadable) is reported once per state of the file and
+/// not used: the domain is then as one without a schema.
+final class ApplicableSchema: Sendable {
+    /// Where the schema comes from.
+    private enum Source {
+        /// Given by the configuration: it never changes.
+        case configured(PreferenceSchema)
+        /// The installed files, in the order searched.
+        case installed(files: [String])
+    }
+
+    /// What was last read: the files' states then, and the schema they gave.
+    private struct Loaded {
+        var states: [FileState?]
+        var schema: PreferenceSchema?
+    }
+
+    /// The identity, size and times of a file: a file replaced or rewritten in place changes them.
+    private struct FileState: Equatable {
+        let device: UInt64, inode: UInt64, size: Int64, modified: timespec, changed: timespec
+
+        init(_ status: stat) {
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+            size = Int64(status.st_size)
+            modified = status.st_mtim
+            changed = status.st_ctim
+        }
+
+        static func == (a: FileState, b: FileState) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size && a.modified.tv_sec == b.modified.tv_sec
+                && a.modified.tv_nsec == b.modified.tv_nsec && a.changed.tv_sec == b.changed.tv_sec
+                && a.changed.tv_nsec == b.changed.tv_nsec
+        }
+    }
+
+    private let source: Source
+    private let suiteName: String
+    private let report: @Sendable (DefaultsError) -> Void
+    private let loaded = Lock<Loaded?>(nil)
+    /// Whether a schema applies, for a read's fast path: 0 not known yet, 1 none, 2 one.
+    private let applies = Atomic<UInt8>(0)
+
+    /// The schema of `suiteName` for a store at `root` (nil in memory) searching `systemDirectories`:
+    /// `configured` when given, else the installed one; `report` receives a file that cannot be used.
+    init(
+        suiteName: String, configured: PreferenceSchema?, root: URL?, systemDirectories: [URL],
+        report: @escaping @Sendable (DefaultsError) -> Void
+    ) {
+        self.suiteName = suiteName
+        self.report = report
+        if let configured {
+            source = .configured(configured)
+            applies.store(2, ordering: .relaxed)
+        } else {
+            source = .installed(files: Defaults.schemaFiles(of: suiteName, root: root, systemDirectories: systemDirectories))
+        }
+    }
+
+    /// The schema for a read: the configured one, or the installed one as last read (read now the
+    /// first time). The fast path, when none applies, is one atomic load.
+    @inline(__always) var forReading: PreferenceSchema? {
+        switch applies.load(ordering: .acquiring) {
+        case 1: return nil
+        case 0: return revalidated(onlyIfUnread: true)
+        default: return current
+        }
+    }
+
+    /// The schema for a write: the files are looked at again, and read again when they changed.
+    var forWriting: PreferenceSchema? { revalidated(onlyIfUnread: false) }
+
+    private var current: PreferenceSchema? {
+        switch source {
+        case .configured(let schema): schema
+        case .installed: loaded.withLock { $0?.schema }
+        }
+    }
+
+    /// The installed schema, read again when the files changed since last read (or, with
+    /// `onlyIfUnread`, only when never read).
+    private func revalidated(onlyIfUnread: Bool) -> PreferenceSchema? {
+        guard case .installed(let files) = source else { return current }
+        let (schema, failure) = loaded.withLock { loaded -> (PreferenceSchema?, DefaultsError?) in
+            if onlyIfUnread, let loaded { return (loaded.schema, nil) }
+            let states = Self.states(of: files)
+            if let loaded, loaded.states == states { return (loaded.schema, nil) }
+            var schema: PreferenceSchema?
+            var failure: DefaultsError?
+            if let index = states.firstIndex(where: { $0 != nil }) {
+                do throws(DefaultsError) {
+                    schema = try Defaults.schema(inFile: files[index], suiteName: suiteName)
+                } catch {
+                    failure = error
+                }
+            }
+            loaded = Loaded(states: states, schema: schema)
+            applies.store(schema == nil ? 1 : 2, ordering: .releasing)
+            return (schema, failure)
+        }
+        if let failure { report(failure) }
+        return schema
+    }
+
+    /// The states of `files` up to the first that exists (the one that applies), nil for each missing one.
+    private static func states(of files: [String]) -> [FileState?] {
+        var states: [FileState?] = []
+        for file in files {
+            var status = stat()
+            let found = file.withCString { lstat($0, &status) } == 0
+            states.append(found ? FileState(status) : nil)
+            if found { break }
+        }
+        return states
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import LayeredDefaultsCompatibility
+import PackageTestSupport
+import Testing
+
+@testable import LayeredDefaults
+
+/// The schema is the store's rule: installed for a suite, it is obeyed by a store that declares no keys
+/// (another process, a script, a port from `UserDefaults`), through every door that writes and every
+/// door that reads.
+@Suite struct SchemaRuleTests {
+    static let suite = "com.example.app"
+
+    /// `fontSize` an integer from 6 to 72 (12), `theme` one of three (system), `installID` a UUID.
+    static let schema = try! PreferenceSchema(
+        suiteName: suite, version: 1,
+        entries: [
+            .init(name: "fontSize", type: .integer, defaultValue: 12, summary: "The font size", accepted: .integers(6...72)),
+            .init(
+                name: "theme", type: .string, defaultValue: "system", summary: "The colour scheme",
+                accepted: .choices(["system", "light", "dark"])),
+            .init(name: "installID", type: .string, content: .uuid, defaultValue: nil, summary: "The installation"),
+        ])
+
+    static let refusal = DefaultsError.valueNotAccepted(suite: suite, key: "fontSize", accepts: "an integer from 6 to 72")
+
+    /// Runs `body` with a root where ``schema`` is installed and a store of the suite that declares nothing.
+    func withInstalledSchema(
+        systemDirectories: [URL] = [], _ body: (URL, Defaults, ReportedErrors) throws -> Void
+    ) throws {
+        try withTemporaryRoot { root in
+            try Defaults.installSchema(Self.schema, location: .directory(root))
+            let errors = ReportedErrors()
+            let defaults = try Defaults(
+                suiteName: Self.suite,
+                configuration: .init(
+                    location: .directory(root), arguments: [], systemDirectories: systemDirectories,
+                    errorHandler: errors.record))
+            try body(root, defaults, errors)
+        }
+    }
+
+    /// Every door that writes refuses a value outside the schema with the same error, and nothing changes.
+    @Test func everyWritingDoorRefusesWhatTheSchemaRefuses() throws {
+        try withInstalledSchema { root, defaults, errors in
+            try defaults.write(14, forKey: "fontSize")
+            let untypedKey = Defaults.Key<Int>("fontSize", default: 0)
+            #expect(throws: Self.refusal) { try defaults.write(100, forKey: "fontSize") }
+            #expect(throws: Self.refusal) { try defaults.write(100, for: untypedKey) }
+            #expect(throws: Self.refusal) { try defaults.update(forKey: "fontSize") { _ in 200 } }
+            #expect(throws: Self.refusal) { try defaults.update(untypedKey) { $0 = 5 } }
+            #expect(throws: Self.refusal) { try defaults.transaction { try $0.write(100, forKey: "fontSize") } }
+            #expect(throws: Self.refusal) { try defaults.transaction { try $0.replaceAll(with: ["fontSize": "big"]) } }
+            #expect(throws: Self.refusal) { try defaults.replacePersistentValues(["fontSize": 100]) }
+            #expect(throws: Self.refusal) { try defaults.migrate("grow") { try $0.write(100, forKey: "fontSize") } }
+            #expect(
+                throws: DefaultsError.valueNotAccepted(
+                    suite: Self.suite, key: "theme", accepts: "a string, one of system, light, dark")
+            ) {
+                try defaults.transaction { try $0.renameKey("fontSize", to: "theme") }
+            }
+            defaults.set(200, forKey: "fontSize")
+            defaults[untypedKey] = 300
+            #expect(errors.all == [Self.refusal, Self.refusal])
+
+            let plist = root.appendingPathComponent("old.plist")
+            try PreferenceValue.propertyListData(["fontSize": 99], format: .xml).write(to: plist)
+            #expect(throws: Self.refusal) { try defaults.importUserDefaults(from: plist) }
+
+            #expect(try defaults.persistentValues() == ["fontSize": 14], "nothing changed")
+            #expect(try defaults.appliedMigrations().isEmpty)
+        }
+    }
+
+    /// A restore of a backup holding a value the schema refuses is refused naming the key, nothing changed.
+    @Test func aRestoreOfAValueTheSchemaRefusesIsRefused() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults(Self.suite, root: root)
+            try defaults.write(100, forKey: "fontSize")
+            let backup = root.appendingPathComponent("backup.sqlite3")
+            try Defaults.backup(suiteName: Self.suite, location: .directory(root), to: backup)
+            try defaults.write(nil, forKey: "fontSize")
+            try Defaults.installSchema(Self.schema, location: .directory(root))
+            #expect(throws: Self.refusal) {
+                try Defaults.restore(suiteName: Self.suite, location: .directory(root), systemDirectories: [], from: backup)
+            }
+            #expect(try defaults.persistentValues().isEmpty)
+        }
+    }
+
+    /// A key the schema does not declare is refused, naming the nearest keys it does declare; a removal
+    /// of one is not (a migration may clean up), and a schema that allows undeclared keys lets them be.
+    @Test func aKeyTheSchemaDoesNotDeclareIsRefused() throws {
+        try withInstalledSchema { root, defaults, _ in
+            #expect(throws: DefaultsError.undeclaredKey(suite: Self.suite, key: "fontsize", nearest: ["fontSize"])) {
+                try defaults.write(20, forKey: "fontsize")
+            }
+            #expect(throws: DefaultsError.undeclaredKey(suite: Self.suite, key: "colour", nearest: [])) {
+                try defaults.write("red", forKey: "colour")
+            }
+            try defaults.write(nil, forKey: "colour")
+            let open = try PreferenceSchema(
+                suiteName: Self.suite, version: 2, entries: Self.schema.keys, allowsUndeclaredKeys: true)
+            try Defaults.installSchema(open, location: .directory(root))
+            try defaults.write("red", forKey: "colour")
+            #expect(throws: Self.refusal) { try defaults.write(100, forKey: "fontSize") }
+            #expect(try defaults.persistentValues() == ["colour": "red"])
+        }
+    }
+
+    /// What a string key holds is checked: a UUID key refuses text that is not a UUID.
+    @Test func aStringKeysContentIsChecked() throws {
+        try withInstalledSchema { _, defaults, _ in
+            #expect(
+                throws: DefaultsError.valueNotAccepted(suite: Self.suite, key: "installID", accepts: "a string holding a UUID")
+            ) {
+                try defaults.write("not-a-uuid", forKey: "installID")
+            }
+            try defaults.write("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", forKey: "installID")
+        }
+    }
+
+    /// Every door that reads sees the schema's default for an unset key.
+    @Test func everyReadingDoorSeesTheSchemasDefault() async throws {
+        try await withTemporaryRoot { root in
+            try Defaults.installSchema(Self.schema, location: .directory(root))
+            let defaults = try makeDefaults(Self.suite, root: root)
+            #expect(try defaults.value(forKey: "fontSize") == 12)
+            #expect(defaults.integer(forKey: "fontSize") == 12)
+            #expect(defaults.string(forKey: "theme") == "system")
+            #expect(try defaults.resolvedValues() == ["fontSize": 12, "theme": "system"])
+            #expect(defaults[Defaults.Key<Int>("fontSize", default: 0)] == 12, "the schema's default is a layer of the search")
+            #expect(try defaults.persistentValue(forKey: "fontSize") == nil, "nothing is stored")
+            #expect(try defaults.isDefault(Defaults.Key<Int>("fontSize", default: 0)))
+            for await size in defaults.changes(of: .key("fontSize")) {
+                #expect(size == 12, "observation's initial value")
+                break
+            }
+            defaults.register(["fontSize": 20])
+            #expect(try defaults.value(forKey: "fontSize") == 20, "below the registration domain")
+        }
+    }
+
+    /// The managed and system layers come before the schema's default, by construction.
+    @Test func theManagedAndSystemLayersWinOverTheDefault() throws {
+        try withTemporaryRoot { root in
+            let system = root.appendingPathComponent("xdg")
+            try Defaults.installSchema(Self.schema, location: .directory(root.appendingPathComponent("home")))
+            let systemStore = try makeDefaults(Self.suite, root: Location.systemRoot(in: system))
+            try systemStore.write(30, forKey: "fontSize")
+            let defaults = try Defaults(
+                suiteName: Self.suite,
+                configuration: .init(
+                    location: .directory(root.appendingPathComponent("home")), arguments: [], systemDirectories: [system]))
+            #expect(try defaults.value(forKey: "fontSize") == 30)
+            let managedStore = try makeDefaults(Self.suite, root: Location.managedRoot(in: system))
+            try managedStore.write("dark", forKey: "theme")
+            let managed = try Defaults(
+                suiteName: Self.suite,
+                configuration: .init(
+                    location: .directory(root.appendingPathComponent("home")), arguments: [], systemDirectories: [system]))
+            #expect(try managed.value(forKey: "theme") == "dark")
+            #expect(try managed.value(forKey: "fontSize") == 30)
+        }
+    }
+
+    /// A stored value the schema refuses reads as the default through every door, reported once; it is
+    /// left as it is.
+    @Test func aStoredValueTheSchemaRefusesReadsAsTheDefault() throws {
+        try withTemporaryRoot { root in
+            try makeDefaults(Self.suite, root: root).write(100, forKey: "fontSize")
+            try Defaults.installSchema(Self.schema, location: .directory(root))
+            let errors = ReportedErrors()
+            let defaults = try makeDefaults(Self.suite, root: root, errorHandler: errors.record)
+            #expect(try defaults.value(forKey: "fontSize") == 12)
+            #expect(defaults.integer(forKey: "fontSize") == 12)
+            #expect(try defaults.resolvedValues()["fontSize"] == 12)
+            #expect(defaults[Defaults.Key<Int>("fontSize", default: 0)] == 12)
+            #expect(try defaults.persistentValue(for: Defaults.Key<Int>("fontSize", default: 0)) == nil)
+            #expect(
+                errors.all == [
+                    .storedValueNotAccepted(suite: Self.suite, key: "fontSize", accepts: "an integer from 6 to 72")
+                ])
+            #expect(try defaults.persistentValue(forKey: "fontSize") == 100, "left as it is")
+        }
+    }
+
+    /// Launch arguments are text: the schema reads them as the key's type.
+    @Test func anArgumentIsReadAsTheSchemasType() throws {
+        try withTemporaryRoot { root in
+            try Defaults.installSchema(Self.schema, location: .directory(root))
+            let defaults = try makeDefaults(
+                Self.suite, root: root, arguments: ["-fontSize", "14", "-theme", "neon"], errorHandler: { _ in })
+            #expect(try defaults.value(forKey: "fontSize") == 14)
+            #expect(try defaults.value(forKey: "theme") == "system", "an argument the schema refuses reads as the default")
+        }
+    }
+
+    /// A newer schema installed by another program applies to the next write of a store already open,
+    /// and its defaults to the reads after that write.
+    @Test func aNewerSchemaAppliesToTheNextWrite() throws {
+        try withInstalledSchema { root, defaults, _ in
+            try defaults.write(50, forKey: "fontSize")
+            let narrower = try PreferenceSchema(
+                suiteName: Self.suite, version: 2,
+                entries: [
+                    .init(
+                        name: "fontSize", type: .integer, defaultValue: 10, summary: "The font size", accepted: .integers(6...40))
+                ])
+            try Defaults.installSchema(narrower, location: .directory(root))
+            #expect(
+                throws: DefaultsError.valueNotAccepted(suite: Self.suite, key: "fontSize", accepts: "an integer from 6 to 40")
+            ) {
+                try defaults.write(45, forKey: "fontSize")
+            }
+            try defaults.write(nil, forKey: "fontSize")
+            #expect(try defaults.value(forKey: "fontSize") == 10)
+        }
+    }
+
+    /// The configured schema applies without any file, and comes before an installed one.
+    @Test func aConfiguredSchemaIsTheRule() throws {
+        try withTemporaryRoot { root in
+            let defaults = try Defaults(
+                suiteName: Self.suite,
+                configuration: .init(location: .directory(root), arguments: [], systemDirectories: [], schema: Self.schema))
+            #expect(throws: Self.refusal) { try defaults.write(100, forKey: "fontSize") }
+            #expect(try defaults.value(forKey: "theme") == "system")
+            #expect(defaults.schema == Self.schema)
+            #expect(throws: DefaultsError.self) {
+                try Defaults(suiteName: "other.suite", configuration: .init(location: .inMemory, schema: Self.schema))
+            }
+        }
+    }
+
+    /// A format-1 file, written before undeclared keys were refused, still reads and installs: it allows them.
+    @Test func aFormatOneFileAllowsUndeclaredKeys() throws {
+        try withTemporaryRoot { root in
+            let directory = root.appendingPathComponent("schemas")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let text =
+                #"{"format":1,"suite":"com.example.app","version":1,"keys":[{"name":"fontSize","type":"integer","summary":"s","default":{"integer":12},"range":{"minimum":{"integer":6},"maximum":{"integer":72}}}]}"#
+            try Data(text.utf8).write(to: directory.appendingPathComponent("com.example.app.json"))
+            let defaults = try makeDefaults(Self.suite, root: root)
+            try defaults.write("red", forKey: "colour")
+            #expect(throws: Self.refusal) { try defaults.write(100, forKey: "fontSize") }
+            let schema = try #require(
+                try Defaults.installedSchema(suiteName: Self.suite, location: .directory(root), systemDirectories: []))
+            #expect(schema.allowsUndeclaredKeys)
+            let copy = root.appendingPathComponent("copy")
+            #expect(try Defaults.installSchema(schema, location: .directory(copy)) == .installed)
+            #expect(
+                try Defaults.installedSchema(suiteName: Self.suite, location: .directory(copy), systemDirectories: []) == schema)
+        }
+    }
+
+    /// A schema file that cannot be used is reported and not used: the domain is as one without a schema.
+    @Test func aMalformedInstalledSchemaIsReportedAndNotUsed() throws {
+        try withTemporaryRoot { root in
+            let directory = root.appendingPathComponent("schemas")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data("not json".utf8).write(to: directory.appendingPathComponent("com.example.app.json"))
+            let errors = ReportedErrors()
+            let defaults = try makeDefaults(Self.suite, root: root, errorHandler: errors.record)
+            try defaults.write(100, forKey: "fontSize")
+            try defaults.write(101, forKey: "fontSize")
+            #expect(try defaults.value(forKey: "fontSize") == 101)
+            #expect(errors.all.count == 1, "reported once while the file is unchanged")
+            guard case .malformedSchema? = errors.all.first else {
+                Issue.record("not a malformed schema: \(errors.all)")
+                return
+            }
+        }
+    }
+}
