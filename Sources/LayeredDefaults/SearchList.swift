@@ -189,14 +189,21 @@ final class SearchList: Sendable {
     /// found may be: one it refuses reads as the schema's default (reported once); an argument, which is
     /// text, is read as the entry's type first. When no domain holds the key, the schema's default is the
     /// last layer (unless `schemaDefault` is false: then nil).
+    @inline(__always)
     func search(
-        _ key: String, declared: PreferenceSchema.Entry? = nil, schemaDefault: Bool = true,
-        failed: (any Error) throws -> Void
+        _ key: String, declared: DeclaredEntry? = nil, schemaDefault: Bool = true, failed: (any Error) throws -> Void
     ) rethrows -> PreferenceValue? {
         // NB: the hot path: with no schema and no declaration, one atomic load more than the layers' search.
-        let schema = self.schema.forReading
-        if schema == nil, declared == nil { return try searchLayers(key, argumentType: nil, failed: failed) }
-        let schemaEntry = schema?.entry(named: key)
+        if declared == nil, schema.isKnownAbsent { return try searchLayers(key, argumentType: nil, failed: failed) }
+        return try searchChecked(key, declared: declared?.entry, schemaDefault: schemaDefault, failed: failed)
+    }
+
+    /// ``search(_:declared:schemaDefault:failed:)`` where a schema may apply, or the key is declared.
+    @inline(never)
+    private func searchChecked(
+        _ key: String, declared: PreferenceSchema.Entry?, schemaDefault: Bool, failed: (any Error) throws -> Void
+    ) rethrows -> PreferenceValue? {
+        let schemaEntry = schema.forReading?.entry(named: key)
         guard let entry = schemaEntry ?? declared else { return try searchLayers(key, argumentType: nil, failed: failed) }
         if let found = try searchLayers(key, argumentType: entry.type, failed: failed) {
             if entry.accepts(found) { return found }

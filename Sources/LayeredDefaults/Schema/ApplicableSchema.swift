@@ -14,14 +14,25 @@ final class ApplicableSchema: Sendable {
     private enum Source {
         /// Given by the configuration: it never changes.
         case configured(PreferenceSchema)
-        /// The installed files, in the order searched.
-        case installed(files: [String])
+        /// The installed files, searched in order: those of the suite under the root (none in memory),
+        /// then under each system directory.
+        case installed(root: URL?, systemDirectories: [URL])
     }
 
     /// What was last read: the files' states then, and the schema they gave.
     private struct Loaded {
+        /// The paths of the installed files, in the order searched.
+        let files: [String]
+        /// The states of ``files`` up to the first that existed (the one read), nil for each missing one.
         var states: [FileState?]
         var schema: PreferenceSchema?
+
+        /// True when the files are as they were when read: each up to the one read is still missing, and
+        /// that one is the same file, unchanged. (Nothing is allocated: this runs in every write.)
+        var isCurrent: Bool {
+            for (file, state) in zip(files, states) where ApplicableSchema.state(of: file) != state { return false }
+            return true
+        }
     }
 
     /// The identity, size and times of a file: a file replaced or rewritten in place changes them.
@@ -62,13 +73,17 @@ final class ApplicableSchema: Sendable {
             source = .configured(configured)
             applies.store(2, ordering: .relaxed)
         } else {
-            source = .installed(files: Defaults.schemaFiles(of: suiteName, root: root, systemDirectories: systemDirectories))
+            // NB: the paths are made at the first read, not here: opening a store must not pay for them.
+            source = .installed(root: root, systemDirectories: systemDirectories)
         }
     }
 
+    /// True when it is known that no schema applies (as last read): a read's fast path, one atomic load.
+    @inline(__always) var isKnownAbsent: Bool { applies.load(ordering: .acquiring) == 1 }
+
     /// The schema for a read: the configured one, or the installed one as last read (read now the
-    /// first time). The fast path, when none applies, is one atomic load.
-    @inline(__always) var forReading: PreferenceSchema? {
+    /// first time).
+    var forReading: PreferenceSchema? {
         switch applies.load(ordering: .acquiring) {
         case 1: return nil
         case 0: return revalidated(onlyIfUnread: true)
@@ -89,21 +104,27 @@ final class ApplicableSchema: Sendable {
     /// The installed schema, read again when the files changed since last read (or, with
     /// `onlyIfUnread`, only when never read).
     private func revalidated(onlyIfUnread: Bool) -> PreferenceSchema? {
-        guard case .installed(let files) = source else { return current }
+        guard case .installed(let root, let systemDirectories) = source else { return current }
         let (schema, failure) = loaded.withLock { loaded -> (PreferenceSchema?, DefaultsError?) in
-            if onlyIfUnread, let loaded { return (loaded.schema, nil) }
-            let states = Self.states(of: files)
-            if let loaded, loaded.states == states { return (loaded.schema, nil) }
+            if let loaded, onlyIfUnread || loaded.isCurrent { return (loaded.schema, nil) }
+            let files =
+                loaded?.files ?? Defaults.schemaFiles(of: suiteName, root: root, systemDirectories: systemDirectories)
+            var states: [FileState?] = []
+            for file in files {
+                states.append(Self.state(of: file))
+                if states.last! != nil { break }
+            }
             var schema: PreferenceSchema?
             var failure: DefaultsError?
-            if let index = states.firstIndex(where: { $0 != nil }) {
+            // NB: the last state is the first file that exists, if any does.
+            if case .some(.some) = states.last {
                 do throws(DefaultsError) {
-                    schema = try Defaults.schema(inFile: files[index], suiteName: suiteName)
+                    schema = try Defaults.schema(inFile: files[states.count - 1], suiteName: suiteName)
                 } catch {
                     failure = error
                 }
             }
-            loaded = Loaded(states: states, schema: schema)
+            loaded = Loaded(files: files, states: states, schema: schema)
             applies.store(schema == nil ? 1 : 2, ordering: .releasing)
             return (schema, failure)
         }
@@ -111,15 +132,9 @@ final class ApplicableSchema: Sendable {
         return schema
     }
 
-    /// The states of `files` up to the first that exists (the one that applies), nil for each missing one.
-    private static func states(of files: [String]) -> [FileState?] {
-        var states: [FileState?] = []
-        for file in files {
-            var status = stat()
-            let found = file.withCString { lstat($0, &status) } == 0
-            states.append(found ? FileState(status) : nil)
-            if found { break }
-        }
-        return states
+    /// The state of the file at `path` (`lstat`), nil when nothing is there.
+    private static func state(of path: String) -> FileState? {
+        var status = stat()
+        return path.withCString { lstat($0, &status) } == 0 ? FileState(status) : nil
     }
 }

@@ -85,12 +85,13 @@ extension Defaults {
 
     /// The paths where a schema of `suiteName` may be installed, in the order they are searched: the
     /// user's under `root` (none in memory), then each system directory's.
+    ///
+    /// NB: joined as strings: a store reads them at its first read, and `URL`s cost a tenth of an open.
     static func schemaFiles(of suiteName: String, root: URL?, systemDirectories: [URL]) -> [String] {
-        let user = root.map { $0.appendingPathComponent(schemaDirectoryName, isDirectory: true) }
-        let system = systemDirectories.map {
-            Location.systemRoot(in: $0).appendingPathComponent(schemaDirectoryName, isDirectory: true)
-        }
-        return ((user.map { [$0] } ?? []) + system).map { schemaFile(of: suiteName, in: $0).path }
+        let file = "/" + schemaDirectoryName + "/" + suiteName + ".json"
+        let user = root.map { [StoreRegistry.withoutTrailingSlash($0.path) + file] } ?? []
+        return user
+            + systemDirectories.map { StoreRegistry.withoutTrailingSlash($0.path) + "/" + Location.systemSubdirectory + file }
     }
 
     /// The schema in the file at `path`, nil when there is none.

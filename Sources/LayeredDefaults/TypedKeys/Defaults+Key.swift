@@ -35,7 +35,7 @@ extension Defaults {
         private let defaultSource: DefaultSource
         /// The key's own entry, which the write path and the search apply where the domain's schema does
         /// not declare the key; nil when it accepts any value of its type (the type checks the rest).
-        let declaredEntry: PreferenceSchema.Entry?
+        let declaredEntry: DeclaredEntry?
 
         /// A fixed default, or one computed when read.
         private enum DefaultSource: Sendable {
@@ -107,9 +107,10 @@ extension Defaults {
             self.declaredEntry =
                 accepted == .anyValue
                 ? nil
-                : PreferenceSchema.Entry(
-                    name: name, type: Value.schemaType, content: Value.schemaContent, defaultValue: nil, summary: summary ?? "",
-                    description: description, accepted: accepted)
+                : DeclaredEntry(
+                    PreferenceSchema.Entry(
+                        name: name, type: Value.schemaType, content: Value.schemaContent, defaultValue: nil,
+                        summary: summary ?? "", description: description, accepted: accepted))
         }
 
         /// This key's entry in a schema: its name, type, content, default, summary, description and
@@ -149,7 +150,7 @@ extension Defaults {
     /// - Throws: ``DefaultsError`` when the domain cannot be read.
     public func persistentValue<Value>(for key: Key<Value>) throws -> Value? {
         guard let stored = try persistentValue(forKey: key.name) else { return nil }
-        if let entry = schema?.entry(named: key.name) ?? key.declaredEntry, !entry.accepts(stored) {
+        if let entry = schema?.entry(named: key.name) ?? key.declaredEntry?.entry, !entry.accepts(stored) {
             searchList.reportOnce(
                 .storedValueNotAccepted(suite: suiteName, key: key.name, accepts: entry.acceptedPhrase), key: key.name)
             return nil
@@ -165,7 +166,7 @@ extension Defaults {
     ///   ``CodablePreference`` that cannot be encoded, or what ``write(_:forKey:)`` throws. Nothing
     ///   changes then.
     public func write<Value>(_ value: Value, for key: Key<Value>) throws {
-        try write(try storedForm(of: value, for: key), forKey: key.name, declared: key.declaredEntry)
+        try write(try storedForm(of: value, for: key), forKey: key.name, declared: key.declaredEntry?.entry)
     }
 
     /// Atomically replaces the value of `key` with the one `transform` makes of it, in one write
@@ -191,7 +192,7 @@ extension Defaults {
     public func update<Value>(_ key: Key<Value>, _ transform: (inout Value) throws -> Void) throws -> Value {
         // NB: through the untyped update, the one atomic read-modify-write (forced keys refused there).
         var updated = key.defaultValue
-        try update(forKey: key.name, declared: key.declaredEntry) { stored in
+        try update(forKey: key.name, declared: key.declaredEntry?.entry) { stored in
             if let stored {
                 // NB: thrown, not reported: the report of a read is once per key, and an update must
                 // never go on as if nothing were stored.
@@ -227,4 +228,10 @@ extension Defaults {
             throw DefaultsError.unencodableValue(suite: suiteName, key: key.name, type: "\(Value.self)")
         }
     }
+}
+
+/// A typed key's own schema entry, shared by reference: a read passes one pointer, not the entry.
+final class DeclaredEntry: Sendable {
+    let entry: PreferenceSchema.Entry
+    init(_ entry: PreferenceSchema.Entry) { self.entry = entry }
 }
