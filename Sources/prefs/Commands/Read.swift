@@ -4,7 +4,7 @@ import LayeredDefaults
 enum Read: Command {
     static let verb = "read"
     static let synopsis = "read [<domain> [<key>]]"
-    static let operandKinds: [CompletionKind] = [.domain]
+    static let operandKinds: [CompletionKind] = [.domain, .key]
     static let summary = "Prints the value of <key> in <domain>, every key of <domain>, or without <domain> every domain."
     static let details = """
         A string prints as it is and a date as 2026-11-29 21:44:42 +0000 (as macOS `defaults read` prints
