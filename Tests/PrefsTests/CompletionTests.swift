@@ -67,32 +67,22 @@ import Testing
         }
     }
 
-    /// The schema of the domain `app`: a theme of three choices, a size from 6 to 72.
-    static let schema = try! PreferenceSchema(
-        suiteName: "app", version: 1,
-        entries: [
-            .init(
-                name: "theme", type: .string, defaultValue: "system", summary: "The colour scheme",
-                accepted: .choices(["system", "light", "dark"])),
-            .init(name: "size", type: .integer, defaultValue: 12, summary: "The font size", accepted: .integers(6...72)),
-        ])
-
     /// After a domain, the verbs whose operand is a key offer the keys stored in it and those its schema
     /// declares; `describe` and `reset`, which take a key of the schema only, the declared ones.
     @Test func keysAfterADomain() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
             try root.prefs("write", "app", "size", "-int", "14").requireSuccess()
             try root.prefs("write", "app", "other", "v").requireSuccess()
-            let everyKey = ["other", "size", "theme"]
+            let everyKey = ["nickname", "other", "size", "theme"]
             for verb in ["read", "read-type", "exists", "write", "delete", "rename", "watch"] {
                 #expect(offered(["prefs", verb, "app", ""], in: root) == everyKey, "\(verb)")
             }
-            #expect(offered(["prefs", "describe", "app", ""], in: root) == ["size", "theme"])
+            #expect(offered(["prefs", "describe", "app", ""], in: root) == ["nickname", "size", "theme"])
             #expect(offered(["prefs", "reset", "app", "t"], in: root) == ["theme"])
             #expect(offered(["prefs", "watch", "app", "theme", "o"], in: root) == ["other"], "each key of watch")
             #expect(offered(["prefs", "read", "app", "theme", ""], in: root).isEmpty)
-            #expect(offered(["prefs", "read", "--json", "app", "s"], in: root) == ["size"])
+            #expect(offered(["prefs", "read", "--json", "app", "n"], in: root) == ["nickname"])
             let described = root.prefs(["completions", "--complete", "3", "--", "prefs", "describe", "app", "t"])
             #expect(described.output == "theme\tThe colour scheme\n", "a declared key with its summary")
             #expect(offered(["prefs", "read", "nosuch", ""], in: root).isEmpty)
@@ -116,7 +106,7 @@ import Testing
     /// After `write <domain> <key>`, the key's choices when its schema gives them, then the type flags.
     @Test func choicesAfterAKeyToWrite() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
             let flags = offered(["prefs", "write", "app", "other", ""], in: root)
             #expect(flags == ValueParser.typeFlags)
             #expect(offered(["prefs", "write", "app", "theme", ""], in: root) == ["system", "light", "dark"] + flags)
@@ -135,15 +125,19 @@ import Testing
             }
             #expect(offered(["prefs", "read", "app", ""], in: root) == ["plain key"])
             #expect(offered(["prefs", "read", "--", "app", "-"], in: root) == ["--option"])
-            // NB: a schema may refuse such a choice outright; either way none is offered.
             let choices: [PreferenceValue] = ["ok", "bad\u{1b}[2J", "two\nlines", "-dash"]
-            if let schema = try? PreferenceSchema(
-                suiteName: "app", version: 1,
-                entries: [.init(name: "mode", type: .string, defaultValue: nil, summary: "A mode", accepted: .choices(choices))])
-            {
-                try Defaults.installSchema(schema, location: .directory(root.url))
-                #expect(offered(["prefs", "write", "app", "mode", ""], in: root) == ["ok"] + ValueParser.typeFlags)
+            let schema: PreferenceSchema
+            do {
+                schema = try PreferenceSchema(
+                    suiteName: "app", version: 1,
+                    entries: [.init(name: "mode", type: .string, defaultValue: nil, summary: "A mode", accepted: .choices(choices))])
+            } catch {
+                // NB: a schema that refuses such choices outright has none to offer.
+                guard case DefaultsError.invalidSchema = error else { throw error }
+                return
             }
+            try Defaults.installSchema(schema, location: .directory(root.url))
+            #expect(offered(["prefs", "write", "app", "mode", ""], in: root) == ["ok"] + ValueParser.typeFlags)
         }
     }
 
@@ -151,8 +145,8 @@ import Testing
     /// schema, creates nothing.
     @Test func completingAKeyCreatesNothing() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
-            #expect(offered(["prefs", "read", "app", ""], in: root) == ["size", "theme"])
+            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
+            #expect(offered(["prefs", "read", "app", ""], in: root) == ["nickname", "size", "theme"])
             #expect(offered(["prefs", "--system", "read", "app", ""], in: root).isEmpty)
             #expect(offered(["prefs", "--managed", "write", "app", "theme", "l"], in: root).isEmpty)
             #expect(root.entries == ["schemas"])

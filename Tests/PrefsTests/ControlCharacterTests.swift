@@ -28,6 +28,8 @@ import Testing
             let domain = root.prefs("read", "app")
             #expect(domain.status == .success && !holdsRawControlCharacter(domain.output))
             #expect(domain.output.contains(#""\#(Self.escaped)" = v;"#), "a key too")
+            let found = root.prefs("find", "line")
+            #expect(found.status == .success && !holdsRawControlCharacter(found.output) && found.output.contains(Self.escaped))
             let json = root.prefs("read", "app", "k", "--json")
             #expect(!holdsRawControlCharacter(json.output) && json.output.contains(#"\u009b"#))
             #expect(try JSONDecoder().decode(PreferenceValue.self, from: Data(json.output.utf8)) == value, "exactly")

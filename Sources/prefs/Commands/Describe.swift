@@ -14,8 +14,8 @@ enum Describe: Command {
         (its choices, range or maximum length, or `any <type>`), default (- for none), set (yes when
         <domain> holds a value for it) and forced (yes when the managed domain forces it); a description of
         several lines goes on over lines indented by two spaces, and a control character prints escaped
-        (\\U001b). The value itself is not printed: `prefs read` prints it. With --json: the key as the schema file holds it
-        (docs/SCHEMA.md), with "set" and "forced" members.
+        (\\U001b). The value itself is not printed: `prefs read` prints it. With --json: the key as the
+        schema file holds it (docs/SCHEMA.md), with "set" and "forced" members.
         Exit status: 0; 1 when the domain has no schema or the schema no such key; 3 when its schema
         file is malformed (it is not used) or the domain cannot be read.
         """
