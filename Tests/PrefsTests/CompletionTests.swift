@@ -130,7 +130,9 @@ import Testing
             do {
                 schema = try PreferenceSchema(
                     suiteName: "app", version: 1,
-                    entries: [.init(name: "mode", type: .string, defaultValue: nil, summary: "A mode", accepted: .choices(choices))])
+                    entries: [
+                        .init(name: "mode", type: .string, defaultValue: nil, summary: "A mode", accepted: .choices(choices))
+                    ])
             } catch {
                 // NB: a schema that refuses such choices outright has none to offer.
                 guard case DefaultsError.invalidSchema = error else { throw error }
