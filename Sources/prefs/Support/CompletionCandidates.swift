@@ -15,8 +15,9 @@ enum CompletionCandidates {
     /// `word<TAB>description`; or ``files`` or ``directories`` alone.
     /// - Parameters:
     ///   - words: the command line as the shell splits it; `index` may be its count (a new, empty word).
-    ///   - environment: for the default root, where the domains are listed from (a `--root`,
-    ///     `--system` or `--managed` among the words is taken into account).
+    ///   - environment: for the default root and the system directories, where the domains, their keys
+    ///     and their schemas are read from (a `--root`, `--system` or `--managed` among the words is taken
+    ///     into account); nothing is created.
     static func candidates(words: [String], index: Int, environment: [String: String]) -> [String] {
         guard index >= 1 else { return [] }
         let current = index < words.count ? words[index] : ""
@@ -65,6 +66,7 @@ enum CompletionCandidates {
 
     /// What the words before the one being completed say: the options given and the operands after the verb.
     private struct Line {
+        /// The process's environment (the default root, the system directories).
         let environment: [String: String]
         /// The options with a value, by name.
         var values: [String: String] = [:]
@@ -127,7 +129,7 @@ enum CompletionCandidates {
     }
 
     /// The choices the schema gives the key the last operand names, as `prefs write` reads them back
-    /// (`Output/line(of:)`); a string holding a control character is left out, not offered escaped.
+    /// (``Output/line(of:)``); a string holding a control character is left out, not offered escaped.
     private static func choices(_ line: Line) -> [(String, String?)] {
         guard line.operands.count >= 2, let domain = line.domain, let context = line.context(),
             case .choices(let choices)? = (try? context.schema(of: domain))?.entry(named: line.operands.last!)?.accepted
