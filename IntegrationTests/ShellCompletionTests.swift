@@ -1,9 +1,10 @@
 import Foundation
+import LayeredDefaults
 import PackageTestSupport
 import Testing
 
-/// Each completion script of `prefs completions <shell>` loads in its real shell and completes a verb
-/// and a domain name from the store.
+/// Each completion script of `prefs completions <shell>` loads in its real shell and completes a verb,
+/// a domain name from the store, a key of the domain (stored or declared) and a choice of the key.
 @Suite struct ShellCompletionTests {
     /// The verbs that start with `re`.
     static let verbs = ["read", "read-type", "rename", "repair", "reset", "restore"]
@@ -24,19 +25,51 @@ import Testing
         return try PackageTestSupport.run(executable: executable, arguments + ["-c", script], environment: environment)
     }
 
-    /// Writes the domains the completions should offer, and checks what the shell printed: the verbs,
-    /// `==`, then the domains.
+    /// The schema of `com.example.shell`: a theme of two choices.
+    static let schema = try! PreferenceSchema(
+        suiteName: "com.example.shell", version: 1,
+        entries: [
+            .init(
+                name: "theme", type: .string, defaultValue: "light", summary: "The colour scheme",
+                accepted: .choices(["light", "dark"]))
+        ])
+
+    /// Writes the domains the completions should offer and a schema, and checks what the shell printed:
+    /// the verbs, `==`, the domains, `==`, the keys of `com.example.shell`, `==`, the theme's choices
+    /// that start with `d`.
     func check(_ shell: String, _ arguments: [String], _ script: String) throws {
         try withTemporaryRoot { root throws in
             let launcher = Launcher(root: root.appendingPathComponent("domains"))
             try #require(try launcher.prefs("write", "com.example.shell", "k", "v").succeeded)
             try #require(try launcher.prefs("write", "org.other", "k", "v").succeeded)
+            try Defaults.installSchema(Self.schema, location: .directory(launcher.root))
             let result = try run(shell, arguments, script, root: root)
             #expect(result.succeeded && result.error.isEmpty, "\(shell): \(result.error)")
             let lines = result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
-            let separator = try #require(lines.firstIndex(of: "=="), "\(shell): \(result.output)")
-            #expect(Array(lines[..<separator]) == Self.verbs, "\(shell)")
-            #expect(Set(lines[(separator + 1)...]) == ["-g", "com.example.shell", "org.other"], "\(shell)")
+            let parts = lines.split(separator: "==", omittingEmptySubsequences: false).map(Array.init)
+            try #require(parts.count == 4, "\(shell): \(result.output)")
+            #expect(parts[0] == Self.verbs, "\(shell)")
+            #expect(Set(parts[1]) == ["-g", "com.example.shell", "org.other"], "\(shell)")
+            #expect(Set(parts[2]) == ["k", "theme"], "\(shell)")
+            #expect(parts[3] == ["dark"], "\(shell)")
+        }
+    }
+
+    /// bash inserts what it is given as it is: each candidate is quoted for it, so a key with a space
+    /// or a `*` (which would also match the files of the directory) is inserted as one word, itself.
+    @Test func bashQuotesTheWordsItInserts() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root.appendingPathComponent("domains"))
+            for key in ["two words", "a*"] { try #require(try launcher.prefs("write", "app", key, "v").succeeded) }
+            let result = try run(
+                "bash", ["--norc", "--noprofile"],
+                #"""
+                source <(prefs completions bash)
+                cd "$HOME" && touch abc
+                COMP_WORDS=(prefs read app ''); COMP_CWORD=3; _prefs; printf '%s\n' "${COMPREPLY[@]}"
+                """#, root: root)
+            #expect(result.succeeded && result.error.isEmpty, "\(result.error)")
+            #expect(result.output == "a\\*\ntwo\\ words\n")
         }
     }
 
@@ -49,6 +82,10 @@ import Testing
             COMP_WORDS=(prefs re); COMP_CWORD=1; _prefs; printf '%s\n' "${COMPREPLY[@]}"
             echo ==
             COMP_WORDS=(prefs read ''); COMP_CWORD=2; _prefs; printf '%s\n' "${COMPREPLY[@]}"
+            echo ==
+            COMP_WORDS=(prefs read com.example.shell ''); COMP_CWORD=3; _prefs; printf '%s\n' "${COMPREPLY[@]}"
+            echo ==
+            COMP_WORDS=(prefs write com.example.shell theme d); COMP_CWORD=4; _prefs; printf '%s\n' "${COMPREPLY[@]}"
             """#)
     }
 
@@ -65,6 +102,10 @@ import Testing
             words=(prefs re); CURRENT=2; _prefs
             print -- '=='
             words=(prefs read ''); CURRENT=3; _prefs
+            print -- '=='
+            words=(prefs read com.example.shell ''); CURRENT=4; _prefs
+            print -- '=='
+            words=(prefs write com.example.shell theme d); CURRENT=5; _prefs
             """#)
     }
 
@@ -76,6 +117,10 @@ import Testing
             complete -C 'prefs re'
             echo ==
             complete -C 'prefs read '
+            echo ==
+            complete -C 'prefs read com.example.shell '
+            echo ==
+            complete -C 'prefs write com.example.shell theme d'
             """#)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaults
 import Testing
 
 @testable import prefs
@@ -28,7 +29,7 @@ import Testing
             try root.prefs("write", "org.other", "k", "v").requireSuccess()
             #expect(offered(["prefs", "read", "com."], in: root) == ["com.example.a", "com.example.b"])
             #expect(offered(["prefs", "write", ""], in: root) == ["-g", "com.example.a", "com.example.b", "org.other"])
-            #expect(offered(["prefs", "read", "com.example.a", ""], in: root).isEmpty, "a key is not completed")
+            #expect(offered(["prefs", "read", "com.example.a", ""], in: root) == ["k"], "then its keys")
         }
     }
 
@@ -63,6 +64,98 @@ import Testing
             let result = root.prefs(arguments)
             #expect(result.status == .success && result.error.isEmpty)
             #expect(result.output.split(separator: "\n").count == Prefs.commands.count + 1, "the verbs")
+        }
+    }
+
+    /// After a domain, the verbs whose operand is a key offer the keys stored in it and those its schema
+    /// declares; `describe` and `reset`, which take a key of the schema only, the declared ones.
+    @Test func keysAfterADomain() throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
+            try root.prefs("write", "app", "size", "-int", "14").requireSuccess()
+            try root.prefs("write", "app", "other", "v").requireSuccess()
+            let everyKey = ["nickname", "other", "size", "theme"]
+            for verb in ["read", "read-type", "exists", "write", "delete", "rename", "watch"] {
+                #expect(offered(["prefs", verb, "app", ""], in: root) == everyKey, "\(verb)")
+            }
+            #expect(offered(["prefs", "describe", "app", ""], in: root) == ["nickname", "size", "theme"])
+            #expect(offered(["prefs", "reset", "app", "t"], in: root) == ["theme"])
+            #expect(offered(["prefs", "watch", "app", "theme", "o"], in: root) == ["other"], "each key of watch")
+            #expect(offered(["prefs", "read", "app", "theme", ""], in: root).isEmpty)
+            #expect(offered(["prefs", "read", "--json", "app", "n"], in: root) == ["nickname"])
+            let described = root.prefs(["completions", "--complete", "3", "--", "prefs", "describe", "app", "t"])
+            #expect(described.output == "theme\tThe colour scheme\n", "a declared key with its summary")
+            #expect(offered(["prefs", "read", "nosuch", ""], in: root).isEmpty)
+            #expect(offered(["prefs", "read", "not a domain", ""], in: root).isEmpty)
+        }
+    }
+
+    /// The keys are those of the layer and the root the command line names: the global domain's after
+    /// `-g`, a system layer's with `--system`.
+    @Test func keysOfTheLayerOfTheCommandLine() throws {
+        try withTestRoot { root throws in
+            try root.prefs("write", "-g", "globalKey", "v").requireSuccess()
+            try root.prefs("--system", "write", "app", "systemKey", "v").requireSuccess()
+            try root.prefs("write", "app", "userKey", "v").requireSuccess()
+            #expect(offered(["prefs", "read", "-g", ""], in: root) == ["globalKey"])
+            #expect(offered(["prefs", "--system", "read", "app", ""], in: root) == ["systemKey"])
+            #expect(offered(["prefs", "read", "app", ""], in: root) == ["userKey"])
+        }
+    }
+
+    /// After `write <domain> <key>`, the key's choices when its schema gives them, then the type flags.
+    @Test func choicesAfterAKeyToWrite() throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
+            let flags = offered(["prefs", "write", "app", "other", ""], in: root)
+            #expect(flags == ValueParser.typeFlags)
+            #expect(offered(["prefs", "write", "app", "theme", ""], in: root) == ["system", "light", "dark"] + flags)
+            #expect(offered(["prefs", "write", "app", "theme", "d"], in: root) == ["dark"])
+            #expect(offered(["prefs", "write", "app", "size", ""], in: root) == flags, "a range gives no choices")
+            #expect(offered(["prefs", "write", "app", "theme", "-s"], in: root) == ["-string"])
+        }
+    }
+
+    /// A key or a choice holding a newline, a tab or another control character is never offered (a shell
+    /// would insert it raw), nor a key the parser would take for an option, except after `--`.
+    @Test func keysAndChoicesThatCannotBeTypedAreNotOffered() throws {
+        try withTestRoot { root throws in
+            for key in ["two\nlines", "a\ttab", "clear\u{1b}[2J", "del\u{7f}", "c1\u{9b}2J", "--option", "plain key"] {
+                try root.prefs("write", "--", "app", key, "v").requireSuccess()
+            }
+            #expect(offered(["prefs", "read", "app", ""], in: root) == ["plain key"])
+            #expect(offered(["prefs", "read", "--", "app", "-"], in: root) == ["--option"])
+            let choices: [PreferenceValue] = ["ok", "bad\u{1b}[2J", "two\nlines", "-dash"]
+            let schema: PreferenceSchema
+            do {
+                schema = try PreferenceSchema(
+                    suiteName: "app", version: 1,
+                    entries: [
+                        .init(name: "mode", type: .string, defaultValue: nil, summary: "A mode", accepted: .choices(choices))
+                    ])
+            } catch {
+                // NB: a schema that refuses such choices outright has none to offer.
+                guard case DefaultsError.invalidSchema = error else { throw error }
+                return
+            }
+            try Defaults.installSchema(schema, location: .directory(root.url))
+            #expect(offered(["prefs", "write", "app", "mode", ""], in: root) == ["ok"] + ValueParser.typeFlags)
+        }
+    }
+
+    /// Keys come from the files there are: completing a key of a domain without a file, or without a
+    /// schema, creates nothing.
+    @Test func completingAKeyCreatesNothing() throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
+            #expect(offered(["prefs", "read", "app", ""], in: root) == ["nickname", "size", "theme"])
+            #expect(offered(["prefs", "--system", "read", "app", ""], in: root).isEmpty)
+            #expect(offered(["prefs", "--managed", "write", "app", "theme", "l"], in: root).isEmpty)
+            #expect(root.entries == ["schemas"])
+            try root.prefs("write", "other", "k", "v").requireSuccess()
+            let before = root.entries
+            #expect(offered(["prefs", "read", "other", ""], in: root) == ["k"])
+            #expect(root.entries == before)
         }
     }
 

@@ -153,7 +153,7 @@ extension Defaults {
         return outcome
     }
 
-    /// Creates `directory` and its missing parents with `mode`.
+    /// Creates `directory` and its missing parents with `mode`, whatever the process's umask.
     private static func createDirectories(_ directory: URL, mode: mode_t) throws(DefaultsError) {
         var missing: [String] = []
         var path = directory.standardizedFileURL.path
@@ -161,22 +161,29 @@ extension Defaults {
             missing.append(path)
             path = (path as NSString).deletingLastPathComponent
         }
-        for path in missing.reversed() where mkdir(path, mode) != 0 && errno != EEXIST {
-            throw .fileSystem(errno, path: path, operation: "create the schema directory")
+        for path in missing.reversed() {
+            if mkdir(path, mode) != 0 {
+                guard errno == EEXIST else { throw .fileSystem(errno, path: path, operation: "create the schema directory") }
+                continue
+            }
+            // NB: mkdir's mode is cut by the umask (077 would leave a system directory 0700, unreadable by
+            // the users it is for); a directory this call made is given its mode outright.
+            guard chmod(path, mode) == 0 else { throw .fileSystem(errno, path: path, operation: "create the schema directory") }
         }
     }
 
-    /// Writes `data` to a new file beside `file` and renames it over `file`: a reader sees the old file
-    /// or the new one, never a part.
+    /// Writes `data` to a new file of `mode` (whatever the process's umask) beside `file` and renames it
+    /// over `file`: a reader sees the old file or the new one, never a part.
     private static func writeAtomically(_ data: Data, to file: URL, mode: mode_t) throws(DefaultsError) {
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw .fileSystem(errno, path: temporary.path, operation: "create") }
         var failure: Int32?
-        fchmod(descriptor, mode)
+        // NB: open's mode is cut by the umask, as mkdir's is.
+        if fchmod(descriptor, mode) != 0 { failure = errno }
         data.withUnsafeBytes { buffer in
             var offset = 0
-            while offset < buffer.count {
+            while failure == nil, offset < buffer.count {
                 let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }

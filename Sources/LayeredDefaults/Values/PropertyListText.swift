@@ -88,18 +88,27 @@ package enum PropertyListText {
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
             default:
-                if scalar.value < 0x20 {
-                    result += String(format: "\\U%04x", scalar.value)
+                if let escape = escape(scalar) {
+                    result += escape
                 } else {
                     result.unicodeScalars.append(scalar)
                 }
             }
         }
         return result + "\""
+    }
+
+    /// The escape of `scalar` inside a quoted string when it is a control character (Unicode's `Cc`:
+    /// U+0000 to U+001F, U+007F to U+009F), which a terminal may act on instead of showing: `\n`, `\t`,
+    /// `\r`, else `\U001b`; nil for any other scalar, which stands for itself.
+    package static func escape(_ scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\n": "\\n"
+        case "\t": "\\t"
+        case "\r": "\\r"
+        default: scalar.properties.generalCategory == .control ? String(format: "\\U%04x", scalar.value) : nil
+        }
     }
 
 }

@@ -14,7 +14,7 @@ protocol Command {
     /// The options this verb takes besides the global ones (``OptionDeclaration/global``): what the
     /// parser accepts, the help and the man page list and the shell completions offer.
     static var options: [OptionDeclaration] { get }
-    /// What each operand is, in order (`[.domain]` for `read <domain> [<key>]`): what the shell
+    /// What each operand is, in order (`[.domain, .key]` for `read <domain> [<key>]`): what the shell
     /// completions offer for it; a ``CompletionKind/domain`` operand is also where a `defaults` option
     /// that means nothing here (`-currentHost`, `-host`, `-app`) is refused.
     static var operandKinds: [CompletionKind] { get }

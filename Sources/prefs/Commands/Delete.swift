@@ -4,7 +4,7 @@ import LayeredDefaults
 enum Delete: Command {
     static let verb = "delete"
     static let synopsis = "delete <domain> [<key>]"
-    static let operandKinds: [CompletionKind] = [.domain]
+    static let operandKinds: [CompletionKind] = [.domain, .key]
     static let summary = "Removes <key> from <domain>, or every key of <domain>."
     static let details = """
         Without <key>, the domain is emptied in one transaction and its file is kept: deleting a database

@@ -6,15 +6,17 @@ import LayeredDefaultsCompatibility
 enum Describe: Command {
     static let verb = "describe"
     static let synopsis = "describe <domain> <key>"
-    static let operandKinds: [CompletionKind] = [.domain]
+    static let operandKinds: [CompletionKind] = [.domain, .schemaKey]
     static let summary =
         "Describes <key> of <domain>'s schema: its summary, type, what it accepts, its default, whether it is set and forced."
     static let details = """
         One `name: value` line each: key, summary, description (when the schema has one), type, accepts
-        (its choices, range or maximum length, its content, or `any <type>`), default (- for none), set (yes when
-        <domain> holds a value for it) and forced (yes when the managed domain forces it). The value itself
-        is not printed: `prefs read` prints it. With --json: the key as the schema file holds it
-        (docs/SCHEMA.md), with "set" and "forced" members.
+        (its choices, range or maximum length, its content, or `any <type>`), default (- for none; computed
+        by the app when read), set (yes when <domain> holds a value for it) and forced (yes when the
+        managed domain forces it); a description of several lines goes on over lines indented by two
+        spaces, and a control character prints escaped (\\U001b). The value itself is not printed: `prefs
+        read` prints it. With --json: the key as the schema file holds it (docs/SCHEMA.md), with "set" and
+        "forced" members.
         Exit status: 0; 1 when the domain has no schema or the schema no such key; 3 when its schema
         file is malformed (it is not used) or the domain cannot be read.
         """
@@ -35,11 +37,13 @@ enum Describe: Command {
             }
             return context.console.print(try Output.jsonLine(Description(key: entry, set: isSet, forced: isForced)))
         }
-        var lines = ["key: \(entry.name)", "summary: \(entry.summary)"]
-        if let description = entry.description { lines.append("description: \(description)") }
+        var lines = [Output.field("key", entry.name), Output.field("summary", entry.summary)]
+        if let description = entry.description { lines.append(Output.field("description", description)) }
         lines += [
-            "type: \(entry.type?.rawValue ?? "any")", "accepts: \(entry.acceptedPhrase)",
-            "default: \(entry.defaultIsComputed ? "computed by the app when read" : entry.defaultValue.map(Output.text(of:)) ?? "-")",
+            "type: \(entry.type?.rawValue ?? "any")", Output.field("accepts", Output.singleLine(entry.acceptedPhrase)),
+            Output.field(
+                "default",
+                entry.defaultIsComputed ? "computed by the app when read" : entry.defaultValue.map(Output.line(of:)) ?? "-"),
             "set: \(isSet ? "yes" : "no")",
             "forced: \(isForced ? "yes" : "no")",
         ]

@@ -4,7 +4,7 @@ import LayeredDefaults
 enum Exists: Command {
     static let verb = "exists"
     static let synopsis = "exists <domain> <key>"
-    static let operandKinds: [CompletionKind] = [.domain]
+    static let operandKinds: [CompletionKind] = [.domain, .key]
     static let summary = "Tells whether <domain> holds a value for <key>, by the exit status alone."
     static let details = """
         Prints nothing (with --json: {"exists":true} or {"exists":false}).

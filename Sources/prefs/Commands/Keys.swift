@@ -9,8 +9,10 @@ enum Keys: Command {
     static let details = """
         The schema is the one its app installed (<root>/schemas/<domain>.json), else a system directory's
         (<dir>/layered-defaults/schemas); `prefs install-schema` installs one. A key without a default (nil
-        until set) shows -, one whose default its app computes when read (computed). Values print as `prefs read` prints them. With --json: the schema's keys as the
-        schema file holds them (docs/SCHEMA.md).
+        until set) shows -, one whose default its app computes when read (computed). Values print as `prefs
+        read` prints them, on one line: ( a, b ), and a string's newlines and tabs as \\n and \\t (any other
+        control character as \\U001b). With --json: the schema's keys as the schema file holds them
+        (docs/SCHEMA.md).
         Exit status: 0; 1 when the domain has no schema; 3 when its schema file is malformed (it is not used).
         """
 
@@ -19,8 +21,9 @@ enum Keys: Command {
         let schema = try context.requiredSchema(of: try Context.domainName(operands[0]))
         if context.json { return context.console.print(try Output.jsonLine(schema.keys)) }
         for entry in schema.keys {
-            let defaultText = entry.defaultIsComputed ? "(computed)" : entry.defaultValue.map(Output.text(of:)) ?? "-"
-            context.console.print("\(entry.name)\t\(entry.type?.rawValue ?? "any")\t\(defaultText)")
+            let defaultText = entry.defaultIsComputed ? "(computed)" : entry.defaultValue.map(Output.line(of:)) ?? "-"
+            context.console.print(
+                "\(Output.escapingControlCharacters(entry.name))\t\(entry.type?.rawValue ?? "any")\t\(defaultText)")
         }
     }
 }

@@ -4,10 +4,11 @@ import LayeredDefaults
 enum Read: Command {
     static let verb = "read"
     static let synopsis = "read [<domain> [<key>]]"
-    static let operandKinds: [CompletionKind] = [.domain]
+    static let operandKinds: [CompletionKind] = [.domain, .key]
     static let summary = "Prints the value of <key> in <domain>, every key of <domain>, or without <domain> every domain."
     static let details = """
-        A string prints as it is and a date as 2026-11-29 21:44:42 +0000 (as macOS `defaults read` prints
+        A string prints as it is (a control character but a newline or a tab escaped, \\U001b; --json is
+        exact) and a date as 2026-11-29 21:44:42 +0000 (as macOS `defaults read` prints
         them); other values and whole domains print as old-style property-list text: numbers bare, booleans
         as 1 or 0, data as <0a0b>, arrays as ( ... ), dictionaries as { key = value; }.
         With --json: the value's tagged JSON ({"integer":42}), or the domain as an object of them (the

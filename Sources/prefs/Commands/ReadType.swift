@@ -4,7 +4,7 @@ import LayeredDefaults
 enum ReadType: Command {
     static let verb = "read-type"
     static let synopsis = "read-type <domain> <key>"
-    static let operandKinds: [CompletionKind] = [.domain]
+    static let operandKinds: [CompletionKind] = [.domain, .key]
     static let summary = "Prints the type of the value of <key> in <domain>."
     static let details = """
         Prints `Type is <type>`, <type> one of string, integer, float, boolean, date, data, array,

@@ -4,7 +4,7 @@ import LayeredDefaults
 enum Rename: Command {
     static let verb = "rename"
     static let synopsis = "rename <domain> <old key> <new key>"
-    static let operandKinds: [CompletionKind] = [.domain]
+    static let operandKinds: [CompletionKind] = [.domain, .key]
     static let summary = "Moves the value of <old key> to <new key> in one transaction."
     static let details = """
         A value already stored under <new key> is replaced. Renaming a key to itself changes nothing.

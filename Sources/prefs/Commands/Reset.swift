@@ -4,7 +4,7 @@ import LayeredDefaults
 enum Reset: Command {
     static let verb = "reset"
     static let synopsis = "reset <domain> <key>"
-    static let operandKinds: [CompletionKind] = [.domain]
+    static let operandKinds: [CompletionKind] = [.domain, .schemaKey]
     static let summary = "Removes the value of <key> from <domain>, so the key reads as its schema's default again."
     static let details = """
         As GSettings' reset: a key that is not set is left as it is (exit status 0), and a domain without a

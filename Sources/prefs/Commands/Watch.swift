@@ -12,7 +12,7 @@ import LayeredDefaults
 enum Watch: Command {
     static let verb = "watch"
     static let synopsis = "watch <domain> [<key>...]"
-    static let operandKinds: [CompletionKind] = [.domain]
+    static let operandKinds: [CompletionKind] = [.domain, .keys]
     static let summary =
         "Prints each change of <domain> (of its <key>s only, when given) it sees, until interrupted."
     static let details = """
@@ -160,7 +160,6 @@ enum Watch: Command {
     private static func line(key: String, value: PreferenceValue?, json: Bool) throws -> String {
         if json { return try Output.jsonLine(Change(key: key, value: value)) }
         guard let value else { return "\(PropertyListText.quoted(key)) removed" }
-        let text = PropertyListText.format(value).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        return "\(PropertyListText.quoted(key)) = \(text.joined(separator: " "))"
+        return "\(PropertyListText.quoted(key)) = \(Output.singleLine(PropertyListText.format(value)))"
     }
 }

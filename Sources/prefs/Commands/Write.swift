@@ -7,7 +7,7 @@ enum Write: Command {
     static let verb = "write"
     static let firstValueOperand: Int? = 2
     static let synopsis = "write <domain> (<key> [<type flag>] <value>... | '<dictionary>')"
-    static let operandKinds: [CompletionKind] = [.domain, .none, .choices(ValueParser.typeFlags)]
+    static let operandKinds: [CompletionKind] = [.domain, .key, .value(besides: ValueParser.typeFlags)]
     static let summary =
         "Stores a value for <key> in <domain>, or replaces <domain> with a dictionary (created when missing); committed when it returns."
     static let details = """

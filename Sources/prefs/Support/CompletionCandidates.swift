@@ -15,56 +15,83 @@ enum CompletionCandidates {
     /// `word<TAB>description`; or ``files`` or ``directories`` alone.
     /// - Parameters:
     ///   - words: the command line as the shell splits it; `index` may be its count (a new, empty word).
-    ///   - environment: for the default root, where the domains are listed from (a `--root`,
-    ///     `--system` or `--managed` among the words is taken into account).
+    ///   - environment: for the default root and the system directories, where the domains, their keys
+    ///     and their schemas are read from (a `--root`, `--system` or `--managed` among the words is taken
+    ///     into account); nothing is created.
     static func candidates(words: [String], index: Int, environment: [String: String]) -> [String] {
         guard index >= 1 else { return [] }
         let current = index < words.count ? words[index] : ""
+        var line = Line(environment: environment)
         var verb: String?
-        var operandCount = 0
-        var afterSeparator = false
         var waitingValue: OptionDeclaration?
-        var values: [String: String] = [:]
-        var flags: Set<String> = []
         for word in words.dropFirst().prefix(index - 1) {
             if let option = waitingValue {
-                values[option.name] = word
+                line.values[option.name] = word
                 waitingValue = nil
-            } else if !afterSeparator, word == "--" {
-                afterSeparator = true
-            } else if !afterSeparator, word.hasPrefix("--") || word == "-h" {
+            } else if !line.afterSeparator, word == "--" {
+                line.afterSeparator = true
+            } else if !line.afterSeparator, word.hasPrefix("--") || word == "-h" {
                 let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
                 guard let option = declared(parts[0], verb: verb) else { continue }
                 if option.value == nil {
-                    flags.insert(option.name)
+                    line.flags.insert(option.name)
                 } else if parts.count == 2 {
-                    values[option.name] = parts[1]
+                    line.values[option.name] = parts[1]
                 } else {
                     waitingValue = option
                 }
             } else if verb == nil {
                 verb = word
             } else {
-                operandCount += 1
+                line.operands.append(word)
             }
         }
-        if let option = waitingValue {
-            return complete(option.completion, current, values: values, flags: flags, environment: environment)
-        }
-        if !afterSeparator, current.hasPrefix("--") {
+        if let option = waitingValue { return complete(option.completion, current, line) }
+        if !line.afterSeparator, current.hasPrefix("--") {
             let command = verb.flatMap(Prefs.command(named:))
             return matching(current, (OptionDeclaration.global + (command?.options ?? [])).map { ($0.name, $0.summary) })
         }
         guard let verb else { return verbs(matching: current) }
         let kind: CompletionKind
         if verb == "help" {
-            kind = operandCount == 0 ? .verb : .none
-        } else if let command = Prefs.command(named: verb), operandCount < command.operandKinds.count {
-            kind = command.operandKinds[operandCount]
+            kind = line.operands.isEmpty ? .verb : .none
+        } else if let kinds = Prefs.command(named: verb)?.operandKinds {
+            let position = line.operands.count
+            kind = position < kinds.count ? kinds[position] : kinds.last == .keys ? .keys : .none
         } else {
             kind = .none
         }
-        return complete(kind, current, values: values, flags: flags, environment: environment)
+        return complete(kind, current, line)
+    }
+
+    /// What the words before the one being completed say: the options given and the operands after the verb.
+    private struct Line {
+        /// The process's environment (the default root, the system directories).
+        let environment: [String: String]
+        /// The options with a value, by name.
+        var values: [String: String] = [:]
+        /// The flags.
+        var flags: Set<String> = []
+        /// The operands after the verb.
+        var operands: [String] = []
+        /// True after a `--`: every word is an operand.
+        var afterSeparator = false
+
+        /// The context `prefs` would run this command line in (its root, its layer); nil when it would not run.
+        func context() -> Context? {
+            let discard = Console(writeOutput: { _ in }, writeError: { _ in }, readInput: { _ in Data() })
+            guard let layer = try? Context.Layer(flags) else { return nil }
+            return try? Context(root: values["--root"], layer: layer, environment: environment, console: discard, json: false)
+        }
+
+        /// The domain the first operand names, if it names one.
+        var domain: String? { operands.first.flatMap { try? Context.domainName($0) } }
+
+        /// True when `word` can be offered: it holds no control character (a shell would insert it raw),
+        /// and the parser would not take it for an option.
+        func offers(_ word: String) -> Bool {
+            !word.isEmpty && !Output.hasControlCharacter(word) && (afterSeparator || !(word.hasPrefix("--") || word == "-h"))
+        }
     }
 
     /// The option `name` as declared for `verb` (or globally), if it is one.
@@ -74,10 +101,7 @@ enum CompletionCandidates {
         return options.first { $0.name == name }
     }
 
-    private static func complete(
-        _ kind: CompletionKind, _ current: String, values: [String: String], flags: Set<String>,
-        environment: [String: String]
-    ) -> [String] {
+    private static func complete(_ kind: CompletionKind, _ current: String, _ line: Line) -> [String] {
         switch kind {
         case .none: return []
         case .file: return [files]
@@ -85,13 +109,36 @@ enum CompletionCandidates {
         case .verb: return verbs(matching: current)
         case .choices(let words): return matching(current, words.map { ($0, nil) })
         case .domain:
-            let discard = Console(writeOutput: { _ in }, writeError: { _ in }, readInput: { _ in Data() })
-            guard let layer = try? Context.Layer(flags),
-                let context = try? Context(
-                    root: values["--root"], layer: layer, environment: environment, console: discard, json: false),
-                let names = try? context.domainNames()
-            else { return [] }
+            guard let names = try? line.context()?.domainNames() else { return [] }
             return matching(current, (["-g"] + names).map { ($0, nil) })
+        case .key, .keys: return matching(current, keys(line, storedToo: true))
+        case .schemaKey: return matching(current, keys(line, storedToo: false))
+        case .value(let words): return matching(current, choices(line) + words.map { ($0, nil) })
+        }
+    }
+
+    /// The keys of the domain the line names, sorted, each declared one with its summary: those its
+    /// schema declares, and with `storedToo` those stored in it. Nothing is created.
+    private static func keys(_ line: Line, storedToo: Bool) -> [(String, String?)] {
+        guard let domain = line.domain, let context = line.context() else { return [] }
+        var summaries: [String: String] = [:]
+        for entry in (try? context.schema(of: domain))?.keys ?? [] { summaries[entry.name] = entry.summary }
+        var names = Set(summaries.keys)
+        if storedToo, let values = try? context.storedValues(of: domain) { names.formUnion(values.keys) }
+        return names.sorted().filter(line.offers).map { ($0, summaries[$0].map { Output.escapingControlCharacters($0) }) }
+    }
+
+    /// The choices the schema gives the key the last operand names, as `prefs write` reads them back
+    /// (``Output/line(of:)``); a string holding a control character is left out, not offered escaped.
+    private static func choices(_ line: Line) -> [(String, String?)] {
+        guard line.operands.count >= 2, let domain = line.domain, let context = line.context(),
+            case .choices(let choices)? = (try? context.schema(of: domain))?.entry(named: line.operands.last!)?.accepted
+        else { return [] }
+        return choices.compactMap { choice in
+            if case .string(let string) = choice, Output.hasControlCharacter(string) { return nil }
+            // NB: a plain value that starts with '-' would be read as a type flag.
+            let word = Output.line(of: choice)
+            return line.offers(word) && !word.hasPrefix("-") ? (word, nil) : nil
         }
     }
 

@@ -1,6 +1,7 @@
 /// The completion scripts `prefs completions <shell>` prints. Each only asks `prefs completions
 /// --complete <index> -- <words>...` for the candidates (``CompletionCandidates``), so it offers the
-/// verbs, options and domains of the `prefs` it runs, never a stale list of its own.
+/// verbs, options, domains, keys and choices of the `prefs` it runs, never a stale list of its own; each
+/// inserts a candidate quoted as its shell needs (a key may hold a space or a `*`).
 enum CompletionScript: String, CaseIterable {
     /// bash: `source <(prefs completions bash)`, or the file in bash-completion's directory.
     case bash
@@ -18,8 +19,9 @@ enum CompletionScript: String, CaseIterable {
                 # bash completion for prefs: source <(prefs completions bash)
                 _prefs() {
                     local IFS=$'\n' line
-                    local -a lines
-                    lines=($("${COMP_WORDS[0]}" completions --complete "$COMP_CWORD" -- "${COMP_WORDS[@]}" 2>/dev/null))
+                    local -a lines=()
+                    while IFS= read -r line; do lines+=("$line"); done \
+                        < <("${COMP_WORDS[0]}" completions --complete "$COMP_CWORD" -- "${COMP_WORDS[@]}" 2>/dev/null)
                     COMPREPLY=()
                     case "${lines[0]-}" in
                     :files)
@@ -29,7 +31,7 @@ enum CompletionScript: String, CaseIterable {
                         compopt -o filenames 2>/dev/null
                         COMPREPLY=($(compgen -d -- "${COMP_WORDS[COMP_CWORD]}")) ;;
                     *)
-                        for line in "${lines[@]}"; do COMPREPLY+=("${line%%$'\t'*}"); done ;;
+                        for line in "${lines[@]}"; do printf -v line %q "${line%%$'\t'*}"; COMPREPLY+=("$line"); done ;;
                     esac
                 }
                 complete -F _prefs prefs
@@ -74,7 +76,7 @@ enum CompletionScript: String, CaseIterable {
                             __fish_complete_directories "$current"
                         case '*'
                             for line in $lines
-                                echo $line
+                                printf '%s\n' $line
                             end
                     end
                 end

@@ -47,8 +47,10 @@ struct Console: Sendable {
     /// Writes `line` and a newline to the output.
     func print(_ line: String) { writeOutput(line + "\n") }
 
-    /// Writes `line` and a newline to the error stream.
-    func printError(_ line: String) { writeError(line + "\n") }
+    /// Writes `line` and a newline to the error stream, every control character in it escaped
+    /// (``Output/escapingControlCharacters(_:keeping:)``): an error names a key, which may hold anything,
+    /// and its line stays one line that a terminal only shows.
+    func printError(_ line: String) { writeError(Output.escapingControlCharacters(line) + "\n") }
 
     /// Writes the line of `error` to the error stream (``PrefsError/line(json:)``), if it has one.
     func report(_ error: PrefsError, json: Bool) {

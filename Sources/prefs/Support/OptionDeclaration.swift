@@ -55,6 +55,17 @@ enum CompletionKind: Sendable, Equatable {
     case none
     /// The names of the domains under the root of the command line being completed.
     case domain
+    /// The keys of the domain named by the first operand: those stored in it and those its installed
+    /// schema declares (with their summaries).
+    case key
+    /// A key, as ``key``, for this operand and every one after it (`watch <domain> [<key>...]`).
+    case keys
+    /// The keys the installed schema of the domain named by the first operand declares: for a verb that
+    /// takes no other (`describe`, `reset`).
+    case schemaKey
+    /// A value of the key named by the operand before it: the key's choices, when the schema of the
+    /// domain named by the first operand gives them, and these words (the type flags).
+    case value(besides: [String])
     /// The verbs (for `prefs help <verb>`).
     case verb
     /// A file name (the shell's own completion).
