@@ -189,10 +189,11 @@ public struct PreferenceSchema: Sendable, Hashable {
         text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
     }
 
-    /// True when a string in `value` (a text, or a dictionary's key, at any depth) holds a control character.
+    /// True when a string in `value` (a text, or a dictionary's key, at any depth) holds a control
+    /// character other than a line feed or a tab (a text of several lines is a value like any other).
     private static func holdsControlCharacters(_ value: PreferenceValue) -> Bool {
         switch value {
-        case .string(let text): holdsControlCharacters(text)
+        case .string(let text): holdsControlCharacters(text.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "\t", with: ""))
         case .array(let values): values.contains(where: holdsControlCharacters)
         case .dictionary(let values): values.contains { holdsControlCharacters($0.key) || holdsControlCharacters($0.value) }
         case .integer, .double, .bool, .date, .data: false
