@@ -193,7 +193,11 @@ public struct PreferenceSchema: Sendable, Hashable {
     /// character other than a line feed or a tab (a text of several lines is a value like any other).
     private static func holdsControlCharacters(_ value: PreferenceValue) -> Bool {
         switch value {
-        case .string(let text): holdsControlCharacters(text.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "\t", with: ""))
+        case .string(let text):
+            text.unicodeScalars.contains {
+                $0 != "\n" && $0 != "\t"
+                    && ($0.properties.generalCategory == .control || $0.properties.generalCategory == .format)
+            }
         case .array(let values): values.contains(where: holdsControlCharacters)
         case .dictionary(let values): values.contains { holdsControlCharacters($0.key) || holdsControlCharacters($0.value) }
         case .integer, .double, .bool, .date, .data: false
