@@ -64,9 +64,19 @@ extension Set where Element: PreferenceRepresentable {
     public static var schemaType: PreferenceSchema.ValueType? { .array }
 }
 
-extension Dictionary where Key == String, Value: PreferenceRepresentable {
+extension Dictionary where Key: PreferenceRepresentable & LosslessStringConvertible, Value: PreferenceRepresentable {
     /// ``PreferenceSchema/ValueType/dictionary``.
     public static var schemaType: PreferenceSchema.ValueType? { .dictionary }
+}
+
+extension Range where Bound: PreferenceRepresentable & Comparable {
+    /// ``PreferenceSchema/ValueType/array``: its bounds.
+    public static var schemaType: PreferenceSchema.ValueType? { .array }
+}
+
+extension ClosedRange where Bound: PreferenceRepresentable & Comparable {
+    /// ``PreferenceSchema/ValueType/array``: its bounds.
+    public static var schemaType: PreferenceSchema.ValueType? { .array }
 }
 
 extension PreferenceRepresentable where Self: RawRepresentable, RawValue: PreferenceRepresentable {

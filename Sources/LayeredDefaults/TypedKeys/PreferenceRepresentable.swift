@@ -3,8 +3,10 @@ import Foundation
 /// A Swift type that can be stored as a preference and read back, for typed keys (``Defaults/Key``).
 ///
 /// Conforming: `String`, `Int`, `Double`, `Bool`, `Date`, `Data`, `URL`, `UUID` (stored as its string),
-/// arrays, sets (stored as arrays, in a fixed order: see `Set`'s `preferenceValue()`) and `[String: ...]`
-/// dictionaries of conforming types, any `RawRepresentable` whose raw value conforms (declare
+/// arrays, sets (stored as arrays, in a fixed order: see `Set`'s `preferenceValue()`), `Range` and
+/// `ClosedRange` (stored as `[lowerBound, upperBound]`), dictionaries whose keys are strings or other
+/// conforming `LosslessStringConvertible` types (`[Int: String]`, its keys stored as their text) of
+/// conforming types, any `RawRepresentable` whose raw value conforms (declare
 /// `enum Mode: String, PreferenceRepresentable { ... }`), and any `Codable` type that adopts
 /// ``CodablePreference``.
 public protocol PreferenceRepresentable: Sendable {
@@ -132,19 +134,29 @@ extension Array: PreferenceRepresentable where Element: PreferenceRepresentable 
     public func preferenceValue() throws -> PreferenceValue { .array(try map { try $0.preferenceValue() }) }
 }
 
-extension Dictionary: PreferenceRepresentable where Key == String, Value: PreferenceRepresentable {
-    /// A dictionary whose every value converts.
+extension Dictionary: PreferenceRepresentable
+where Key: PreferenceRepresentable & LosslessStringConvertible, Value: PreferenceRepresentable {
+    /// A dictionary whose every value converts and whose every key reads as `Key` (`"12"` as the `Int`
+    /// 12); nil when one does not, or when two stored keys read as one (`"1"` and `"01"`): a value is
+    /// never dropped.
     public init?(preferenceValue: PreferenceValue) {
         guard case .dictionary(let values) = preferenceValue else { return nil }
-        var result: [String: Value] = [:]
-        for (key, value) in values {
-            guard let converted = Value(preferenceValue: value) else { return nil }
-            result[key] = converted
+        var result: [Key: Value] = [:]
+        result.reserveCapacity(values.count)
+        for (text, value) in values {
+            guard let key = Key(text), let converted = Value(preferenceValue: value),
+                result.updateValue(converted, forKey: key) == nil
+            else { return nil }
         }
         self = result
     }
-    /// The value as it is stored.
-    public func preferenceValue() throws -> PreferenceValue { .dictionary(try mapValues { try $0.preferenceValue() }) }
+    /// A dictionary of the keys' text (`description`) and the values' preferences.
+    public func preferenceValue() throws -> PreferenceValue {
+        var stored: [String: PreferenceValue] = [:]
+        stored.reserveCapacity(count)
+        for (key, value) in self { stored[key.description] = try value.preferenceValue() }
+        return .dictionary(stored)
+    }
 }
 
 extension PreferenceRepresentable where Self: RawRepresentable, RawValue: PreferenceRepresentable {
