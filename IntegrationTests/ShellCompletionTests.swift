@@ -3,18 +3,15 @@ import PackageTestSupport
 import Testing
 
 /// Each completion script of `prefs completions <shell>` loads in its real shell and completes a verb
-/// and a domain name from the store.
+/// and a domain name from the store. A shell that is not installed skips its test (`.needs`).
 @Suite struct ShellCompletionTests {
     /// The verbs that start with `re`.
     static let verbs = ["read", "read-type", "rename", "repair", "reset", "restore"]
 
-    /// Runs `script` with the shell at `/usr/bin/<shell>` and `arguments` before `-c`, the built `prefs`
-    /// first on the `PATH`, and `HOME` (where a shell keeps its files) and the domains in `root`.
-    func run(_ shell: String, _ arguments: [String], _ script: String, root: URL) throws -> ProcessResult {
-        let executable = URL(fileURLWithPath: "/usr/bin/\(shell)")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path),
-            "\(shell) is not installed: apt-get install \(shell) (.ci/run does)")
+    /// Runs `script` with `shell` and `arguments` before `-c`, the built `prefs` first on the `PATH`,
+    /// and `HOME` (where a shell keeps its files) and the domains in `root`.
+    func run(_ shell: ExternalTool, _ arguments: [String], _ script: String, root: URL) throws -> ProcessResult {
+        let executable = try shell.executable()
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = BuiltProducts.url(of: "prefs").deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
         environment["HOME"] = root.path
@@ -26,23 +23,24 @@ import Testing
 
     /// Writes the domains the completions should offer, and checks what the shell printed: the verbs,
     /// `==`, then the domains.
-    func check(_ shell: String, _ arguments: [String], _ script: String) throws {
+    func check(_ shell: ExternalTool, _ arguments: [String], _ script: String) throws {
         try withTemporaryRoot { root throws in
             let launcher = Launcher(root: root.appendingPathComponent("domains"))
             try #require(try launcher.prefs("write", "com.example.shell", "k", "v").succeeded)
             try #require(try launcher.prefs("write", "org.other", "k", "v").succeeded)
             let result = try run(shell, arguments, script, root: root)
-            #expect(result.succeeded && result.error.isEmpty, "\(shell): \(result.error)")
+            let name = shell.url.lastPathComponent
+            #expect(result.succeeded && result.error.isEmpty, "\(name): \(result.error)")
             let lines = result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
-            let separator = try #require(lines.firstIndex(of: "=="), "\(shell): \(result.output)")
-            #expect(Array(lines[..<separator]) == Self.verbs, "\(shell)")
-            #expect(Set(lines[(separator + 1)...]) == ["-g", "com.example.shell", "org.other"], "\(shell)")
+            let separator = try #require(lines.firstIndex(of: "=="), "\(name): \(result.output)")
+            #expect(Array(lines[..<separator]) == Self.verbs, "\(name)")
+            #expect(Set(lines[(separator + 1)...]) == ["-g", "com.example.shell", "org.other"], "\(name)")
         }
     }
 
-    @Test func bash() throws {
+    @Test(.needs(.bash)) func bash() throws {
         try check(
-            "bash", ["--norc", "--noprofile"],
+            .bash, ["--norc", "--noprofile"],
             #"""
             source <(prefs completions bash)
             [[ "$(complete -p prefs)" == "complete -F _prefs prefs" ]] || exit 1
@@ -54,9 +52,9 @@ import Testing
 
     /// NB: `compadd` only works inside a completion widget; a function of the same name, which zsh
     /// calls before the builtin, prints what the script offers instead.
-    @Test func zsh() throws {
+    @Test(.needs(.zsh)) func zsh() throws {
         try check(
-            "zsh", ["-f"],
+            .zsh, ["-f"],
             #"""
             autoload -Uz compinit && compinit -u -D
             source <(prefs completions zsh)
@@ -68,9 +66,9 @@ import Testing
             """#)
     }
 
-    @Test func fish() throws {
+    @Test(.needs(.fish)) func fish() throws {
         try check(
-            "fish", ["--no-config"],
+            .fish, ["--no-config"],
             #"""
             prefs completions fish | source
             complete -C 'prefs re'
