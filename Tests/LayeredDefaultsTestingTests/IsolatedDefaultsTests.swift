@@ -159,4 +159,3 @@ import Testing
         #expect(count == 1)
     }
 }
-

@@ -70,7 +70,9 @@ import Testing
         try withTemporaryRoot { directory in
             let package = directory.appendingPathComponent("package")
             let temporary = directory.appendingPathComponent("tmp")
-            for made in [package, temporary] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: false) }
+            for made in [package, temporary] {
+                try FileManager.default.createDirectory(at: made, withIntermediateDirectories: false)
+            }
             try FileManager.default.copyItem(
                 at: ReadmeSamples.directory.appendingPathComponent("Manifest/Package.swift"),
                 to: package.appendingPathComponent("Package.swift"))
