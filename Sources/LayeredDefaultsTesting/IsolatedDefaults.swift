@@ -68,8 +68,8 @@ struct IsolatedDomain {
     ///
     /// NB: a store the test keeps past its scope (in a long-lived object, an observation) and reads
     /// afterwards would otherwise open the global domain then, making the removed root again, left
-    /// behind in `$TMPDIR`. With every store open, it creates nothing: its writes are refused, as its
-    /// file is gone. In a root that is not its own, nothing is created that would stay there.
+    /// behind in `$TMPDIR`. With every store open, it creates nothing: its files were only unlinked. In
+    /// a root that is not its own, nothing is created that would stay there.
     private func openEveryStoreSearched(by defaults: Defaults) {
         if ownsRoot { _ = try? defaults.resolvedValues() }
     }
