@@ -4,18 +4,16 @@ import PackageTestSupport
 import Testing
 
 /// Each completion script of `prefs completions <shell>` loads in its real shell and completes a verb,
-/// a domain name from the store, a key of the domain (stored or declared) and a choice of the key.
+/// a domain name from the store, a key of the domain (stored or declared) and a choice of the key. A
+/// shell that is not installed skips its test (`.needs`).
 @Suite struct ShellCompletionTests {
     /// The verbs that start with `re`.
     static let verbs = ["read", "read-type", "rename", "repair", "reset", "restore"]
 
-    /// Runs `script` with the shell at `/usr/bin/<shell>` and `arguments` before `-c`, the built `prefs`
-    /// first on the `PATH`, and `HOME` (where a shell keeps its files) and the domains in `root`.
-    func run(_ shell: String, _ arguments: [String], _ script: String, root: URL) throws -> ProcessResult {
-        let executable = URL(fileURLWithPath: "/usr/bin/\(shell)")
-        try #require(
-            FileManager.default.isExecutableFile(atPath: executable.path),
-            "\(shell) is not installed: apt-get install \(shell) (.ci/run does)")
+    /// Runs `script` with `shell` and `arguments` before `-c`, the built `prefs` first on the `PATH`,
+    /// and `HOME` (where a shell keeps its files) and the domains in `root`.
+    func run(_ shell: ExternalTool, _ arguments: [String], _ script: String, root: URL) throws -> ProcessResult {
+        let executable = try shell.executable()
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = BuiltProducts.url(of: "prefs").deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
         environment["HOME"] = root.path
@@ -37,13 +35,14 @@ import Testing
     /// Writes the domains the completions should offer and a schema, and checks what the shell printed:
     /// the verbs, `==`, the domains, `==`, the keys of `com.example.shell`, `==`, the theme's choices
     /// that start with `d`.
-    func check(_ shell: String, _ arguments: [String], _ script: String) throws {
+    func check(_ shell: ExternalTool, _ arguments: [String], _ script: String) throws {
         try withTemporaryRoot { root throws in
             let launcher = Launcher(root: root.appendingPathComponent("domains"))
             try #require(try launcher.prefs("write", "com.example.shell", "k", "v").succeeded)
             try #require(try launcher.prefs("write", "org.other", "k", "v").succeeded)
             try Defaults.installSchema(Self.schema, location: .directory(launcher.root))
             let result = try run(shell, arguments, script, root: root)
+            let shell = shell.url.lastPathComponent
             #expect(result.succeeded && result.error.isEmpty, "\(shell): \(result.error)")
             let lines = result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
             let parts = lines.split(separator: "==", omittingEmptySubsequences: false).map(Array.init)
@@ -57,12 +56,12 @@ import Testing
 
     /// bash inserts what it is given as it is: each candidate is quoted for it, so a key with a space
     /// or a `*` (which would also match the files of the directory) is inserted as one word, itself.
-    @Test func bashQuotesTheWordsItInserts() throws {
+    @Test(.needs(.bash)) func bashQuotesTheWordsItInserts() throws {
         try withTemporaryRoot { root throws in
             let launcher = Launcher(root: root.appendingPathComponent("domains"))
             for key in ["two words", "a*"] { try #require(try launcher.prefs("write", "app", key, "v").succeeded) }
             let result = try run(
-                "bash", ["--norc", "--noprofile"],
+                .bash, ["--norc", "--noprofile"],
                 #"""
                 source <(prefs completions bash)
                 cd "$HOME" && touch abc
@@ -73,9 +72,9 @@ import Testing
         }
     }
 
-    @Test func bash() throws {
+    @Test(.needs(.bash)) func bash() throws {
         try check(
-            "bash", ["--norc", "--noprofile"],
+            .bash, ["--norc", "--noprofile"],
             #"""
             source <(prefs completions bash)
             [[ "$(complete -p prefs)" == "complete -F _prefs prefs" ]] || exit 1
@@ -91,9 +90,9 @@ import Testing
 
     /// NB: `compadd` only works inside a completion widget; a function of the same name, which zsh
     /// calls before the builtin, prints what the script offers instead.
-    @Test func zsh() throws {
+    @Test(.needs(.zsh)) func zsh() throws {
         try check(
-            "zsh", ["-f"],
+            .zsh, ["-f"],
             #"""
             autoload -Uz compinit && compinit -u -D
             source <(prefs completions zsh)
@@ -109,9 +108,9 @@ import Testing
             """#)
     }
 
-    @Test func fish() throws {
+    @Test(.needs(.fish)) func fish() throws {
         try check(
-            "fish", ["--no-config"],
+            .fish, ["--no-config"],
             #"""
             prefs completions fish | source
             complete -C 'prefs re'

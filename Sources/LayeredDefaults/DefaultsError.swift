@@ -168,9 +168,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .undecodableValue(let suite, let key, let type):
             "The stored value for key '\(key)' in suite '\(suite)' does not match its type '\(type)'; it reads as missing and was left untouched"
         case .mismatchedValue(let suite, let key, let type):
-            "The value of key '\(key)' in suite '\(suite)' cannot be read as \(type); it reads as the key's default and was left untouched: write a new value to replace it, or remove it (`set(nil, for:)`, `prefs delete`) to start from the default"
+            "The value of key '\(key)' in suite '\(suite)' cannot be read as \(type); it reads as the key's default and was left untouched: write a new value to replace it, or remove it (`reset(_:)`, `prefs delete <domain> <key>`) to start from the default"
         case .nestedTransaction(let suite):
-            "Cannot write to suite '\(suite)' from inside one of its own transactions: use the transaction's `set` instead"
+            "Cannot write to suite '\(suite)' from inside one of its own transactions: use the transaction's `write(_:forKey:)` instead"
         case .otherSuiteInTransaction(let suite, let transactionSuite):
             "Cannot use suite '\(suite)' from inside a transaction of suite '\(transactionSuite)': a transaction's body reaches only its own domain; use '\(suite)' before or after the transaction"
         case .unencodableValue(let suite, let key, let type):

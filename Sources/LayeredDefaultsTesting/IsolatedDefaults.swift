@@ -48,6 +48,7 @@ struct IsolatedDomain {
     func run<T>(arguments: [String], printingErrors: Bool, _ body: (Defaults, String) throws -> T) throws -> T {
         let scope = try IsolatedScope(
             suiteName: suiteName, location: .directory(root), arguments: arguments, printingErrors: printingErrors)
+        defer { openEveryStoreSearched(by: scope.defaults) }
         return try scope.run { try body($0, suiteName) }
     }
 
@@ -58,14 +59,31 @@ struct IsolatedDomain {
     ) async throws -> T {
         let scope = try IsolatedScope(
             suiteName: suiteName, location: .directory(root), arguments: arguments, printingErrors: printingErrors)
+        defer { openEveryStoreSearched(by: scope.defaults) }
         return try await scope.run(isolation: isolation) { try await body($0, suiteName) }
+    }
+
+    /// Opens, in a root of its own, every store `defaults` searches that is not open yet (the global
+    /// domain, which a store opens, creating its file, at its first search past its own domain).
+    ///
+    /// NB: a store the test keeps past its scope (in a long-lived object, an observation) and reads
+    /// afterwards would otherwise open the global domain then, making the removed root again, left
+    /// behind in `$TMPDIR`. With every store open, it creates nothing: its files were only unlinked. In
+    /// a root that is not its own, nothing is created that would stay there.
+    private func openEveryStoreSearched(by defaults: Defaults) {
+        if ownsRoot { _ = try? defaults.resolvedValues() }
     }
 
     /// Removes what this domain created: the whole root when it made the root, else only the domain's
     /// own files (`<suite>.sqlite3` and its `-wal`, `-shm` and `-journal` files).
     func remove() {
         if ownsRoot {
-            try? FileManager.default.removeItem(at: root)
+            // NB: a store released a moment later on another thread closes and deletes its -wal and -shm
+            // while removeItem walks the directory, which makes removeItem give up half-way; what is left
+            // then is removed by the next attempt.
+            for _ in 0..<5 where FileManager.default.fileExists(atPath: root.path) {
+                try? FileManager.default.removeItem(at: root)
+            }
             return
         }
         try? DomainFiles.delete(database: root.appendingPathComponent(suiteName + "." + Location.fileExtension).path)

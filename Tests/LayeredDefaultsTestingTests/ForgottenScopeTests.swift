@@ -72,6 +72,18 @@ import Testing
         #expect(location.line == line)
     }
 
+    /// Where the test's file is not on the stack (a task the app's code started), the report points at
+    /// the first line outside the library the backtrace shows, here the line that made the settings
+    /// (the default argument's own code has no line).
+    @Test func withoutTheTestsFileOnTheStackTheReportPointsAtTheFirstCallerOutsideTheLibrary() async throws {
+        var settings: SettingsWithADefaultArgument?
+        let log = await expectIssues { settings = await settingsMadeOnATask() }
+        #expect(settings?.defaults.configuration.location == .inMemory)
+        let location = try #require(log.locations.first ?? nil)
+        #expect(location.fileName == "TestSupport.swift")
+        #expect(location.line == settingsMadeOnATaskLine.withLock { $0 })
+    }
+
     @Test func insideAScopeNothingIsReported() async throws {
         try await withInMemoryDefaults { defaults, _ in
             _ = try Defaults(suiteName: "com.example.inside")

@@ -41,6 +41,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root.path))
     }
 
+    /// A store the body kept past its scope makes nothing again in the removed root: not a read that
+    /// searches past its own domain (which opens the global domain), not a write. Failed before: the
+    /// read made the root again, with an `NSGlobalDomain.sqlite3`, left behind in `$TMPDIR`.
+    @Test func aStoreKeptPastItsScopeMakesNothingAgain() throws {
+        let kept = try withIsolatedDefaults { defaults, _ in defaults }
+        let root = try #require(directory(of: kept))
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(!FileManager.default.fileExists(atPath: root.path), "removed when the scope ended")
+        #expect(try kept.value(forKey: "missing") == nil)
+        try kept.write(1, forKey: "k")  // NB: into its file, deleted: a store goes on with a file whose path names nothing.
+        #expect(!FileManager.default.fileExists(atPath: root.path), "made again")
+    }
+
     @Test func inASharedRootOnlyItsOwnDomainIsRemovedEvenWhenTheBodyThrows() throws {
         try withTemporaryRoot { shared in
             let neighbour = try Defaults(

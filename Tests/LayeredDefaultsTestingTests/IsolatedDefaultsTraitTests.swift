@@ -58,6 +58,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: root.path))
     }
 
+    /// A test that fails by an expectation (nothing thrown) has its store removed too.
+    @Test func theStoreIsRemovedAfterATestThatFails() async throws {
+        let seen = Lock<URL?>(nil)
+        let test = try #require(Test.current)
+        await withKnownIssue("the test's own failure, provoked") {
+            try await IsolatedDefaultsTrait.isolatedDefaults.provideScope(for: test, testCase: Test.Case.current) {
+                seen.withLock { $0 = directory(of: Defaults.standard) }
+                Defaults.standard.set(1, forKey: "a")
+                Issue.record("the test fails")
+            }
+        }
+        let root = try #require(seen.withLock { $0 })
+        #expect(!FileManager.default.fileExists(atPath: root.path))
+    }
+
     @Test func standardOutsideAScopeFailsTheTestAndWritesNowhere() throws {
         var used: Defaults?
         let line = #line + 2

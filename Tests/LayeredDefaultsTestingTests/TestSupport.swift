@@ -78,6 +78,18 @@ struct SettingsWithADefaultArgument {
     var defaults: Defaults = .standard
 }
 
+/// Makes a ``SettingsWithADefaultArgument`` on a task of its own started here: that task's stack holds
+/// no frame of the test's file, as when an app's code starts the task.
+func settingsMadeOnATask() async -> SettingsWithADefaultArgument {
+    let line = #line + 1
+    let settings = await Task { SettingsWithADefaultArgument() }.value
+    settingsMadeOnATaskLine.withLock { $0 = line }
+    return settings
+}
+
+/// The line of ``settingsMadeOnATask()`` that makes the settings.
+let settingsMadeOnATaskLine = Lock(0)
+
 /// Runs the Swift Testing test `filter` of this test binary as a child process with `variable` set to
 /// `value`, its home and configuration directories (`HOME`, `XDG_CONFIG_HOME`) in an empty temporary
 /// directory, and checks that the test ran and that both directories stay empty.

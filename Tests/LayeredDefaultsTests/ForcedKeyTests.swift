@@ -10,24 +10,27 @@ import Testing
 /// user's own value, shadowed by the forced one) and says so.
 @Suite struct ForcedKeyTests {
     /// A root whose `xdg` system directory forces `locked` in the domain `app`, whose user values are
-    /// `locked = mine` and `free = mine`; `body` gets the root and a store opener searching it.
-    private func withForcedKey(_ body: (URL, (String) throws -> Defaults) throws -> Void) throws {
+    /// `locked = mine` and `free = mine`; `body` gets the root, a store opener searching it, and the
+    /// errors those stores reported (collected, not printed).
+    private func withForcedKey(_ body: (URL, (String) throws -> Defaults, ReportedErrors) throws -> Void) throws {
         try withTemporaryRoot { root in
             let xdg = root.appendingPathComponent("xdg")
             try Defaults(
                 suiteName: "app",
                 configuration: .init(location: .directory(Location.managedRoot(in: xdg)), arguments: [], systemDirectories: [])
             ).write("managed", forKey: "locked")
+            let reported = ReportedErrors()
             func open(_ suite: String) throws -> Defaults {
                 try Defaults(
                     suiteName: suite,
                     configuration: .init(
-                        location: .directory(root.appendingPathComponent("user")), arguments: [], systemDirectories: [xdg]))
+                        location: .directory(root.appendingPathComponent("user")), arguments: [], systemDirectories: [xdg],
+                        errorHandler: reported.record))
             }
             try makeDefaults("app", root: root.appendingPathComponent("user")).replacePersistentValues([
                 "locked": "mine", "free": "mine",
             ])
-            try body(root, open)
+            try body(root, open, reported)
         }
     }
 
@@ -38,7 +41,7 @@ import Testing
     /// Each API, through the domain's own instance and through an instance of another suite.
     @Test(arguments: ["app", "other"])
     func wholeDomainChangesKeepTheForcedKeysRow(through suite: String) throws {
-        try withForcedKey { root, open in
+        try withForcedKey { root, open, reported in
             let defaults = try open(suite)
             let name: String? = suite == "app" ? nil : "app"
             #expect(try defaults.removePersistentValues(forName: name) == ["locked"])
@@ -61,11 +64,12 @@ import Testing
             try defaults.replacePersistentValues(["new": 1], forName: name)
             defaults.removePersistentDomain(forName: "app")
             #expect(try userValues(root) == ["locked": "mine"])
+            #expect(reported.all == [.forced(suite: "app", key: "locked")], "the refused setPersistentDomain, reported")
         }
     }
 
     @Test func noWriteThroughAnyAPISetsAForcedKey() throws {
-        try withForcedKey { root, open in
+        try withForcedKey { root, open, _ in
             let reported = ReportedErrors()
             let defaults = try Defaults(
                 suiteName: "app",
@@ -95,13 +99,14 @@ import Testing
     }
 
     @Test func importingFoundationPreferencesCannotSetAForcedKey() throws {
-        try withForcedKey { root, open in
+        try withForcedKey { root, open, reported in
             let file = root.appendingPathComponent("old.plist")
             try PreferenceValue.propertyListData(["locked": "x", "k": 1], format: .xml).write(to: file)
             let defaults = try open("app")
             #expect(throws: DefaultsError.forced(suite: "app", key: "locked")) { try defaults.importUserDefaults(from: file) }
             #expect(try defaults.importUserDefaults(from: file, excluding: ["locked"]) == .imported(keys: ["k"]))
             #expect(try userValues(root) == ["locked": "mine", "free": "mine", "k": 1])
+            #expect(reported.all.isEmpty)
         }
     }
 }

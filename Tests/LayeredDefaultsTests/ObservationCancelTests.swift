@@ -179,23 +179,31 @@ import Testing
     }
 
     /// A task consuming `changes(of:)` is cancelled while the observation thread delivers to it
-    /// (another thread writes the key without pause), 300 times: each `Task.cancel()` returns.
+    /// (another thread writes the key without pause), 300 times: each `Task.cancel()` returns, and the
+    /// consumer ends.
     ///
     /// NB: the stream's termination runs inside `Task.cancel()`, holding the task's status lock, which a
     /// yield to it needs; a termination that waited out the evaluation deadlocked both.
-    @Test func cancellingAConsumerWhileAChangeIsDeliveredReturns() throws {
-        try withTemporaryRoot { root in
+    ///
+    /// NB: each round cancels a consumer that has received a value (so it is consuming, not waiting to
+    /// start) and waits for it to end: a consumer started only after the test returned (the cooperative
+    /// pool's threads busy with other tests) opened the global domain then, and so made the removed
+    /// temporary root again, with an `NSGlobalDomain.sqlite3` in it, left behind in `$TMPDIR`.
+    @Test func cancellingAConsumerWhileAChangeIsDeliveredReturns() async throws {
+        try await withTemporaryRoot { root in
             let defaults = try makeDefaults("cancel", root: root)
             let written = Atomic<Int>(0)
             let write: @Sendable () -> Void = {
                 try? defaults.write(.integer(written.add(1, ordering: .relaxed).newValue), forKey: "k")
             }
-            whileRepeating(write) {
+            try await whileRepeating(write) {
                 for round in 0..<300 {
+                    let (received, receiving) = AsyncStream.makeStream(of: Void.self)
                     let consumer = Task.detached {
-                        for await _ in defaults.changes(of: .key("k")) {}
+                        defer { receiving.finish() }
+                        for await _ in defaults.changes(of: .key("k")) { receiving.yield() }
                     }
-                    Thread.sleep(forTimeInterval: 0.002)
+                    for await _ in received { break }
                     let cancelled = DispatchSemaphore(value: 0)
                     Thread {
                         consumer.cancel()
@@ -205,6 +213,7 @@ import Testing
                         Issue.record("round \(round): Task.cancel() of a changes(of:) consumer never returned")
                         return
                     }
+                    await consumer.value
                 }
             }
         }

@@ -53,6 +53,22 @@ import Testing
         #expect(try defaults.persistentValue(forKey: "fontSize") == stored, "a read never overwrites")
     }
 
+    /// A mismatch's message advises `reset(_:)` (it named `set(nil, for:)`, which no longer exists),
+    /// and following it removes the value: the key reads its default, reported no more.
+    @Test func theAdviceOfAMismatchWorks() throws {
+        let errors = ReportedErrors()
+        let defaults = try makeInMemoryDefaults(errorHandler: errors.record)
+        let fontSize = Defaults.Key("fontSize", default: 12)
+        try defaults.write("twelve", forKey: "fontSize")
+        #expect(defaults[fontSize] == 12)
+        let reported = try #require(errors.all.first)
+        #expect(reported.description.contains("remove it (`reset(_:)`, `prefs delete <domain> <key>`)"))
+        try defaults.reset(fontSize)
+        #expect(try defaults.persistentValue(forKey: "fontSize") == nil)
+        #expect(defaults[fontSize] == 12)
+        #expect(errors.all.count == 1)
+    }
+
     @Test func neverSetIsNotFalse() throws {
         let defaults = try makeInMemoryDefaults()
         let flag = Defaults.Key("flag", default: false)

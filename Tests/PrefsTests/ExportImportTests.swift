@@ -107,6 +107,25 @@ import Testing
         }
     }
 
+    /// What `prefs read` prints (old-style text, every value a string once read back) is refused by
+    /// `import`, saying so and naming what to do instead, which works. Failed before: the message named
+    /// only JSON.
+    @Test func anOldStyleTextPropertyListIsRefusedSayingWhatToDoInstead() throws {
+        try withTestRoot { root throws in
+            try root.prefs("write", "app", "secret", "-int", "42").requireSuccess()
+            let text = root.prefs("read", "app").output
+            let result = root.prefs("import", "other", "-", input: Data(text.utf8))
+            #expect(result.status == .usage)
+            #expect(result.errorLines.count == 1 && !result.error.contains("42"))
+            #expect(result.error.contains("standard input is an old-style text property list (as `prefs read` prints)"))
+            #expect(result.error.contains("an XML or binary property list, or the JSON of `prefs export`"))
+            #expect(result.error.contains("with `prefs write <domain> '<dictionary>'`"))
+            #expect(!root.entries.contains("other.sqlite3"))
+            try root.prefs("write", "other", text).requireSuccess()
+            #expect(try root.stored("other") == ["secret": "42"], "every value a string, as the message says")
+        }
+    }
+
     /// An input file that cannot be read, or is empty, is a usage error saying why (the system's reason,
     /// not a code of Foundation's), and changes nothing.
     @Test(arguments: [

@@ -30,6 +30,19 @@ import Testing
         }
     }
 
+    /// Each spelling of the global domain that macOS `defaults` takes names it here too, and `--help`
+    /// and the man page list each. Failed before: neither listed `-globalDomain`.
+    @Test func everySpellingOfTheGlobalDomainIsAcceptedAndListed() throws {
+        try withTestRoot { root throws in
+            for (value, name) in zip(["1", "2", "3"], ["-g", "-globalDomain", "NSGlobalDomain"]) {
+                #expect(root.prefs("write", name, "k", value).status == .success, "\(name)")
+                #expect(root.prefs("read", "NSGlobalDomain", "k").output == value + "\n", "\(name)")
+                #expect(root.prefs("--help").output.contains(name), "\(name)")
+                #expect(root.prefs("man").output.contains(ManualPage.escape(name)), "\(name)")
+            }
+        }
+    }
+
     @Test(arguments: [
         [], ["frob"], ["help", "frob"], ["read-type"], ["read", "a", "b", "c"], ["domains", "extra"], ["--root", "", "domains"],
     ])

@@ -92,8 +92,8 @@ import Testing
         }
     }
 
-    /// As macOS `defaults export`: an XML property list on standard output and for any name; JSON for
-    /// a `.json` name or `--format json`.
+    /// An XML property list on standard output and for any name (macOS `defaults export` writes XML to
+    /// standard output, a binary property list to a file); JSON for a `.json` name or `--format json`.
     @Test(arguments: [
         ("-", "<?xml"), ("app", "<?xml"), ("app.txt", "<?xml"), ("app.plist", "<?xml"), ("app.json", "{"), ("APP.JSON", "{"),
     ])

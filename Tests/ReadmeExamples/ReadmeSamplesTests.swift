@@ -62,19 +62,31 @@ import Testing
 
     /// The README's manifest sample is a manifest SwiftPM loads, and its targets use every library
     /// product of the package, each from the package "LayeredDefaults", and no other.
+    ///
+    /// NB: SwiftPM keeps a lock file for the package's build directory in `$TMPDIR`, and its own
+    /// `TemporaryDirectory.*` folders there; the child's `TMPDIR` is inside the temporary root, removed
+    /// with it, and its manifest cache stays in the package's own `.build`, so the run leaves nothing.
     @Test func theManifestSampleLoadsAndNamesEveryLibraryProduct() throws {
         try withTemporaryRoot { directory in
+            let package = directory.appendingPathComponent("package")
+            let temporary = directory.appendingPathComponent("tmp")
+            for made in [package, temporary] {
+                try FileManager.default.createDirectory(at: made, withIntermediateDirectories: false)
+            }
             try FileManager.default.copyItem(
                 at: ReadmeSamples.directory.appendingPathComponent("Manifest/Package.swift"),
-                to: directory.appendingPathComponent("Package.swift"))
+                to: package.appendingPathComponent("Package.swift"))
+            var environment = ProcessInfo.processInfo.environment
+            environment["TMPDIR"] = temporary.path
             let dump = try run(
                 executable: URL(fileURLWithPath: "/usr/bin/env"),
-                ["swift", "package", "dump-package", "--package-path", directory.path])
+                ["swift", "package", "dump-package", "--package-path", package.path, "--manifest-cache", "local"],
+                environment: environment)
             try #require(dump.succeeded, "swift package dump-package failed: \(dump.error)")
             let shown = try Self.productDependencies(inDump: Data(dump.output.utf8))
-            let package = try String(
+            let manifest = try String(
                 contentsOf: ReadmeSamples.packageDirectory.appendingPathComponent("Package.swift"), encoding: .utf8)
-            let libraries = try Self.names(in: package, pattern: #"\.library\(name: "([^"]+)""#)
+            let libraries = try Self.names(in: manifest, pattern: #"\.library\(name: "([^"]+)""#)
             #expect(!libraries.isEmpty)
             #expect(shown == Set(libraries.map { "\($0) from LayeredDefaults" }))
         }

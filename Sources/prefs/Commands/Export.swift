@@ -7,7 +7,7 @@ enum Export: Command {
     static let synopsis = "export <domain> <file|-> [--format json|xml|binary]"
     static let operandKinds: [CompletionKind] = [.domain, .file]
     static let summary =
-        "Writes every key of <domain> to <file> (or standard output for -) as a property list, as macOS `defaults export` does, or as JSON."
+        "Writes every key of <domain> to <file> (or standard output for -) as a property list or as JSON."
     static let options: [OptionDeclaration] = [
         .valued(
             "--format", "json|xml|binary",
@@ -16,7 +16,8 @@ enum Export: Command {
     ]
     static let details = """
         The format is --format's, else JSON for a <file> whose name ends in .json, else an XML property
-        list (standard output and every other name, as macOS `defaults export` writes). `prefs import`
+        list (standard output and every other name). macOS `defaults export` writes XML to standard
+        output but a binary property list to a file: --format binary writes what it does. `prefs import`
         reads each back, and `defaults import` the property lists. A binary property list needs a file.
         A property list keeps every type (booleans, integers and reals distinct), but XML keeps whole-second
         dates and no negative zero: when a value would not survive, nothing is written and the keys are
@@ -53,37 +54,11 @@ enum Export: Command {
         let document = try format.document(of: values, domain: domain)
         guard destination != "-" else { return context.console.writeOutput(String(decoding: document, as: UTF8.self)) }
         do {
-            try replace(URL(fileURLWithPath: destination), with: document)
+            // NB: mode 0600: never readable by other users, not even while it is written.
+            try Descriptor.replace(atPath: destination, with: document, mode: 0o600)
         } catch {
             throw PrefsError.storage(
                 "cannot write the export file '\(destination)' (\(reason(error))); the domain was not changed")
-        }
-    }
-
-    /// Replaces `file` with `data` atomically, never readable by others: the data goes to a new file
-    /// beside it, created with mode 0600 (`O_CREAT | O_EXCL`) whatever the umask, and flushed to disk, then
-    /// renamed over `file`.
-    /// - Throws: the `POSIXError` of the step that failed; the new file is removed and `file` is unchanged.
-    private static func replace(_ file: URL, with data: Data) throws {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-            .path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw POSIXError.current }
-        var failure: (any Error)?
-        do {
-            // NB: the umask may have taken bits off 0600 (0400 under umask 0277, none under 0777); this
-            // only gives the owner's back, so the file is never readable by others at any moment.
-            if fchmod(descriptor, 0o600) != 0 { throw POSIXError.current }
-            try Descriptor.writeAll(data, to: descriptor)
-            if fsync(descriptor) != 0 { throw POSIXError.current }
-        } catch {
-            failure = error
-        }
-        close(descriptor)
-        if failure == nil, rename(temporary, file.path) != 0 { failure = POSIXError.current }
-        if let failure {
-            unlink(temporary)
-            throw failure
         }
     }
 

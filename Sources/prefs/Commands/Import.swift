@@ -58,8 +58,14 @@ enum Import: Command {
         do {
             values = try JSONDecoder().decode([String: PreferenceValue].self, from: input)
         } catch let error as DecodingError {
+            // NB: what `prefs read` prints, and `defaults read`, is old-style text: it says so, and what to do instead.
+            if case .dictionary? = try? PropertyListText.parse(String(decoding: input, as: UTF8.self)) {
+                throw .usage(
+                    "\(source) is an old-style text property list (as `prefs read` prints), which import does not read: it cannot tell numbers, booleans and data from strings; import an export instead (an XML or binary property list, or the JSON of `prefs export`), or store the text, every value a string, with `prefs write <domain> '<dictionary>'`; nothing was changed"
+                )
+            }
             throw .usage(
-                "\(source) is not a prefs export (a JSON object of tagged values, see 'prefs export --help'): \(describe(error)); nothing was changed"
+                "\(source) is not an export (an XML or binary property list, or a JSON object of tagged values, see 'prefs export --help'): \(describe(error)); nothing was changed"
             )
         } catch {
             throw .usage("\(source) is not a prefs export: \(type(of: error)); nothing was changed")

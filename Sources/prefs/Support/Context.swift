@@ -80,11 +80,15 @@ struct Context: Sendable {
         self.json = json
     }
 
-    /// The domain named by a command-line argument: `-g`, `-globalDomain` and `NSGlobalDomain` name the
-    /// global domain, as in macOS `defaults`; any other name must be a valid suite name.
+    /// The arguments that name the global domain, as in macOS `defaults`: what ``domainName(_:)`` accepts
+    /// and the help and the man page list.
+    static let globalDomainNames = ["-g", "-globalDomain", Defaults.globalDomain]
+
+    /// The domain named by a command-line argument: one of ``globalDomainNames`` names the global
+    /// domain; any other name must be a valid suite name.
     /// - Throws: ``PrefsError/usage(_:)`` for an invalid name, before anything is touched.
     static func domainName(_ argument: String) throws(PrefsError) -> String {
-        if ["-g", "-globalDomain", Defaults.globalDomain].contains(argument) { return Defaults.globalDomain }
+        if globalDomainNames.contains(argument) { return Defaults.globalDomain }
         guard SuiteName.isValid(argument) else { throw PrefsError(DefaultsError.invalidSuiteName(argument)) }
         return argument
     }

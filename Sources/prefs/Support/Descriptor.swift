@@ -45,6 +45,34 @@ enum Descriptor {
             }
         }
     }
+
+    /// Replaces the file at `path` with `data` atomically, with exactly `mode` at every moment: the data
+    /// goes to a new file beside it, created with that mode (`O_CREAT | O_EXCL`) whatever the umask, and
+    /// flushed to disk, then renamed over `path`.
+    /// - Throws: the `POSIXError` of the step that failed; the new file is removed and `path` is unchanged.
+    static func replace(atPath path: String, with data: Data, mode: mode_t) throws {
+        let file = URL(fileURLWithPath: path)
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
+            .path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw POSIXError.current }
+        var failure: (any Error)?
+        do {
+            // NB: the umask may have taken bits off the mode (0400 of 0600 under umask 0277, none under
+            // 0777); this only gives them back, so the file never has more than `mode` at any moment.
+            if fchmod(descriptor, mode) != 0 { throw POSIXError.current }
+            try writeAll(data, to: descriptor)
+            if fsync(descriptor) != 0 { throw POSIXError.current }
+        } catch {
+            failure = error
+        }
+        close(descriptor)
+        if failure == nil, rename(temporary, path) != 0 { failure = POSIXError.current }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+    }
 }
 
 extension POSIXError {

@@ -2,7 +2,8 @@ import Foundation
 import LayeredDefaults
 
 /// The formats of a domain's document that `export` writes and `import` reads: the tool's tagged JSON,
-/// and Foundation's XML and binary property lists (what `defaults export` writes and `UserDefaults` keeps).
+/// and Foundation's XML and binary property lists (what `defaults export` writes, to standard output and
+/// to a file, and what `UserDefaults` keeps).
 enum DocumentFormat: String, CaseIterable {
     /// A JSON object of tagged values (see `prefs export --help`).
     case json
@@ -12,7 +13,7 @@ enum DocumentFormat: String, CaseIterable {
     case binary
 
     /// The format `--format` names, else the one the file's extension names: `.json` is JSON, anything
-    /// else (and standard output) XML, as macOS `defaults export` writes.
+    /// else (and standard output) XML.
     /// - Throws: ``PrefsError/usage(_:)`` for an unknown `--format`.
     init(option: String?, destination: String) throws(PrefsError) {
         if let option {

@@ -10,8 +10,8 @@ extension Prefs {
 
     /// How domains and arguments are written, one paragraph.
     static let argumentNotes = """
-        <domain> is a domain name (1-128 letters, digits, '.', '-', '_'), or -g / NSGlobalDomain for
-        the global domain. Options may come anywhere, but what follows a type flag is its value; every
+        <domain> is a domain name (1-128 letters, digits, '.', '-', '_'), or \(Context.globalDomainNames.joined(separator: " / "))
+        for the global domain. Options may come anywhere, but what follows a type flag is its value; every
         argument after -- is an operand. Arguments must be valid UTF-8. The `defaults` options
         -currentHost, -host and -app mean nothing here and are refused.
         """
