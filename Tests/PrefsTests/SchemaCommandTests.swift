@@ -288,4 +288,19 @@ import Testing
             #expect(root.prefs("read", "app", "size").output == "12\n")
         }
     }
+
+    /// The system-wide layers themselves obey the schema installed for every user: an administrator's
+    /// value is checked as a user's is.
+    @Test func theSystemWideLayersObeyTheSystemSchema() throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            for layer in ["--system", "--managed"] {
+                let refused = root.prefs(layer, "write", "app", "theme", "neon")
+                #expect(refused.status == .usage && refused.error.contains("one of system, light, dark"), "\(layer)")
+                #expect(root.prefs(layer, "write", "app", "sizes", "-int", "20").error.contains("did you mean 'size'?"))
+                try root.prefs(layer, "write", "app", "size", "20").requireSuccess()
+            }
+            #expect(root.prefs("read", "app", "size").output == "20\n")
+        }
+    }
 }

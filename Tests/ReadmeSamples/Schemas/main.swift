@@ -11,9 +11,10 @@ extension Defaults.Key<Int> {
 }
 
 let schema = try PreferenceSchema(suiteName: "com.example.app", version: 1, keys: .appearance, .fontSize)
-try Defaults.installSchema(schema)  // at launch: <root>/schemas/com.example.app.json, for prefs
-let defaults = try Defaults(suiteName: "com.example.app")
+try Defaults.installSchema(schema)  // at launch: <root>/schemas/com.example.app.json, for scripts and prefs
+let defaults = try Defaults(suiteName: "com.example.app", configuration: .init(schema: schema))
 try defaults.write(14, for: .fontSize)
-let refused = (try? defaults.write(100, for: .fontSize)) == nil  // true: DefaultsError.valueNotAccepted, nothing changed
-let untouched = try defaults.isDefault(.appearance)  // true: nothing stored, it reads .system
+let refused = (try? defaults.write(100, forKey: "fontSize")) == nil  // true: valueNotAccepted, untyped too
+let typo = (try? defaults.write(20, forKey: "fontsize")) == nil  // true: undeclaredKey (did you mean 'fontSize'?)
+let theme = try defaults.value(forKey: "appearance")  // "system": the schema's default, for every read
 try defaults.reset(.fontSize)  // removes the 14: it reads 12 again
