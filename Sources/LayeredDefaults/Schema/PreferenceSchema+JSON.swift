@@ -134,7 +134,7 @@ extension PreferenceSchema.Entry: Codable {
         case minimum, maximum
     }
 
-    /// Decodes a key's JSON object, strictly; ``PreferenceSchema/init(suiteName:version:entries:)``
+    /// Decodes a key's JSON object, strictly; ``PreferenceSchema/init(suiteName:version:entries:allowsUndeclaredKeys:)``
     /// then checks that its parts agree.
     /// - Throws: `DecodingError`.
     public init(from decoder: any Decoder) throws {

@@ -8,7 +8,7 @@ import Foundation
 /// ``DefaultsError/valueNotAccepted(suite:key:accepts:)``, and a key it does not declare with
 /// ``DefaultsError/undeclaredKey(suite:key:nearest:)`` unless ``allowsUndeclaredKeys``. Its defaults are
 /// the last layer of every read, and a value it refuses reads as the default. Which schema applies to a
-/// store: ``Defaults/Configuration/schema`` when given, else the installed file's (see <doc:Schemas>).
+/// store: ``Defaults/Configuration/schema`` when given, else the installed file's (see <doc:SchemasForScriptsAndAdministrators>).
 ///
 /// Built from the app's typed keys, so there is no second list to keep in step, and installed as a
 /// file (``Defaults/installSchema(_:location:)``) that `prefs`, scripts and other processes obey; its
@@ -175,7 +175,7 @@ public struct PreferenceSchema: Sendable, Hashable {
             && a.allowsUndeclaredKeys == b.allowsUndeclaredKeys
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(suiteName)
         hasher.combine(version)
