@@ -162,7 +162,7 @@ import Testing
     @Test func anInputLongerThanAnExportMayBeIsRefused() throws {
         try withTestRoot { root throws in
             try root.prefs("write", "app", "keep", "v").requireSuccess()
-            let piped = root.prefs("import", "app", "-", input: Data(count: Import.maximumInputSize + 1))
+            let piped = root.prefs("import", "app", "-", input: Data(count: DocumentInput.maximumSize + 1))
             #expect(piped.status == .usage && piped.errorLines.count == 1 && piped.error.contains("MiB"))
             let zero = root.prefs("import", "app", "/dev/zero")
             #expect(zero.status == .usage && zero.error.contains("MiB"))

@@ -29,14 +29,14 @@ enum Import: Command {
             // NB: read no further than an export may be long: /dev/zero or an endless pipe is refused.
             input =
                 source == "-"
-                ? try context.console.readInput(maximumInputSize)
-                : try Descriptor.readAll(atPath: source, limit: maximumInputSize)
+                ? try context.console.readInput(DocumentInput.maximumSize)
+                : try Descriptor.readAll(atPath: source, limit: DocumentInput.maximumSize)
         } catch {
             throw PrefsError.usage("cannot read \(name) (\(Export.reason(error))); nothing was changed")
         }
-        guard input.count <= maximumInputSize else {
+        guard input.count <= DocumentInput.maximumSize else {
             throw PrefsError.usage(
-                "\(name) is larger than \(maximumInputSize >> 20) MiB, more than an export may be; nothing was changed")
+                "\(name) is larger than \(DocumentInput.maximumSize >> 20) MiB, more than an export may be; nothing was changed")
         }
         let values = try DocumentFormat.values(of: input, from: name)
         try Context.checkStorable(values, in: domain)
@@ -50,9 +50,6 @@ enum Import: Command {
     /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value),
     ///   or a key it holds twice in one dictionary, at any depth (literally, or as canonically
     ///   equivalent texts), which a dictionary would silently make one.
-    /// The longest input `import` reads: 64 MiB.
-    static let maximumInputSize = 64 << 20
-
     static func decode(_ input: Data, from source: String) throws(PrefsError) -> [String: PreferenceValue] {
         guard !input.isEmpty else {
             throw .usage("\(source) is empty, not a prefs export (an empty domain exports as {}); nothing was changed")
