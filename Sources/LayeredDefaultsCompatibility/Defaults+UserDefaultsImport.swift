@@ -3,8 +3,9 @@ import LayeredDefaults
 
 /// What `Defaults.importUserDefaults(from:excluding:as:)` did.
 public enum UserDefaultsImport: Sendable, Equatable {
-    /// The keys were imported now (sorted), and the import recorded.
-    case imported(keys: [String])
+    /// The keys were imported now (sorted), and the import recorded; `kept` names the keys of the file
+    /// the managed domain forces (sorted, usually none), which keep their rows, as no write may change them.
+    case imported(keys: [String], kept: [String] = [])
     /// There was no file: nothing to import; the import was recorded all the same, so it is not tried again.
     case noFile
     /// The import had run before (in this or another process): nothing was read or changed.
@@ -17,7 +18,8 @@ extension Defaults {
     ///
     /// Every value keeps its exact type as Foundation encoded it: booleans, integers and reals stay
     /// distinct, dates keep their precision, data is byte-exact, arrays and dictionaries nest. A key of
-    /// the file replaces the same key of the domain; the domain's other keys stay.
+    /// the file replaces the same key of the domain, but for a key the managed domain forces, which keeps
+    /// its row (the result names it); the domain's other keys stay.
     /// The file is only read, never past 64 MiB (a longer one is refused).
     ///
     /// ```swift
@@ -45,10 +47,13 @@ extension Defaults {
             return try migrate(name) { _ in } ? .noFile : .alreadyImported
         }
         let values = try PreferenceValue.dictionary(propertyList: document, path: file.path, excluding: excluded)
+        var kept: [String] = []
         let ran = try migrate(name) { domain in
-            for (key, value) in values { try domain.write(value, forKey: key) }
+            for (key, value) in values {
+                if domain.isForced(key) { kept.append(key) } else { try domain.write(value, forKey: key) }
+            }
         }
-        return ran ? .imported(keys: values.keys.sorted()) : .alreadyImported
+        return ran ? .imported(keys: values.keys.filter { !kept.contains($0) }.sorted(), kept: kept.sorted()) : .alreadyImported
     }
 
     #if os(Linux)
