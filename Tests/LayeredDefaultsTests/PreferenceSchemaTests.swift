@@ -191,6 +191,10 @@ extension Defaults.Key<Date?> {
         (#"{"format":2,"suite":"test.suite","version":1,"keys":[]}"#, "format 2"),
         (#"{"format":1,"suite":"test.suite","version":1,"keys":[],"extra":1}"#, "'extra'"),
         (#"{"format":1,"suite":"test.suite","version":1,"version":2,"keys":[]}"#, "'version' is held twice"),
+        (
+            valid.replacingOccurrences(of: #"{"integer":1}"#, with: #"{"integer":1.0}"#),
+            "an integer in 'keys' is written with a fraction"
+        ),
         (#"{"format":1,"suite":"test.suite","version":0,"keys":[]}"#, "version"),
         (#"{"format":1,"suite":"test.suite","keys":[]}"#, "version: missing"),
         (
