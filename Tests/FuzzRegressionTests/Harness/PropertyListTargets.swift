@@ -3,7 +3,7 @@ import LayeredDefaults
 
 extension FuzzTarget {
     /// A binary property list as `prefs import` and `Defaults.importUserDefaults` read it
-    /// (`PreferenceValue.dictionary(propertyList:path:)`, its pre-scan of shared objects included). An
+    /// (`PreferenceValue.dictionary(propertyList:path:)`). An
     /// input that does not start with `bplist00` gets that header put before it, so every input reaches
     /// the binary reader. Invariants: those of ``expectPropertyListImport(_:)``.
     static let binaryPropertyList = FuzzTarget(name: "binary-property-list") { data throws(FuzzViolation) in
