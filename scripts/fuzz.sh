@@ -8,8 +8,9 @@
 #   scripts/fuzz.sh <target> <file>...   # run the target on these inputs only (to reproduce a finding)
 #   scripts/fuzz.sh list                 # the targets' names
 #
-# A run fails on a crash (a broken invariant traps), a hang (an input taking over 10 s), a leak
-# (LeakSanitizer) or running out of memory (2 GB); the input is then written to
+# A run fails on a crash (a broken invariant traps), a slow input (over 5 s: every reader's work is
+# linear in its input, docs/RELIABILITY.md), a leak (LeakSanitizer) or running out of memory (2 GB);
+# inputs are up to 64 KiB, room for the seeds' hostile shapes. The input is then written to
 # .build/fuzz/<target>/findings/. To keep it as a regression test, copy it to Fuzz/<target>/regressions/
 # under a name that says what it is. FUZZ_KEEP_GOING=1 goes on after findings (libFuzzer's fork mode),
 # to collect several in one long run. New inputs that reach new code go to .build/fuzz/<target>/corpus,
@@ -24,9 +25,11 @@ build=.build/fuzz
 binary=$build/bin/fuzz
 # NB: the order of scripts/fuzz.sh all; FuzzTarget.all in the harness holds the same names.
 targets=(property-list-text argument-domain value-parser binary-property-list xml-property-list prefs-import)
+# NB: the limits of every run: a slow input fails it as a crash does.
+limits=(-timeout=5 -rss_limit_mb=2048 -max_len=65536)
 
 usage() {
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -77,8 +80,7 @@ fuzz() {
     for folder in corpus regressions; do
         if [ -d "Fuzz/$target/$folder" ]; then inputs+=("Fuzz/$target/$folder"); fi
     done
-    local options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1
-        -artifact_prefix="$work/findings/")
+    local options=(-max_total_time="$seconds" "${limits[@]}" -print_final_stats=1 -artifact_prefix="$work/findings/")
     if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then options+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1); fi
     options+=("$@")
     echo "== fuzzing $target for $seconds s"
@@ -118,7 +120,7 @@ all)
     target=$1; shift
     build_binary
     if [ $# -ge 1 ] && [ -e "$1" ]; then
-        exec "$build/bin/$target" -timeout=10 -rss_limit_mb=2048 "$@"
+        exec "$build/bin/$target" "${limits[@]}" "$@"
     fi
     seconds=${1:-60}
     fuzz "$target" "$seconds" "${@:2}"

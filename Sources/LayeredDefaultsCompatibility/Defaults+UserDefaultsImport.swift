@@ -3,8 +3,9 @@ import LayeredDefaults
 
 /// What `Defaults.importUserDefaults(from:excluding:as:)` did.
 public enum UserDefaultsImport: Sendable, Equatable {
-    /// The keys were imported now (sorted), and the import recorded.
-    case imported(keys: [String])
+    /// The keys were imported now (sorted), and the import recorded; `kept` names the keys of the file
+    /// the managed domain forces (sorted, usually none), which keep their rows, as no write may change them.
+    case imported(keys: [String], kept: [String] = [])
     /// There was no file: nothing to import; the import was recorded all the same, so it is not tried again.
     case noFile
     /// The import had run before (in this or another process): nothing was read or changed.
@@ -17,7 +18,9 @@ extension Defaults {
     ///
     /// Every value keeps its exact type as Foundation encoded it: booleans, integers and reals stay
     /// distinct, dates keep their precision, data is byte-exact, arrays and dictionaries nest. A key of
-    /// the file replaces the same key of the domain; the domain's other keys stay. The file is only read.
+    /// the file replaces the same key of the domain, but for a key the managed domain forces, which keeps
+    /// its row (the result names it); the domain's other keys stay.
+    /// The file is only read, never past 64 MiB (a longer one is refused).
     ///
     /// ```swift
     /// let defaults = try Defaults(suiteName: "com.example.notes")
@@ -30,9 +33,9 @@ extension Defaults {
     ///   - name: the migration's recorded name; by default `import-user-defaults:<file name>`.
     /// - Returns: what it did; ``UserDefaultsImport/noFile`` when `file` does not exist.
     /// - Throws: `DefaultsError.unmappableValues` naming every key whose value has no exact
-    ///   type, `DefaultsError.notPropertyListFile`, `DefaultsError.permissionDenied`
-    ///   or `DefaultsError.fileSystemFailure` for the file, or a storage error. Then
-    ///   nothing was imported or recorded, and the next call tries again.
+    ///   type, `DefaultsError.notPropertyListFile` (also for a file larger than 64 MiB),
+    ///   `DefaultsError.permissionDenied` or `DefaultsError.fileSystemFailure` for the file, or a
+    ///   storage error. Then nothing was imported or recorded, and the next call tries again.
     @discardableResult
     public func importUserDefaults(
         from file: URL, excluding excluded: Set<String> = [], as name: String? = nil
@@ -44,10 +47,13 @@ extension Defaults {
             return try migrate(name) { _ in } ? .noFile : .alreadyImported
         }
         let values = try PreferenceValue.dictionary(propertyList: document, path: file.path, excluding: excluded)
+        var kept: [String] = []
         let ran = try migrate(name) { domain in
-            for (key, value) in values { try domain.write(value, forKey: key) }
+            for (key, value) in values {
+                if domain.isForced(key) { kept.append(key) } else { try domain.write(value, forKey: key) }
+            }
         }
-        return ran ? .imported(keys: values.keys.sorted()) : .alreadyImported
+        return ran ? .imported(keys: values.keys.filter { !kept.contains($0) }.sorted(), kept: kept.sorted()) : .alreadyImported
     }
 
     #if os(Linux)
@@ -89,20 +95,27 @@ extension Defaults {
     #endif
 
     /// The bytes of `file`, or nil when it does not exist. Opened read-only: never changed.
-    /// - Throws: `DefaultsError.permissionDenied` or `DefaultsError.fileSystemFailure`.
-    private static func contents(of file: URL) throws -> Data? {
+    /// - Throws: `DefaultsError.permissionDenied` or `DefaultsError.fileSystemFailure`, or
+    ///   `DefaultsError.notPropertyListFile` when it is longer than `DocumentInput.maximumSize` (read no
+    ///   further).
+    private static func contents(of file: URL) throws(DefaultsError) -> Data? {
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             throw DefaultsError.fileSystem(errno, path: file.path, operation: "open")
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        defer { close(descriptor) }
+        let document: Data
         do {
-            return try handle.readToEnd() ?? Data()
+            document = try DocumentInput.read(from: descriptor)
         } catch {
-            throw DefaultsError.fileSystemFailure(
-                path: file.path, operation: "read",
-                code: ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).map { Int32($0.code) } ?? EIO)
+            throw DefaultsError.fileSystem(error.code.rawValue, path: file.path, operation: "read")
         }
+        guard document.count <= DocumentInput.maximumSize else {
+            throw .notPropertyListFile(
+                path: file.path,
+                reason: "it is larger than \(DocumentInput.maximumSize >> 20) MiB, more than any preferences file")
+        }
+        return document
     }
 }

@@ -168,6 +168,37 @@ import Testing
         }
     #endif
 
+    /// A file past the one cap of every import (`DocumentInput.maximumSize`, which `prefs import` has
+    /// too) is refused without being read further, nothing imported or recorded: a device that never
+    /// ends was read until memory ran out.
+    @Test(arguments: [false, true])
+    func aFileLargerThanAnImportMayBeIsRefusedUnread(device: Bool) throws {
+        try withTemporaryRoot { root in
+            let file = device ? URL(fileURLWithPath: "/dev/zero") : root.appendingPathComponent("large.plist")
+            if !device {
+                // NB: a sparse file: no block of it is written.
+                #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+                let handle = try FileHandle(forWritingTo: file)
+                try handle.truncate(atOffset: UInt64(DocumentInput.maximumSize + 1))
+                try handle.close()
+            }
+            let defaults = try makeDefaults("app", root: root)
+            do {
+                _ = try defaults.importUserDefaults(from: file)
+                Issue.record("imported a file larger than \(DocumentInput.maximumSize) bytes")
+            } catch let error as DefaultsError {
+                guard case .notPropertyListFile(let path, let reason) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+                #expect(path == file.path)
+                #expect(reason.contains("larger than 64 MiB"))
+            }
+            #expect(try defaults.persistentValues().isEmpty)
+            #expect(try defaults.appliedMigrations().isEmpty)
+        }
+    }
+
     /// A binary property list of `depth` nested arrays, each holding the next one twice (the same object):
     /// a few hundred bytes that stand for 2^depth strings.
     static func sharedReferenceBomb(depth: Int) -> Data {

@@ -33,6 +33,8 @@ import Testing
         ("plain text", .string("plain text")),
         ("  padded  ", .string("padded")),
         ("<?xml version=\"1.0\"?>", .string("<?xml version=\"1.0\"?>")),
+        // Foundation ends a comment at a carriage return, and then refuses the text: a string, not "a".
+        ("\"a\" // c\r x", .string("\"a\" // c\r x")),
     ])
     func valuesParseAsFoundationDoes(argument: String, expected: PreferenceValue) {
         #expect(ArgumentDomain.parse(["-key", argument]) == ["key": expected])
@@ -94,6 +96,27 @@ import Testing
         let printed = PropertyListText.format(value)
         #expect(try PropertyListText.parse(printed) == value, "\(printed)")
         #expect(try PropertyListText.parse("(\(printed), b)") == [value, "b"])
+    }
+
+    /// Where Foundation's old-style reader refuses, the parser refuses too, and where it reads, the
+    /// parser reads the same value or refuses: a `//` comment ends at a carriage return, U+2028 or
+    /// U+2029 too; white space is only what Foundation skips; `+` is no word character; data takes white
+    /// space only between bytes.
+    @Test(arguments: [
+        ("\"a\" // c\r x", false), ("\"a\" // c\u{2028} x", false), ("\"a\" // c\u{2029} x", false), ("\"a\" // c\n", true),
+        ("<0b00a C>", false), ("<0b\u{0C}00>", false), ("<0b\u{0B}00>", false), ("<0b\u{85}00>", false), ("<0b00 0c>", true),
+        ("<0b\r\n\t00\u{2028}>", true), ("(a,\u{A0}b)", false), ("(a,\u{85}b)", false), ("(a,\u{3000}b)", false),
+        ("(a,\u{0B}\u{0C}\u{2029}b)", true), ("+1", false), ("(+1)", false), ("a+b", false), ("\"a+b\"", true),
+    ])
+    func whatFoundationRefusesIsRefused(text: String, foundationReads: Bool) throws {
+        var format = PropertyListSerialization.PropertyListFormat.openStep
+        let foundation = try? PropertyListSerialization.propertyList(from: Data(text.utf8), options: [], format: &format)
+        #expect((foundation != nil) == foundationReads, "Foundation on \(text.debugDescription)")
+        if let foundation {
+            #expect(try PropertyListText.parse(text) == PreferenceValue(any: foundation), "\(text.debugDescription)")
+        } else {
+            #expect(throws: PropertyListText.ParseError.self, "\(text.debugDescription)") { try PropertyListText.parse(text) }
+        }
     }
 
     /// Where Foundation's reader would give another text (octal escapes above 0177 in the NeXTSTEP

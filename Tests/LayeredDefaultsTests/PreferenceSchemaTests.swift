@@ -192,6 +192,10 @@ extension Defaults.Key<Date?> {
         (#"{"format":1,"suite":"test.suite","version":1,"allowsUndeclaredKeys":false,"keys":[]}"#, "not a member of format 1"),
         (#"{"format":1,"suite":"test.suite","version":1,"keys":[],"extra":1}"#, "'extra'"),
         (#"{"format":1,"suite":"test.suite","version":1,"version":2,"keys":[]}"#, "'version' is held twice"),
+        (
+            valid.replacingOccurrences(of: #"{"integer":1}"#, with: #"{"integer":1.0}"#),
+            "an integer in 'keys' is written with a fraction"
+        ),
         (#"{"format":1,"suite":"test.suite","version":0,"keys":[]}"#, "version"),
         (#"{"format":1,"suite":"test.suite","keys":[]}"#, "version: missing"),
         (

@@ -35,7 +35,12 @@ import Testing
         #expect(Set(values).count == 3)
     }
 
-    @Test(arguments: ["{}", #"{"integer":1,"string":"a"}"#, #"{"nope":1}"#, #"{"data":"%%%"}"#, #"{"integer":"1"}"#])
+    /// Anything that is not one tagged value is refused, also what would decode as another value: a
+    /// member besides the tag (it was dropped), base64 that is not canonical ("AB==" read as "AA==").
+    @Test(arguments: [
+        "{}", #"{"integer":1,"string":"a"}"#, #"{"nope":1}"#, #"{"data":"%%%"}"#, #"{"integer":"1"}"#,
+        #"{"string":"a","bogus":1}"#, #"{"array":[{"string":"a","bogus":1}]}"#, #"{"data":"AB=="}"#, #"{"data":"AAE"}"#,
+    ])
     func malformedJSONIsRejected(text: String) {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(PreferenceValue.self, from: Data(text.utf8)) }
     }

@@ -205,7 +205,9 @@ import Testing
         #expect(read["b"] == .date(Date(timeIntervalSince1970: 0)))
     }
 
-    @Test(arguments: ["not base64!", "AAE", "AA=A", "A===", "AAEC/w==="])
+    /// Base64 that is not canonical ("AB==", whose unused bits are not zero) would be read as another
+    /// text's bytes ("AA==").
+    @Test(arguments: ["not base64!", "AAE", "AA=A", "A===", "AAEC/w===", "AB==", "AAEC/x=="])
     func anXMLDataThatIsNotBase64IsRefused(text: String) {
         Self.expectUnmappable(["bytes"], in: Self.xml("<key>bytes</key><data>\(text)</data>"))
     }

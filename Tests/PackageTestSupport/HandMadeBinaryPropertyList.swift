@@ -1,7 +1,8 @@
 import Foundation
 
 /// A binary property list assembled object by object, for documents Foundation would never write:
-/// each object's bytes are given as they stand in the file, references as one-byte object numbers.
+/// each object's bytes are given as they stand in the file, references as object numbers of
+/// `referenceSize` bytes (one by default; ``reference(_:size:)`` writes wider ones).
 public struct HandMadeBinaryPropertyList {
     /// The objects, object 0 first.
     public var objects: [[UInt8]]
@@ -9,28 +10,33 @@ public struct HandMadeBinaryPropertyList {
     public var top = 0
     /// The size of an object reference, written into the trailer.
     public var referenceSize: UInt8 = 1
+    /// The size of each offset in the offset table: one byte by default, wider for a larger document.
+    public var offsetSize: UInt8 = 1
 
     /// A document of `objects`, whose top object is `top`, with references of `referenceSize` bytes.
-    public init(objects: [[UInt8]], top: Int = 0, referenceSize: UInt8 = 1) {
+    public init(objects: [[UInt8]], top: Int = 0, referenceSize: UInt8 = 1, offsetSize: UInt8 = 1) {
         self.objects = objects
         self.top = top
         self.referenceSize = referenceSize
+        self.offsetSize = offsetSize
     }
 
-    /// The document: the header, the objects, a table of one-byte offsets and the trailer. `trailer`
-    /// replaces the object count, top object and table offset the trailer would state.
-    public func data(trailer: (objectCount: UInt64, top: UInt64, table: UInt64)? = nil) -> Data {
+    /// The document: the header, the objects, a table of offsets of `offsetSize` bytes and the trailer.
+    /// `offsets` replaces the offset of each object; `trailer` the object count, top object and table
+    /// offset the trailer would state.
+    public func data(offsets: [Int]? = nil, trailer: (objectCount: UInt64, top: UInt64, table: UInt64)? = nil) -> Data {
         var body = Array("bplist00".utf8)
-        var offsets: [UInt8] = []
+        var positions: [Int] = []
         for object in objects {
-            offsets.append(UInt8(body.count))
+            positions.append(body.count)
             body += object
         }
         let table = body.count
-        body += offsets
-        let stated = trailer ?? (UInt64(objects.count), UInt64(top), UInt64(table))
+        let entries = offsets ?? positions
+        body += entries.flatMap { Self.reference($0, size: offsetSize) }
+        let stated = trailer ?? (UInt64(entries.count), UInt64(top), UInt64(table))
         body +=
-            [0, 0, 0, 0, 0, 0, 1, referenceSize] + Self.big64(stated.objectCount) + Self.big64(stated.top)
+            [0, 0, 0, 0, 0, 0, offsetSize, referenceSize] + Self.big64(stated.objectCount) + Self.big64(stated.top)
             + Self.big64(stated.table)
         return Data(body)
     }
@@ -38,6 +44,11 @@ public struct HandMadeBinaryPropertyList {
     /// `value` as eight big-endian bytes.
     public static func big64(_ value: UInt64) -> [UInt8] {
         (0..<8).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    }
+
+    /// `number` (an object number or an offset) as `size` big-endian bytes.
+    public static func reference(_ number: Int, size: UInt8) -> [UInt8] {
+        (0..<Int(size)).reversed().map { UInt8(truncatingIfNeeded: number >> ($0 * 8)) }
     }
 
     /// An ASCII string object.

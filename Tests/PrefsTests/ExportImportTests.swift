@@ -167,13 +167,36 @@ import Testing
         }
     }
 
+    /// JSON that `JSONDecoder` would read as another value is refused, naming the key and never the
+    /// value, nothing changed: a member besides a value's tag (it was dropped, inside arrays too), an
+    /// integer with a fraction or an exponent (`0.99999999999999999` became 1), base64 that is not
+    /// canonical (`AB==` became `AA==`).
+    @Test(arguments: [
+        (#"{"k":{"string":"secret","bogus":1}}"#, "a malformed value at k"),
+        (#"{"k":{"array":[{"string":"secret","bogus":1}]}}"#, "a malformed value at k.array[0]"),
+        (#"{"k":{"integer":0.99999999999999999}}"#, "in the value of 'k'"),
+        (#"{"a":{"integer":1},"k":{"integer":1.0}}"#, "in the value of 'k'"),
+        (#"{"k":{"dictionary":{"x":{"integer":2E0}}}}"#, "in the value of 'k'"),
+        (#"{"k":{"data":"AB=="}}"#, "a malformed value at k.data"),
+    ])
+    func anImportThatWouldBeReadAsAnotherValueIsRefused(text: String, message: String) throws {
+        try withTestRoot { root throws in
+            try root.prefs("write", "app", "keep", "v").requireSuccess()
+            let result = root.prefs("import", "app", "-", input: Data(text.utf8))
+            #expect(result.status == .usage)
+            #expect(result.errorLines.count == 1 && result.error.contains(message), "\(result.error)")
+            #expect(!result.error.contains("secret") && !result.error.contains("AB=="))
+            #expect(try root.stored("app") == ["keep": "v"])
+        }
+    }
+
     /// A member name held twice is found in any object, escapes decoded, whatever the values hold, and
     /// a name repeated in different objects is no repetition.
     @Test func repeatedMemberNamesAreFoundAtAnyDepth() {
         let json =
             #"\#u{FEFF}{ "a" : {"string":"x,\"}{"}, "b\"c":{"array":[{"dictionary":{"n":{"bool":true},"\u006e":{"bool":false}}}]} }"#
-        #expect(JSONMemberScan.firstRepeatedMember(in: Data(json.utf8)) == "n")
-        #expect(JSONMemberScan.firstRepeatedMember(in: Data(#"{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}"#.utf8)) == nil)
+        #expect(JSONMemberScan.firstFinding(in: Data(json.utf8)) == .repeatedMember("n"))
+        #expect(JSONMemberScan.firstFinding(in: Data(#"{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}"#.utf8)) == nil)
     }
 
     /// An input longer than an export may be (an endless pipe, /dev/zero) is refused after that many
@@ -181,7 +204,7 @@ import Testing
     @Test func anInputLongerThanAnExportMayBeIsRefused() throws {
         try withTestRoot { root throws in
             try root.prefs("write", "app", "keep", "v").requireSuccess()
-            let piped = root.prefs("import", "app", "-", input: Data(count: Import.maximumInputSize + 1))
+            let piped = root.prefs("import", "app", "-", input: Data(count: DocumentInput.maximumSize + 1))
             #expect(piped.status == .usage && piped.errorLines.count == 1 && piped.error.contains("MiB"))
             let zero = root.prefs("import", "app", "/dev/zero")
             #expect(zero.status == .usage && zero.error.contains("MiB"))

@@ -38,6 +38,12 @@ public struct DomainTransaction: ~Copyable {
         try recordingFailure { try table.allValues().values }
     }
 
+    /// True when the managed domain forces `key`: ``write(_:forKey:)`` refuses it with
+    /// ``DefaultsError/forced(suite:key:)``, and ``removeAll()`` keeps its row.
+    public func isForced(_ key: String) -> Bool {
+        rules.forcedKeys.contains(key)
+    }
+
     /// Stores `value` for `key`; nil removes the key.
     /// - Throws: ``DefaultsError/invalidKey(suite:)`` for an empty key,
     ///   ``DefaultsError/nestingTooDeep(suite:key:limit:)`` for a value nested deeper than

@@ -89,8 +89,13 @@ extension PreferenceSchema: Codable {
         } catch {
             throw .malformedSchema(path: path, reason: "unreadable (\(type(of: error)))")
         }
-        if let member = JSONMemberScan.firstRepeatedMember(in: data) {
+        switch JSONMemberScan.firstFinding(in: data) {
+        case .repeatedMember(let member)?:
             throw .malformedSchema(path: path, reason: "the member '\(member)' is held twice in one object")
+        case .inexactInteger(let member)?:
+            throw .malformedSchema(path: path, reason: "an integer in '\(member)' is written with a fraction or an exponent")
+        case nil:
+            break
         }
     }
 

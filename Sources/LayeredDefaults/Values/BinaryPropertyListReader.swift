@@ -9,11 +9,20 @@ import Foundation
 /// ``PreferenceValue`` it is exactly, or to none.
 ///
 /// NB: a binary property list refers to its objects by index, so one array can be used by many others:
-/// a few hundred bytes can stand for billions of values. Each object is read once and counted every
-/// time it is used, and the document is refused past ``PreferenceValue/maximumPropertyListValues``.
+/// a few hundred bytes can stand for billions of values. Each object is read once, whatever its depth
+/// (what it maps to does not depend on where it is used), and counted every time it is used; the
+/// document is refused past ``PreferenceValue/maximumPropertyListValues`` values, or when reading it
+/// would scan more than ``stepsPerByte`` bytes for each of its own.
 struct BinaryPropertyListReader {
     /// The document's leading bytes.
     static let magic = Array("bplist00".utf8)
+
+    /// How many bytes the reader may scan for each byte of the document. Each object (its offset, its
+    /// marker, length, references and content) is read at most twice, once as a value and once as a
+    /// dictionary key, and the trailer once, so a document whose objects do not overlap never needs
+    /// more; objects that overlap (offsets into each other's bytes, which no writer makes) could make
+    /// every object rescan the file, and are refused at this bound.
+    static let stepsPerByte = 2
 
     /// The entries of the document's top-level dictionary, in document order: each key with its value,
     /// or with nil where the value has no exact ``PreferenceValue`` (a set, a UID, a null, an integer
@@ -22,9 +31,20 @@ struct BinaryPropertyListReader {
     /// ``PreferenceValue/maximumNestingDepth``).
     /// - Throws: ``PropertyListMalformed`` when the document's structure cannot be read: a trailer,
     ///   offset or reference out of bounds, an object that contains itself, a top level that is not a
-    ///   dictionary of string keys, or more than `limit` values in all.
+    ///   dictionary of string keys, more than `limit` values in all, or objects whose reading would scan
+    ///   more than ``stepsPerByte`` bytes for each byte of the document.
     static func entries(of bytes: [UInt8], limit: Int) throws(PropertyListMalformed) -> [PropertyListEntry] {
+        var steps = 0
+        return try entries(of: bytes, limit: limit, steps: &steps)
+    }
+
+    /// The entries (see ``entries(of:limit:)``), setting `steps` to the bytes their reading scanned (the
+    /// trailer, and each offset, marker, length, reference and content read), also when it throws: for
+    /// the proof that the work stays within ``stepsPerByte`` bytes for each byte of the document.
+    static func entries(of bytes: [UInt8], limit: Int, steps: inout Int) throws(PropertyListMalformed) -> [PropertyListEntry] {
+        steps = 0
         var reader = try BinaryPropertyListReader(bytes: bytes, limit: limit)
+        defer { steps = reader.steps }
         return try reader.topLevelEntries()
     }
 
@@ -42,17 +62,62 @@ struct BinaryPropertyListReader {
     private var memo: [Int: Mapped] = [:]
     /// The text of each string object read as a dictionary key, memoized: a key may be used many times.
     private var keys: [Int: String?] = [:]
-    /// The objects being read, to refuse one that contains itself.
+    /// The containers being read, to refuse one that contains itself.
     private var onPath: Set<Int> = []
     /// The values counted so far, each use of a shared object counted again.
     private var counted = 0
+    /// The bytes scanned so far.
+    private var steps = 0
 
     /// An object's mapping: its value (nil when it has none) with how many values it stands for and how
-    /// deeply its containers nest.
+    /// deeply its containers nest (0 for a scalar, 1 for a container of scalars).
     private struct Mapped {
         var value: PreferenceValue?
         var count: Int
         var height: Int
+    }
+
+    /// A container being read: its elements so far.
+    private struct Container {
+        let object: Int
+        /// The dictionary's keys, one for each element (nil where a key is not valid text); nil for an array.
+        let keys: [String?]?
+        /// The elements' objects (a dictionary's values).
+        let elements: [Int]
+        /// How many elements are mapped.
+        var next = 0
+        var array: [PreferenceValue] = []
+        var dictionary: [String: PreferenceValue] = [:]
+        /// False once an element has no exact value, or a key is held twice.
+        var exact = true
+        var mapped = Mapped(value: nil, count: 1, height: 1)
+
+        /// Adds the element just mapped; past the nesting limit the container is no longer exact.
+        mutating func add(_ element: Mapped) {
+            mapped.count += element.count
+            mapped.height = max(mapped.height, element.height + 1)
+            guard exact, mapped.height <= PreferenceValue.maximumNestingDepth, let value = element.value else {
+                exact = false
+                return
+            }
+            if let keys {
+                // NB: String's == treats canonically equivalent texts as one key, as the store does.
+                guard let key = keys[next - 1], dictionary.updateValue(value, forKey: key) == nil else {
+                    exact = false
+                    return
+                }
+            } else {
+                array.append(value)
+            }
+        }
+
+        /// The container's mapping: its value only when every element is exact and it nests no deeper
+        /// than ``PreferenceValue/maximumNestingDepth``.
+        var result: Mapped {
+            var result = mapped
+            if exact { result.value = keys == nil ? .array(array) : .dictionary(dictionary) }
+            return result
+        }
     }
 
     private init(bytes: [UInt8], limit: Int) throws(PropertyListMalformed) {
@@ -75,132 +140,139 @@ struct BinaryPropertyListReader {
         self.objectCount = objectCount
         self.topObject = topObject
         self.offsetTable = offsetTable
+        steps = Self.magic.count + 32
     }
 
     private mutating func topLevelEntries() throws(PropertyListMalformed) -> [PropertyListEntry] {
-        let (marker, count, start) = try header(of: topObject)
+        let (marker, size, start) = try header(of: topObject)
         guard marker >> 4 == 0xD else { throw PropertyListMalformed("its top level is not a dictionary") }
-        let references = try self.references(count: count, pairs: true, at: start)
+        let references = try self.references(count: size, pairs: true, at: start)
         counted = 1
         var entries: [PropertyListEntry] = []
-        entries.reserveCapacity(count)
+        entries.reserveCapacity(size)
         onPath.insert(topObject)
-        for index in 0..<count {
+        for index in 0..<size {
             guard let key = try key(references[index]) else {
                 throw PropertyListMalformed("a key of its top-level dictionary is not a string")
             }
-            let mapped = try map(references[count + index], depthLeft: PreferenceValue.maximumNestingDepth)
+            let mapped = try map(references[size + index])
+            try count(mapped.count)
             entries.append(PropertyListEntry(key: key, value: mapped.value))
         }
         return entries
     }
 
-    /// The value of `object`, counted; nil inside when it has none.
-    private mutating func map(_ object: Int, depthLeft: Int) throws(PropertyListMalformed) -> Mapped {
-        let mapped: Mapped
-        if let known = memo[object] {
-            // NB: a use of an object already read stands for all it holds again.
-            mapped = known
-            try count(known.count)
-        } else {
-            guard onPath.insert(object).inserted else { throw PropertyListMalformed("an object contains itself") }
-            // NB: the object itself; what it holds is counted as its elements are mapped.
-            try count(1)
-            mapped = try read(object, depthLeft: depthLeft)
-            onPath.remove(object)
-            // NB: a container cut short by the nesting limit is not what it would be at a shallower use.
-            if mapped.value != nil || mapped.height <= depthLeft { memo[object] = mapped }
+    /// What `object` maps to. Containers are read on a stack of their own, never by recursion, so no
+    /// depth of nesting can exhaust the thread's stack; each object is read once.
+    private mutating func map(_ object: Int) throws(PropertyListMalformed) -> Mapped {
+        var open: [Container] = []
+        var mapped = try start(object, open: &open)
+        while true {
+            if let element = mapped {
+                guard let last = open.indices.last else { return element }
+                open[last].add(element)
+                guard open[last].mapped.count <= limit else { throw tooManyValues }
+            }
+            let last = open.count - 1
+            if open[last].next < open[last].elements.count {
+                let element = open[last].elements[open[last].next]
+                open[last].next += 1
+                mapped = try start(element, open: &open)
+            } else {
+                let container = open.removeLast()
+                mapped = container.result
+                memo[container.object] = mapped
+                onPath.remove(container.object)
+            }
         }
-        guard mapped.height <= depthLeft else { return Mapped(value: nil, count: mapped.count, height: mapped.height) }
-        return mapped
+    }
+
+    /// The mapping of `object` when it is known or a scalar; nil for a container, then put on `open` to
+    /// be read element by element.
+    private mutating func start(_ object: Int, open: inout [Container]) throws(PropertyListMalformed) -> Mapped? {
+        if let known = memo[object] { return known }
+        guard !onPath.contains(object) else { throw PropertyListMalformed("an object contains itself") }
+        let (marker, count, start) = try header(of: object)
+        switch marker >> 4 {
+        case 0xA:
+            let elements = try references(count: count, pairs: false, at: start)
+            onPath.insert(object)
+            open.append(Container(object: object, keys: nil, elements: elements))
+            return nil
+        case 0xD:
+            let references = try self.references(count: count, pairs: true, at: start)
+            var keys: [String?] = []
+            keys.reserveCapacity(count)
+            for reference in references[..<count] { keys.append(try key(reference)) }
+            onPath.insert(object)
+            open.append(Container(object: object, keys: keys, elements: Array(references[count...])))
+            return nil
+        default:
+            let mapped = Mapped(value: try scalar(marker: marker, count: count, at: start), count: 1, height: 0)
+            memo[object] = mapped
+            return mapped
+        }
+    }
+
+    /// The value of the scalar object whose header was read, or nil when it has none.
+    private mutating func scalar(marker: UInt8, count: Int, at start: Int) throws(PropertyListMalformed) -> PreferenceValue? {
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            default: return nil  // null and fill: no preference value
+            }
+        case 0x1: return try integer(marker: marker, at: start).map(PreferenceValue.integer)
+        case 0x2:
+            switch marker & 0x0F {
+            case 2: return try fixed(at: start, size: 4).map { .double(Double(Float(bitPattern: UInt32($0)))) }
+            case 3: return try fixed(at: start, size: 8).map { .double(Double(bitPattern: $0)) }
+            default: return nil
+            }
+        case 0x3:
+            guard marker == 0x33, let bits = try fixed(at: start, size: 8) else { return nil }
+            let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
+            return PreferenceValue.dateRange.contains(date) ? .date(date) : nil
+        case 0x4: return .data(Data(try slice(at: start, count: count, width: 1)))
+        case 0x5, 0x6: return try string(marker: marker, count: count, at: start).map(PreferenceValue.string)
+        default: return nil  // UIDs (0x8), ordered sets (0xB), sets (0xC) and unknown markers
+        }
+    }
+
+    private var tooManyValues: PropertyListMalformed {
+        PropertyListMalformed("it stands for more than \(limit) values (a shared object counts each time it is used)")
     }
 
     /// Adds `values` to the document's count.
     /// - Throws: ``PropertyListMalformed`` past the limit.
     private mutating func count(_ values: Int) throws(PropertyListMalformed) {
-        counted = min(limit + 1, counted + values)
-        guard counted <= limit else {
-            throw PropertyListMalformed("it stands for more than \(limit) values (a shared object counts each time it is used)")
-        }
+        counted += values
+        guard counted <= limit else { throw tooManyValues }
     }
 
-    private mutating func read(_ object: Int, depthLeft: Int) throws(PropertyListMalformed) -> Mapped {
-        let (marker, count, start) = try header(of: object)
-        func scalar(_ value: PreferenceValue?) -> Mapped { Mapped(value: value, count: 1, height: 0) }
-        switch marker >> 4 {
-        case 0x0:
-            switch marker {
-            case 0x08: return scalar(.bool(false))
-            case 0x09: return scalar(.bool(true))
-            default: return scalar(nil)  // null and fill: no preference value
-            }
-        case 0x1: return scalar(integer(marker: marker, at: start).map(PreferenceValue.integer))
-        case 0x2:
-            switch marker & 0x0F {
-            case 2: return scalar(fixed(at: start, size: 4).map { .double(Double(Float(bitPattern: UInt32($0)))) })
-            case 3: return scalar(fixed(at: start, size: 8).map { .double(Double(bitPattern: $0)) })
-            default: return scalar(nil)
-            }
-        case 0x3:
-            guard marker == 0x33, let bits = fixed(at: start, size: 8) else { return scalar(nil) }
-            let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
-            return scalar(PreferenceValue.dateRange.contains(date) ? .date(date) : nil)
-        case 0x4:
-            return scalar(.data(Data(try slice(at: start, count: count, width: 1))))
-        case 0x5, 0x6:
-            return scalar(try string(object).map(PreferenceValue.string))
-        case 0xA:
-            let references = try self.references(count: count, pairs: false, at: start)
-            guard depthLeft > 0 else { return Mapped(value: nil, count: 1, height: depthLeft + 1) }
-            var values: [PreferenceValue] = []
-            values.reserveCapacity(count)
-            var result = Mapped(value: nil, count: 1, height: 1)
-            var exact = true
-            for reference in references {
-                let element = try map(reference, depthLeft: depthLeft - 1)
-                result.count += element.count
-                result.height = max(result.height, element.height + 1)
-                if let value = element.value { values.append(value) } else { exact = false }
-            }
-            result.value = exact ? .array(values) : nil
-            return result
-        case 0xD:
-            let references = try self.references(count: count, pairs: true, at: start)
-            guard depthLeft > 0 else { return Mapped(value: nil, count: 1, height: depthLeft + 1) }
-            var values: [String: PreferenceValue] = [:]
-            values.reserveCapacity(count)
-            var result = Mapped(value: nil, count: 1, height: 1)
-            var exact = true
-            for index in 0..<count {
-                let key = try key(references[index])
-                let element = try map(references[count + index], depthLeft: depthLeft - 1)
-                result.count += element.count
-                result.height = max(result.height, element.height + 1)
-                // NB: String's == treats canonically equivalent texts as one key, as the store does.
-                if let key, let value = element.value, values.updateValue(value, forKey: key) == nil {
-                    continue
-                }
-                exact = false
-            }
-            result.value = exact ? .dictionary(values) : nil
-            return result
-        default:
-            return scalar(nil)  // UIDs (0x8), ordered sets (0xB), sets (0xC) and unknown markers
+    /// Adds `count` bytes to those scanned.
+    /// - Throws: ``PropertyListMalformed`` past ``stepsPerByte`` bytes for each byte of the document.
+    private mutating func scan(_ count: Int) throws(PropertyListMalformed) {
+        guard count <= Self.stepsPerByte * bytes.count - steps else {
+            throw PropertyListMalformed(
+                "reading its objects would scan each byte more than \(Self.stepsPerByte) times (objects overlap)")
         }
+        steps += count
     }
 
     /// The text of a dictionary key, read once however many dictionaries use it.
     private mutating func key(_ object: Int) throws(PropertyListMalformed) -> String? {
         if let known = keys[object] { return known }
-        let text = try string(object)
+        let (marker, count, start) = try header(of: object)
+        let text = try string(marker: marker, count: count, at: start)
         keys[object] = .some(text)
         return text
     }
 
-    /// The text of a string object, or nil when `object` is not a string or its text is not valid
-    /// (ASCII above 0x7F, an unpaired UTF-16 surrogate).
-    private func string(_ object: Int) throws(PropertyListMalformed) -> String? {
-        let (marker, count, start) = try header(of: object)
+    /// The text of the object whose header was read, or nil when it is not a string or its text is not
+    /// valid (ASCII above 0x7F, an unpaired UTF-16 surrogate).
+    private mutating func string(marker: UInt8, count: Int, at start: Int) throws(PropertyListMalformed) -> String? {
         switch marker >> 4 {
         case 0x5:
             let text = try slice(at: start, count: count, width: 1)
@@ -230,11 +302,12 @@ struct BinaryPropertyListReader {
 
     /// An object's marker byte, the count its low nibble gives (or the integer object after it), and
     /// where its content starts.
-    private func header(of object: Int) throws(PropertyListMalformed) -> (marker: UInt8, count: Int, start: Int) {
+    private mutating func header(of object: Int) throws(PropertyListMalformed) -> (marker: UInt8, count: Int, start: Int) {
         guard object >= 0, object < objectCount,
             let offset = Self.unsigned(bytes, at: offsetTable + object * offsetSize, size: offsetSize),
             offset >= Self.magic.count, offset < objectsEnd
         else { throw PropertyListMalformed("an object's offset is outside its object table") }
+        try scan(offsetSize + 1)
         let marker = bytes[offset]
         let kind = marker >> 4
         guard [0x4, 0x5, 0x6, 0x8, 0xA, 0xB, 0xC, 0xD].contains(kind), marker & 0x0F == 0x0F else {
@@ -243,16 +316,17 @@ struct BinaryPropertyListReader {
         // NB: a count of 15 or more follows as an integer object: a marker 0x1n and 2^n bytes.
         let countMarker = offset + 1
         guard countMarker < objectsEnd, bytes[countMarker] >> 4 == 0x1, bytes[countMarker] & 0x0F <= 3,
-            let count = integer(marker: bytes[countMarker], at: countMarker + 1), count >= 0
+            let count = try integer(marker: bytes[countMarker], at: countMarker + 1), count >= 0
         else { throw PropertyListMalformed("an object's length is not a valid integer") }
         return (marker, count, countMarker + 1 + (1 << Int(bytes[countMarker] & 0x0F)))
     }
 
     /// The integer of marker `0x1n` at `start`: 1, 2 and 4 bytes unsigned, 8 signed, 16 signed and
     /// kept only when it fits in `Int64`; nil otherwise or past the objects.
-    private func integer(marker: UInt8, at start: Int) -> Int? {
+    private mutating func integer(marker: UInt8, at start: Int) throws(PropertyListMalformed) -> Int? {
         let size = 1 << Int(marker & 0x0F)
         guard size <= 16, start >= 0, size <= objectsEnd - start else { return nil }
+        try scan(size)
         switch size {
         case 8: return Int(truncatingIfNeeded: Self.bits(bytes, at: start, size: 8))
         case 16:
@@ -265,22 +339,24 @@ struct BinaryPropertyListReader {
     }
 
     /// The `size` bytes at `start` as raw bits, or nil when they run past the objects.
-    private func fixed(at start: Int, size: Int) -> UInt64? {
+    private mutating func fixed(at start: Int, size: Int) throws(PropertyListMalformed) -> UInt64? {
         guard size <= objectsEnd - start else { return nil }
+        try scan(size)
         return Self.bits(bytes, at: start, size: size)
     }
 
     /// `count` items of `width` bytes at `start`.
-    private func slice(at start: Int, count: Int, width: Int) throws(PropertyListMalformed) -> ArraySlice<UInt8> {
+    private mutating func slice(at start: Int, count: Int, width: Int) throws(PropertyListMalformed) -> ArraySlice<UInt8> {
         // NB: the count is bounded by the file's size before it is multiplied.
         guard count <= objectsEnd, count * width <= objectsEnd - start else {
             throw PropertyListMalformed("an object runs past its object table")
         }
+        try scan(count * width)
         return bytes[start..<start + count * width]
     }
 
     /// A container's references: `count` of them, or twice that for a dictionary's keys and values.
-    private func references(count: Int, pairs: Bool, at start: Int) throws(PropertyListMalformed) -> [Int] {
+    private mutating func references(count: Int, pairs: Bool, at start: Int) throws(PropertyListMalformed) -> [Int] {
         let (total, overflow) = pairs ? count.multipliedReportingOverflow(by: 2) : (count, false)
         guard !overflow else { throw PropertyListMalformed("an object runs past its object table") }
         let raw = try slice(at: start, count: total, width: referenceSize)

@@ -5,21 +5,34 @@ import Foundation
 /// `{"string":"a"}`, `{"integer":42}`, `{"double":0.5}` (`"nan"`, `"inf"`, `"-inf"` for the
 /// non-finite ones), `{"bool":true}`, `{"date":786000000.25}` (seconds since 2001-01-01 00:00:00 UTC,
 /// Foundation's reference date, so no precision is lost; within ``PreferenceValue/dateRange``),
-/// `{"data":"AAEC"}` (base64),
-/// `{"array":[...]}`, `{"dictionary":{"key":{...}}}`. Every value round-trips exactly.
+/// `{"data":"AAEC"}` (canonical padded base64),
+/// `{"array":[...]}`, `{"dictionary":{"key":{...}}}`. Every value round-trips exactly, and decoding
+/// refuses what would be read as another value: an object with a member besides its tag
+/// (`{"string":"a","note":1}`), base64 that is not canonical (`"AB=="`). (An integer written with a
+/// fraction or an exponent, `{"integer":1.0}`, which `JSONDecoder` rounds before a decoder sees it, is
+/// found in the text by ``JSONMemberScan``.)
 extension PreferenceValue: Codable {
     private enum Tag: String, CodingKey {
         case string, integer, double, bool, date, data, array, dictionary
     }
 
+    /// Any member name, to count an object's members (the tags' container lists only the tags).
+    private struct Member: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     private static let nonFinite: [String: Double] = ["nan": .nan, "inf": .infinity, "-inf": -.infinity]
 
     /// Decodes the tagged JSON form.
-    /// - Throws: `DecodingError` when the object does not have exactly one known tag or its content
-    ///   does not match the tag.
+    /// - Throws: `DecodingError` when the object does not have exactly one member, a known tag, or its
+    ///   content does not match the tag.
     public init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: Member.self).allKeys
         let container = try decoder.container(keyedBy: Tag.self)
-        guard container.allKeys.count == 1, let tag = container.allKeys.first else {
+        guard members.count == 1, let tag = container.allKeys.first else {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: decoder.codingPath,
@@ -46,8 +59,8 @@ extension PreferenceValue: Codable {
             }
             self = .date(date)
         case .data:
-            guard let data = Data(base64Encoded: try container.decode(String.self, forKey: tag)) else {
-                throw DecodingError.dataCorruptedError(forKey: tag, in: container, debugDescription: "Not base64")
+            guard let data = Data(canonicalBase64: try container.decode(String.self, forKey: tag)) else {
+                throw DecodingError.dataCorruptedError(forKey: tag, in: container, debugDescription: "Not canonical base64")
             }
             self = .data(data)
         case .array: self = .array(try container.decode([PreferenceValue].self, forKey: tag))

@@ -51,9 +51,11 @@ extension PreferenceValue {
     ///   - path: where it came from, for the errors.
     ///   - excluded: keys left out, unmapped.
     /// - Throws: ``DefaultsError/notPropertyListFile(path:reason:)`` when it is not an XML or binary
-    ///   property list whose top level is a dictionary, or stands for more than
-    ///   ``maximumPropertyListValues`` values; ``DefaultsError/unmappableValues(path:keys:)`` naming every
-    ///   key that is empty or held twice, or whose value has no exact ``PreferenceValue`` (see the error).
+    ///   property list whose top level is a dictionary, stands for more than
+    ///   ``maximumPropertyListValues`` values, or is a binary one whose reading would scan more than
+    ///   `BinaryPropertyListReader.stepsPerByte` bytes for each of its own (its objects overlap);
+    ///   ``DefaultsError/unmappableValues(path:keys:)`` naming every key that is empty or held twice, or
+    ///   whose value has no exact ``PreferenceValue`` (see the error).
     package static func dictionary(
         propertyList data: Data, path: String, excluding excluded: Set<String> = []
     ) throws(DefaultsError) -> [String: PreferenceValue] {

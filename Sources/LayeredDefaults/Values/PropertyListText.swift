@@ -3,14 +3,19 @@ import Foundation
 /// Old-style (OpenStep) property-list text: what launch arguments and `prefs read` use.
 ///
 /// Grammar: a quoted string `"a \"b\""` (or `'...'`, with `\n`, `\t`, `\\`, `\"`, `\Uxxxx` and octal
-/// escapes), an unquoted word of `A-Z a-z 0-9 _ $ + / : . -`, an array `(a, b)`, a dictionary
-/// `{ k = v; }`, data `<0a0b 0c>`; `//` and `/* */` comments. Every leaf is a string or data, as in
-/// Foundation: `(1, 2)` is an array of the strings "1" and "2".
+/// escapes), an unquoted word of `A-Z a-z 0-9 _ $ / : . -`, an array `(a, b)`, a dictionary
+/// `{ k = v; }`, data `<0a0b 0c>`; `//` comments (to the end of the line: a line feed, a carriage
+/// return, U+2028 or U+2029) and `/* */` comments. Between items, white space is what Foundation
+/// skips: tab, line feed, vertical tab, form feed, carriage return, space, U+2028 and U+2029. Every
+/// leaf is a string or data, as in Foundation: `(1, 2)` is an array of the strings "1" and "2".
 ///
 /// Where Foundation's reader would give another text, it refuses instead of guessing: an octal escape
 /// above `\177` (Foundation reads it in the NeXTSTEP encoding; write `\Uxxxx`), a NUL character inside
 /// a quoted string (Foundation refuses it too; write `\U0000`), a `\U` escape naming a lone UTF-16
 /// surrogate (a pair, `\Ud83d\Ude00`, is one character, as in Foundation), a dictionary key held twice.
+/// And where Foundation would refuse, it refuses too, never reading a value of its own: white space
+/// Foundation does not skip (U+00A0, U+3000), a `+` outside quotes, white space inside a byte of data
+/// (`<0b00a C>`) or other than space, tab, line feed, carriage return, U+2028 and U+2029 between bytes.
 /// What ``format(_:indent:)`` prints of a tree of strings, data, arrays and dictionaries parses back
 /// to that tree.
 package enum PropertyListText {
@@ -121,7 +126,23 @@ private struct Parser {
 
     static func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
-        case "a"..."z", "A"..."Z", "0"..."9", "_", "$", "+", "/", ":", ".", "-": true
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "$", "/", ":", ".", "-": true
+        default: false
+        }
+    }
+
+    /// The white space Foundation skips between items.
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    /// What ends a `//` comment.
+    static func isLineEnd(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x0D, 0x2028, 0x2029: true
         default: false
         }
     }
@@ -133,10 +154,10 @@ private struct Parser {
     mutating func skipSpace() throws(PropertyListText.ParseError) {
         while !atEnd {
             let scalar = scalars[index]
-            if scalar.properties.isWhitespace {
+            if Self.isSpace(scalar) {
                 index += 1
             } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "/" {
-                while !atEnd, scalars[index] != "\n" { index += 1 }
+                while !atEnd, !Self.isLineEnd(scalars[index]) { index += 1 }
             } else if scalar == "/", index + 1 < scalars.count, scalars[index + 1] == "*" {
                 index += 2
                 while index + 1 < scalars.count, !(scalars[index] == "*" && scalars[index + 1] == "/") { index += 1 }
@@ -299,7 +320,8 @@ private struct Parser {
                 guard high == nil else { throw error("odd number of hex digits") }
                 return .data(Data(bytes))
             }
-            if scalar.properties.isWhitespace { continue }
+            // NB: between bytes only, and not a vertical tab or form feed: Foundation refuses the others.
+            if high == nil, scalar.value != 0x0B, scalar.value != 0x0C, Self.isSpace(scalar) { continue }
             guard let digit = scalar.hexDigitValue.map(UInt8.init) else { throw error("expected a hex digit") }
             if let first = high {
                 bytes.append(first << 4 | digit)

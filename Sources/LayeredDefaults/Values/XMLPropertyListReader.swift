@@ -5,8 +5,9 @@ import Foundation
 /// It reads what Foundation writes (`<plist version="1.0"><dict>...`, UTF-8) and refuses what
 /// Foundation's reader would guess at: a dictionary key held twice (Foundation keeps the last), a date
 /// that is not a real date (`2020-13-45T99:99:99Z`, which Foundation rolls over into 2021), text in
-/// `<data>` that is not base64, a character reference to a lone UTF-16 surrogate (which becomes
-/// U+FFFD), an integer outside `Int64`, a real too large for a `Double`. Each such value maps to no
+/// `<data>` that is not canonical base64 (`AB==`, which Foundation reads as `AA==`), a character
+/// reference to a lone UTF-16 surrogate (which becomes U+FFFD), an integer outside `Int64`, a real too
+/// large for a `Double`. Each such value maps to no
 /// ``PreferenceValue``, so the key holding it is named; a document whose markup cannot be read is refused
 /// whole. A document type with an internal subset (where entities could be defined) is refused.
 ///
@@ -435,15 +436,9 @@ struct XMLPropertyListReader {
         return Date(timeIntervalSinceReferenceDate: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 
-    /// `<data>`: padded base64, white space anywhere.
+    /// `<data>`: canonical padded base64, white space anywhere.
     static func data(_ text: String) -> Data? {
         let characters = text.unicodeScalars.filter { !($0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r") }
-        let padding = characters.reversed().prefix { $0 == "=" }.count
-        guard characters.count % 4 == 0, padding <= 2,
-            characters.dropLast(padding).allSatisfy({
-                ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "/"
-            })
-        else { return nil }
-        return Data(base64Encoded: String(characters))
+        return Data(canonicalBase64: String(characters))
     }
 }

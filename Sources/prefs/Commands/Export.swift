@@ -23,10 +23,10 @@ enum Export: Command {
         dates and no negative zero: when a value would not survive, nothing is written and the keys are
         named (exit status 2); use --format binary or json, which are lossless for every value.
         JSON is one object, keys sorted, mapping each key to its
-        value's tagged JSON, an object with one member named after the type:
-          {"string":"a"} {"integer":42} {"double":0.5} ("nan", "inf", "-inf" for the non-finite ones)
-          {"bool":true} {"date":786000000.25} (seconds since 2001-01-01 00:00:00 UTC)
-          {"data":"AAEC"} (base64) {"array":[...]} {"dictionary":{"key":{...}}}
+        value's tagged JSON, an object with exactly one member, named after the type:
+          {"string":"a"} {"integer":42} (digits only) {"double":0.5} ("nan", "inf", "-inf" for the
+          non-finite ones) {"bool":true} {"date":786000000.25} (seconds since 2001-01-01 00:00:00 UTC)
+          {"data":"AAEC"} (canonical base64) {"array":[...]} {"dictionary":{"key":{...}}}
         e.g. {"fontSize":{"integer":12},"theme":{"string":"dark"}}. `prefs import` reads it back.
         The file is replaced atomically; it is created readable by its owner only (mode 0600), so no
         other user can read it, not even while it is written.

@@ -29,14 +29,14 @@ enum Import: Command {
             // NB: read no further than an export may be long: /dev/zero or an endless pipe is refused.
             input =
                 source == "-"
-                ? try context.console.readInput(maximumInputSize)
-                : try Descriptor.readAll(atPath: source, limit: maximumInputSize)
+                ? try context.console.readInput(DocumentInput.maximumSize)
+                : try Descriptor.readAll(atPath: source, limit: DocumentInput.maximumSize)
         } catch {
             throw PrefsError.usage("cannot read \(name) (\(Export.reason(error))); nothing was changed")
         }
-        guard input.count <= maximumInputSize else {
+        guard input.count <= DocumentInput.maximumSize else {
             throw PrefsError.usage(
-                "\(name) is larger than \(maximumInputSize >> 20) MiB, more than an export may be; nothing was changed")
+                "\(name) is larger than \(DocumentInput.maximumSize >> 20) MiB, more than an export may be; nothing was changed")
         }
         let values = try DocumentFormat.values(of: input, from: name)
         let kept = try context.changing(domain) { try $0.replacePersistentValues(values) }
@@ -44,12 +44,10 @@ enum Import: Command {
     }
 
     /// The values of an export.
-    /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value),
-    ///   or a key it holds twice in one dictionary, at any depth (literally, or as canonically
-    ///   equivalent texts), which a dictionary would silently make one.
-    /// The longest input `import` reads: 64 MiB.
-    static let maximumInputSize = 64 << 20
-
+    /// - Throws: ``PrefsError/usage(_:)`` naming where the input is wrong (a key path, never a value):
+    ///   a value that is not an object of exactly one member of its type, base64 that is not canonical,
+    ///   an integer not written as one, or a key it holds twice in one dictionary, at any depth
+    ///   (literally, or as canonically equivalent texts), which a dictionary would silently make one.
     static func decode(_ input: Data, from source: String) throws(PrefsError) -> [String: PreferenceValue] {
         guard !input.isEmpty else {
             throw .usage("\(source) is empty, not a prefs export (an empty domain exports as {}); nothing was changed")
@@ -70,10 +68,17 @@ enum Import: Command {
         } catch {
             throw .usage("\(source) is not a prefs export: \(type(of: error)); nothing was changed")
         }
-        if let key = JSONMemberScan.firstRepeatedMember(in: input) {
+        switch JSONMemberScan.firstFinding(in: input) {
+        case .repeatedMember(let key)?:
             throw .usage(
                 "\(source) holds the key '\(key)' twice in one dictionary (perhaps as differently normalized Unicode); nothing was changed"
             )
+        case .inexactInteger(let key)?:
+            throw .usage(
+                "\(source) holds an integer not written as one (with a fraction or an exponent) in the value of '\(key)'; nothing was changed"
+            )
+        case nil:
+            break
         }
         return values
     }

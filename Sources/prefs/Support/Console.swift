@@ -27,7 +27,7 @@ struct Console: Sendable {
         let error = Stream(STDERR_FILENO)
         return Console(
             writeOutput: output.write, writeError: error.write,
-            readInput: { try Descriptor.readAll(from: STDIN_FILENO, limit: $0) }, outputFailure: { output.failure },
+            readInput: { try DocumentInput.read(from: STDIN_FILENO, limit: $0) }, outputFailure: { output.failure },
             isInteractive: { isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 },
             inputIsTerminal: { isatty(STDIN_FILENO) == 1 },
             readLine: { Swift.readLine(strippingNewline: true) })
