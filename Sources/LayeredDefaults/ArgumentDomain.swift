@@ -5,7 +5,9 @@ import Foundation
 /// An argument `-key` followed by one that does not start with `-` is a pair. The value is trimmed;
 /// when it then starts with `(`, `{`, `<` or `"` it is parsed as old-style property-list text
 /// (``PropertyListText``), falling back to the raw string when that fails; any other value is a string.
-/// A `-key` followed by another `-flag`, or last, is dropped, and so is a bare `-`.
+/// A `-key` followed by another `-flag`, or last, is dropped, and so is a bare `-`, and a pair holding more
+/// than `String.maximumCombiningRun` combining marks in a row (which no key needs, and which costs time
+/// quadratic in its length to hash).
 ///
 /// ```swift
 /// ArgumentDomain.parse(["app", "-theme", "dark", "-sizes", "(1, 2)", "-verbose"])
@@ -21,7 +23,7 @@ package enum ArgumentDomain {
         while index + 1 < arguments.endIndex {
             let flag = arguments[index]
             let next = arguments[index + 1]
-            guard flag.hasPrefix("-"), flag.count > 1, !next.hasPrefix("-") else {
+            guard flag.isStreamSafe, next.isStreamSafe, flag.hasPrefix("-"), flag.count > 1, !next.hasPrefix("-") else {
                 index += 1
                 continue
             }

@@ -7,7 +7,8 @@ import Foundation
 public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The suite name cannot name a file in the store's directory.
     case invalidSuiteName(String)
-    /// The key is empty.
+    /// The key is empty, or holds more than 30 combining marks in a row (which no text of any language
+    /// needs, and which Swift takes time quadratic in their number to hash).
     case invalidKey(suite: String)
     /// The value is not a property list (e.g. a custom struct, a `URL` outside `set(_:forKey:)` for
     /// URLs, or a dictionary with non-string keys). `type` is the offending Swift type.
@@ -138,7 +139,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSuiteName(let name):
             "Invalid suite name \(name.debugDescription): use 1-\(SuiteName.maximumLength) letters, digits, '.', '-' or '_', not '.' or '..'"
         case .invalidKey(let suite):
-            "Invalid key in suite '\(suite)': a key must not be empty"
+            "Invalid key in suite '\(suite)': a key must not be empty, nor hold more than \(String.maximumCombiningRun) combining marks in a row"
         case .notPropertyList(let suite, let key, let type):
             "Cannot store a value of type \(type) for key '\(key)' in suite '\(suite)': not a property list (use string, number, bool, date, data, array or [String: ...] dictionary)"
         case .valueOutOfRange(let suite, let key, let type):

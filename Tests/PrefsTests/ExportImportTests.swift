@@ -245,4 +245,15 @@ import Testing
             #expect(try String(contentsOf: target, encoding: .utf8) == "kept")
         }
     }
+
+    /// A JSON import holding a key of more combining marks in a row than any text needs is refused before
+    /// the decoder hashes it, nothing created.
+    @Test func aJSONImportHoldingAKeyOfTooManyCombiningMarksIsRefused() throws {
+        try withTestRoot { root throws in
+            let key = "k" + String(repeating: "\u{301}\u{316}", count: 1_000)
+            let imported = root.prefs(["import", "app", "-"], input: Data(#"{"\#(key)":{"integer":1}}"#.utf8))
+            #expect(imported.status == .usage && imported.error.contains("combining marks"))
+            #expect(root.entries.isEmpty)
+        }
+    }
 }

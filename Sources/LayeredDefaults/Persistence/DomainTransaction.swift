@@ -59,7 +59,8 @@ public struct DomainTransaction: ~Copyable {
     /// ``write(_:forKey:)``, for a key the app declared as `declared` (a typed key's entry), which applies
     /// where the domain's schema does not declare the key.
     mutating func write(_ value: PreferenceValue?, forKey key: String, declared: PreferenceSchema.Entry?) throws {
-        guard !key.isEmpty else { throw DefaultsError.invalidKey(suite: suiteName) }
+        // NB: before the key is hashed (see `String.isStreamSafe`).
+        guard !key.isEmpty, key.isStreamSafe else { throw DefaultsError.invalidKey(suite: suiteName) }
         // NB: every change of a row by any API comes here or to `removeAll`, so these checks cover them all.
         try rules.check(value, forKey: key, declared: declared, suite: suiteName)
         try value?.checkStorable(suite: suiteName, key: key)

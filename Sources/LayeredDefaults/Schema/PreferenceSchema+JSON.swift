@@ -77,6 +77,10 @@ extension PreferenceSchema: Codable {
         guard data.count <= Self.maximumFileSize else {
             throw .malformedSchema(path: path, reason: "larger than \(Self.maximumFileSize) bytes")
         }
+        // NB: the decoder hashes every member name before any check of ours (see `String.isStreamSafe`).
+        guard String(decoding: data, as: UTF8.self).isStreamSafe else {
+            throw .malformedSchema(path: path, reason: "it holds more than \(String.maximumCombiningRun) combining marks in a row")
+        }
         do {
             self = try JSONDecoder().decode(Self.self, from: data)
         } catch let error as DecodingError {

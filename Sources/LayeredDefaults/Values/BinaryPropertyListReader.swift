@@ -102,7 +102,7 @@ struct BinaryPropertyListReader {
             }
             if let keys {
                 // NB: String's == treats canonically equivalent texts as one key, as the store does.
-                guard let key = keys[next - 1], dictionary.updateValue(value, forKey: key) == nil else {
+                guard let key = keys[next - 1], key.isStreamSafe, dictionary.updateValue(value, forKey: key) == nil else {
                     exact = false
                     return
                 }

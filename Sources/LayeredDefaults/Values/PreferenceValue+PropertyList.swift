@@ -80,6 +80,11 @@ extension PreferenceValue {
         }
         var values: [String: PreferenceValue] = [:]
         var unmappable: Set<String> = []
+        // NB: before any key is hashed (see `String.isStreamSafe`).
+        guard entries.allSatisfy({ $0.key.isStreamSafe }) else {
+            throw .notPropertyListFile(
+                path: path, reason: "a key holds more than \(String.maximumCombiningRun) combining marks in a row")
+        }
         for entry in entries where !excluded.contains(entry.key) {
             // NB: String's == treats canonically equivalent texts as one key, as the store does.
             if !entry.key.isEmpty, let value = entry.value,

@@ -296,6 +296,9 @@ private struct Parser {
                 return .dictionary(values)
             }
             let key = try string()
+            guard key.isStreamSafe else {
+                throw error("a key holds more than \(String.maximumCombiningRun) combining marks in a row")
+            }
             try skipSpace()
             guard !atEnd, scalars[index] == "=" else { throw error("expected '='") }
             index += 1

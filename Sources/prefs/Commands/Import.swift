@@ -52,6 +52,12 @@ enum Import: Command {
         guard !input.isEmpty else {
             throw .usage("\(source) is empty, not a prefs export (an empty domain exports as {}); nothing was changed")
         }
+        // NB: the decoder hashes every member name before any check of ours (see `String.isStreamSafe`).
+        guard String(decoding: input, as: UTF8.self).isStreamSafe else {
+            throw .usage(
+                "\(source) holds text with more than \(String.maximumCombiningRun) combining marks in a row, which no key may hold; nothing was changed"
+            )
+        }
         let values: [String: PreferenceValue]
         do {
             values = try JSONDecoder().decode([String: PreferenceValue].self, from: input)
