@@ -58,6 +58,7 @@ import Testing
         }
         try defaults.write(1, forKey: Self.fine)
         #expect(try defaults.persistentValues() == [Self.fine: 1])
-        #expect(ArgumentDomain.parse(["-" + Self.hostile, "1", "-" + Self.fine, "2", "-k", "v" + Self.marks(40)]) == [Self.fine: "2"])
+        #expect(
+            ArgumentDomain.parse(["-" + Self.hostile, "1", "-" + Self.fine, "2", "-k", "v" + Self.marks(40)]) == [Self.fine: "2"])
     }
 }

@@ -30,11 +30,14 @@ import Testing
                     #"prefs: Invalid domain name "a/b": use 1-128 letters, digits, '.', '-' or '_', not '.' or '..'"#
                 ])
             #expect(
-                root.prefs("write", "app", "", "v").errorLines == ["prefs: Invalid key in domain 'app': a key must not be empty, nor hold more than 30 combining marks in a row"])
+                root.prefs("write", "app", "", "v").errorLines == [
+                    "prefs: Invalid key in domain 'app': a key must not be empty, nor hold more than 30 combining marks in a row"
+                ])
             // NB: only the phrase naming the error's own domain changes; a key may say "suite".
             #expect(
                 PrefsError.domainWording(of: .invalidKey(suite: "suite 'x'"))
-                    == "Invalid key in domain 'suite 'x'': a key must not be empty, nor hold more than 30 combining marks in a row")
+                    == "Invalid key in domain 'suite 'x'': a key must not be empty, nor hold more than 30 combining marks in a row"
+            )
         }
     }
 

@@ -79,7 +79,8 @@ extension PreferenceSchema: Codable {
         }
         // NB: the decoder hashes every member name before any check of ours (see `String.isStreamSafe`).
         guard String(decoding: data, as: UTF8.self).isStreamSafe else {
-            throw .malformedSchema(path: path, reason: "it holds more than \(String.maximumCombiningRun) combining marks in a row")
+            throw .malformedSchema(
+                path: path, reason: "it holds more than \(String.maximumCombiningRun) combining marks in a row")
         }
         do {
             self = try JSONDecoder().decode(Self.self, from: data)
