@@ -75,8 +75,9 @@ extension Defaults {
         var busyTimeoutMilliseconds: Int32 { busyTimeout.wholeMilliseconds }
     }
 
-    /// The default ``Configuration/errorHandler``: one line on standard error.
+    /// The default ``Configuration/errorHandler``: one line on standard error, a control character in it
+    /// (a key, or a file's name, may hold one) escaped (`\U001b`), so no terminal acts on it.
     public static let reportToStandardError: @Sendable (DefaultsError) -> Void = { error in
-        FileHandle.standardError.write(Data("LayeredDefaults: \(error)\n".utf8))
+        FileHandle.standardError.write(Data("LayeredDefaults: \(PropertyListText.escapingControlCharacters(in: "\(error)"))\n".utf8))
     }
 }

@@ -203,7 +203,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .undeclaredKey(let suite, let key, let nearest):
             "Cannot store a value for key '\(key)' in suite '\(suite)': its schema declares no such key\(nearest.isEmpty ? "" : " (did you mean \(nearest.map { "'\($0)'" }.joined(separator: " or "))?)"); nothing was changed: the keys it declares are listed by `prefs keys \(suite)`"
         case .storedValueNotAccepted(let suite, let key, let accepts):
-            "The value of key '\(key)' in suite '\(suite)' is not one the key accepts (\(accepts)); it reads as the key's default and was left untouched: write a new value to replace it, or reset it (`reset(_:)`, `prefs reset`) to the default"
+            "The value of key '\(key)' in suite '\(suite)' is not one the key accepts (\(accepts)); it reads as the key's default and was left untouched: where it is the user's own, write a value the key accepts, or reset it (`reset(_:)`, `prefs reset`) to the default"
         case .invalidSchema(let suite, let key, let reason):
             "The schema of suite '\(suite)' is invalid\(Self.keyPhrase(key).isEmpty ? "" : " at" + Self.keyPhrase(key)): \(reason); nothing was installed"
         case .malformedSchema(let path, let reason):

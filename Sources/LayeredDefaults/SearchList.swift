@@ -205,22 +205,27 @@ final class SearchList: Sendable {
     ) rethrows -> PreferenceValue? {
         let schemaEntry = schema.forReading?.entry(named: key)
         guard let entry = schemaEntry ?? declared else { return try searchLayers(key, argumentType: nil, failed: failed) }
-        if let found = try searchLayers(key, argumentType: entry.type, failed: failed) {
+        // NB: a forced value reads as itself: the administrator's rule comes before any schema (a user's
+        // own schema file must not undo it).
+        if !managed.isEmpty, let forced = try managedValue(key, failed: failed) { return forced }
+        if let found = try searchLayers(key, argumentType: entry.type, searchingManaged: false, failed: failed) {
             if entry.accepts(found) { return found }
             reportOnce(.storedValueNotAccepted(suite: suiteName, key: key, accepts: entry.acceptedPhrase), key: key)
         }
         return schemaDefault ? schemaEntry?.defaultValue : nil
     }
 
-    /// The first value of `key` in the layers, the registration domain last; an argument read as
-    /// `argumentType` when given (see ``PreferenceSchema/ValueType/value(ofArgument:)``).
+    /// The first value of `key` in the layers (the managed domain unless `searchingManaged` is false),
+    /// the registration domain last; an argument read as `argumentType` when given (see
+    /// ``PreferenceSchema/ValueType/value(ofArgument:)``).
     private func searchLayers(
-        _ key: String, argumentType: PreferenceSchema.ValueType?, failed: (any Error) throws -> Void
+        _ key: String, argumentType: PreferenceSchema.ValueType?, searchingManaged: Bool = true,
+        failed: (any Error) throws -> Void
     ) rethrows -> PreferenceValue? {
         // NB: a key of the persistent domain costs one lock, the store's (the argument domain
         // costs one more only when it holds keys, the managed domain only when it exists); the layers are
         // copied only on a miss.
-        if !managed.isEmpty, let forced = try managedValue(key, failed: failed) { return forced }
+        if searchingManaged, !managed.isEmpty, let forced = try managedValue(key, failed: failed) { return forced }
         if hasArguments.load(ordering: .acquiring), let argument = layers.withLock({ $0.arguments[key] }) {
             return argumentType.map { $0.value(ofArgument: argument) } ?? argument
         }
@@ -297,16 +302,18 @@ final class SearchList: Sendable {
         for (key, argument) in arguments {
             merged[key] = schema?.entry(named: key)?.type.map { $0.value(ofArgument: argument) } ?? argument
         }
-        for store in managed.reversed() { try merge(store, asReadOnlyLayer: true, into: &merged, failed: failed) }
-        guard let schema else { return merged }
-        for entry in schema.keys {
-            if let found = merged[entry.name] {
-                if entry.accepts(found) { continue }
-                reportOnce(
-                    .storedValueNotAccepted(suite: suiteName, key: entry.name, accepts: entry.acceptedPhrase), key: entry.name)
+        if let schema {
+            for entry in schema.keys {
+                if let found = merged[entry.name] {
+                    if entry.accepts(found) { continue }
+                    reportOnce(
+                        .storedValueNotAccepted(suite: suiteName, key: entry.name, accepts: entry.acceptedPhrase), key: entry.name)
+                }
+                merged[entry.name] = entry.defaultValue
             }
-            merged[entry.name] = entry.defaultValue
         }
+        // NB: last, unchecked: a forced value reads as itself, whatever the schema says.
+        for store in managed.reversed() { try merge(store, asReadOnlyLayer: true, into: &merged, failed: failed) }
         return merged
     }
 

@@ -172,12 +172,12 @@ import Testing
     /// integer with a fraction or an exponent (`0.99999999999999999` became 1), base64 that is not
     /// canonical (`AB==` became `AA==`).
     @Test(arguments: [
-        (#"{"k":{"string":"secret","bogus":1}}"#, "a malformed value at k"),
-        (#"{"k":{"array":[{"string":"secret","bogus":1}]}}"#, "a malformed value at k.array[0]"),
+        (#"{"k":{"string":"secret","bogus":1}}"#, "a malformed value in the value of key 'k'"),
+        (#"{"k":{"array":[{"string":"secret","bogus":1}]}}"#, "a malformed value in the value of key 'k'"),
         (#"{"k":{"integer":0.99999999999999999}}"#, "in the value of 'k'"),
         (#"{"a":{"integer":1},"k":{"integer":1.0}}"#, "in the value of 'k'"),
         (#"{"k":{"dictionary":{"x":{"integer":2E0}}}}"#, "in the value of 'k'"),
-        (#"{"k":{"data":"AB=="}}"#, "a malformed value at k.data"),
+        (#"{"k":{"data":"AB=="}}"#, "a malformed value in the value of key 'k'"),
     ])
     func anImportThatWouldBeReadAsAnotherValueIsRefused(text: String, message: String) throws {
         try withTestRoot { root throws in

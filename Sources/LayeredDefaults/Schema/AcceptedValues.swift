@@ -29,9 +29,15 @@ public enum AcceptedValues: Sendable, Hashable {
             return true
         case .choices(let choices):
             if choices.contains(value) { return true }
-            // NB: an integer is a double's number, as `Double` reads it.
-            if case .integer(let integer) = value { return choices.contains(.double(Double(integer))) }
-            return false
+            // NB: a number is one choice whether it is written as an integer or as a double (a float key
+            // holds integers too): `2` is the choice `2.0`, and `2.0` the choice `2`.
+            switch value {
+            case .integer(let integer): return choices.contains(.double(Double(integer)))
+            case .double(let number):
+                guard let integer = Int(exactly: number) else { return false }
+                return choices.contains(.integer(integer))
+            default: return false
+            }
         case .integers(let range):
             guard case .integer(let integer) = value else { return false }
             return range.contains(integer)

@@ -96,18 +96,28 @@ extension PreferenceSchema: Codable {
         }
         switch JSONMemberScan.firstFinding(in: data) {
         case .repeatedMember(let member)?:
-            throw .malformedSchema(path: path, reason: "the member '\(member)' is held twice in one object")
+            throw .malformedSchema(path: path, reason: "the member '\(mention(member))' is held twice in one object")
         case .inexactInteger(let member)?:
-            throw .malformedSchema(path: path, reason: "an integer in '\(member)' is written with a fraction or an exponent")
+            throw .malformedSchema(path: path, reason: "an integer in '\(mention(member))' is written with a fraction or an exponent")
         case nil:
             break
         }
     }
 
-    /// Where a decoding error is, in words: `at keys[2].type: not a string`; never the text found.
+    /// Where a decoding error is, in words: `at keys[2].type: not a string`; never the text found. The
+    /// place ends at a value (`keys[0].default`, `keys[1].choices[2]`): a dictionary's keys inside it are
+    /// the file's text.
     private static func reason(_ error: DecodingError) -> String {
         func place(_ path: [any CodingKey]) -> String {
-            let text = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            var kept: [any CodingKey] = []
+            for component in path {
+                if let last = kept.last, Self.valueMembers.contains(last.stringValue), component.intValue == nil { break }
+                kept.append(component)
+                if let index = kept.dropLast().last, Self.valueMembers.contains(index.stringValue), component.intValue != nil {
+                    break
+                }
+            }
+            let text = kept.map { $0.intValue.map { "[\($0)]" } ?? ".\(mention($0.stringValue))" }.joined()
             let trimmed = text.hasPrefix(".") ? String(text.dropFirst()) : text
             return trimmed.isEmpty ? "at the top level" : "at \(trimmed)"
         }
@@ -123,6 +133,9 @@ extension PreferenceSchema: Codable {
         @unknown default: return "unreadable"
         }
     }
+
+    /// The members whose contents are values (tagged JSON), where a place in the file ends.
+    private static let valueMembers: Set<String> = ["default", "choices", "minimum", "maximum"]
 
     private static func typeWord(_ type: Any.Type) -> String {
         switch type {
@@ -251,6 +264,14 @@ private func rejectUnknownMembers<Known: CodingKey>(_ decoder: any Decoder, know
     let container = try decoder.container(keyedBy: AnyMember.self)
     if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !names.contains($0) }) {
         throw DecodingError.dataCorrupted(
-            .init(codingPath: decoder.codingPath, debugDescription: "the member '\(unknown)' is not one this format knows"))
+            .init(
+                codingPath: decoder.codingPath, debugDescription: "the member '\(mention(unknown))' is not one this format knows"))
     }
+}
+
+/// A name found in a schema file, as a message may show it: its control characters escaped, and no
+/// longer than 40 characters.
+private func mention(_ name: String) -> String {
+    let escaped = PropertyListText.escapingControlCharacters(in: name)
+    return escaped.count > 40 ? escaped.prefix(40) + "..." : escaped
 }

@@ -185,7 +185,8 @@ extension Defaults {
     ///     change in place; an optional key's nil removes the key.
     /// - Returns: the new value.
     /// - Throws: ``DefaultsError/mismatchedValue(suite:key:type:)`` when the stored value does not
-    ///   convert (`transform` is not called), what `transform` throws,
+    ///   convert, ``DefaultsError/storedValueNotAccepted(suite:key:accepts:)`` when the key's entry (the
+    ///   schema's, else its own) does not accept it (`transform` is not called then), what `transform` throws,
     ///   ``DefaultsError/valueNotAccepted(suite:key:accepts:)`` for a new value the key does not accept,
     ///   ``DefaultsError/unencodableValue(suite:key:type:)``, or a storage error; nothing changes then.
     @discardableResult
@@ -198,6 +199,11 @@ extension Defaults {
                 // never go on as if nothing were stored.
                 guard let value = Value(preferenceValue: stored) else {
                     throw DefaultsError.mismatchedValue(suite: suiteName, key: key.name, type: "\(Value.self)")
+                }
+                // NB: a value the key's entry refuses reads as the default: an update of it would be an update
+                // of a value no read sees.
+                if let entry = schema?.entry(named: key.name) ?? key.declaredEntry?.entry, !entry.accepts(stored) {
+                    throw DefaultsError.storedValueNotAccepted(suite: suiteName, key: key.name, accepts: entry.acceptedPhrase)
                 }
                 updated = value
             }

@@ -116,6 +116,21 @@ package enum PropertyListText {
         }
     }
 
+    /// `text` with each control character but those in `kept` escaped (``escape(_:)``), anything else as
+    /// it is: text that is safe to print to a terminal, in an error message or a listing.
+    package static func escapingControlCharacters(in text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
+        guard text.unicodeScalars.contains(where: { !kept.contains($0) && escape($0) != nil }) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if !kept.contains(scalar), let escaped = escape(scalar) {
+                result += escaped
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
 }
 
 private struct Parser {

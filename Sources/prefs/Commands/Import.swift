@@ -90,9 +90,10 @@ enum Import: Command {
     }
 
     private static func describe(_ error: DecodingError) -> String {
+        // NB: only the key of the domain: what lies below it (a dictionary's keys) is the value's content.
         func at(_ context: DecodingError.Context) -> String {
-            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return path.isEmpty ? "at the top level" : "at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)"
+            guard let key = context.codingPath.first?.stringValue else { return "at the top level" }
+            return "in the value of key '\(Output.escapingControlCharacters(key))'"
         }
         // NB: the debug descriptions are left out: the JSON parser's may quote the input.
         switch error {

@@ -24,6 +24,19 @@ extension Context {
         }
     }
 
+    /// The schema a store of `domain` obeys, for a store that cannot find it on its own: one in memory (a
+    /// trial of a change, the layers below the user's domain) or of a system-wide layer. It is
+    /// ``trustedSchema(of:)``, or, when none can be used, one that declares no key and allows every key:
+    /// no rule, as for the domain's own store, which then finds none either.
+    ///
+    /// NB: never nil: a store given no schema looks for the installed files itself, and one in memory
+    /// would skip the user's (it has no root) and obey a system directory's instead.
+    func rule(of domain: String) -> PreferenceSchema {
+        if let schema = trustedSchema(of: domain) { return schema }
+        // NB: a valid suite name, no key, nothing refused: it cannot fail.
+        return try! PreferenceSchema(suiteName: domain, version: 1, entries: [], allowsUndeclaredKeys: true)
+    }
+
     /// The schema of `domain` for a command that needs one (`keys`, `describe`).
     /// - Throws: ``PrefsError/notFound(_:)`` when none is installed, or the library's error when it is
     ///   malformed.

@@ -142,7 +142,7 @@ struct Context: Sendable {
             let trial = try Defaults(
                 suiteName: domain,
                 configuration: .init(
-                    location: .inMemory, arguments: [], systemDirectories: systemDirectories, schema: trustedSchema(of: domain),
+                    location: .inMemory, arguments: [], systemDirectories: systemDirectories, schema: rule(of: domain),
                     errorHandler: { warnings.record($0) }))
             _ = try change(trial)
         }
@@ -159,7 +159,7 @@ struct Context: Sendable {
             suiteName: domain,
             configuration: .init(
                 location: .inMemory, arguments: [], systemDirectories: Location.systemDirectories(environment: environment),
-                schema: trustedSchema(of: domain), errorHandler: { warnings.record($0) }))
+                schema: rule(of: domain), errorHandler: { warnings.record($0) }))
     }
 
     /// The store of `domain` under the root, searching no other domain's file until it is read past.
@@ -172,7 +172,7 @@ struct Context: Sendable {
             suiteName: domain,
             configuration: .init(
                 location: .directory(root), arguments: [], systemDirectories: systemDirectories,
-                schema: layer == .user ? nil : trustedSchema(of: domain), errorHandler: { warnings.record($0) }))
+                schema: layer == .user ? nil : rule(of: domain), errorHandler: { warnings.record($0) }))
     }
 
     /// Creates the root (mode 0755) and the empty file of `domain` (mode 0644) when missing, so that every

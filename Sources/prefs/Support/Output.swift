@@ -52,7 +52,7 @@ enum Output {
     /// `text` with each control character but those in `kept` escaped as in a quoted property-list
     /// string (``PropertyListText/escape(_:)``: `\n`, `\t`, `\r`, `\U001b`); anything else as it is.
     static func escapingControlCharacters(_ text: String, keeping kept: Set<Unicode.Scalar> = []) -> String {
-        replacingScalars(of: text) { kept.contains($0) ? nil : PropertyListText.escape($0) }
+        PropertyListText.escapingControlCharacters(in: text, keeping: kept)
     }
 
     /// True when `text` holds a control character (Unicode's `Cc`) other than those in `kept`.
