@@ -88,7 +88,9 @@ extension Defaults {
     /// managed domain forces, which keeps its row (as in ``replacePersistentValues(_:forName:)``). The
     /// rows are read from the backup and written through the one write door, so nothing of the backup's
     /// own schema (a trigger, another table, its page size) comes along, and a row no write could store
-    /// refuses the backup. The domain is created when it does not exist. The backup file is not modified.
+    /// refuses the backup, as does one that does not read back exactly (a key or a text that is not
+    /// UTF-8, a value not of its type, two rows of one key). The domain is created when it does not
+    /// exist. The backup file is not modified.
     ///
     /// ```swift
     /// try Defaults.restore(suiteName: "com.example.app", from: URL(fileURLWithPath: "app-backup.sqlite3"))
@@ -144,11 +146,9 @@ extension Defaults {
         do {
             try Schema.verifyBackup(candidate.connection, path: source)
             let table = PreferencesTable(connection: candidate.connection, suite: suiteName)
-            let (values, undecodable) = try table.allValues()
-            guard undecodable.isEmpty else {
-                throw DefaultsError.invalidBackup(path: source, reason: "some of its rows do not match their type")
-            }
-            content = (values, try table.migrationNames())
+            content = (try table.exactValues(), try table.exactMigrationNames())
+        } catch let row as PreferencesTable.InexactRow {
+            throw DefaultsError.invalidBackup(path: source, reason: row.reason)
         } catch let error as DefaultsError {
             throw error
         } catch {

@@ -158,25 +158,78 @@ struct BackupRestoreTests {
             defer { tables.close() }
             #expect(try tables.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' OR name = 'extra'") == 0)
 
-            for (row, reason) in [
-                ("('', 'string', 'x')", "it holds an empty key"),
-                (
-                    "('deep', 'array', '\(String(repeating: "{\"array\":[", count: 101) + String(repeating: "]}", count: 101))')",
-                    "the value of 'deep' is one no write may store"
-                ),
-                ("('bad', 'integer', 'not a number')", "some of its rows do not match their type"),
-            ] {
-                let refused = root.appendingPathComponent("refused.sqlite3")
-                unlink(refused.path)
-                try Defaults.backup(suiteName: "source", location: .directory(root), to: refused)
-                let writer = try Connection(path: refused.path, busyTimeoutMilliseconds: 1000)
-                try writer.execute("INSERT INTO preferences (key, type, value) VALUES \(row)")
-                writer.close()
-                #expect(throws: DefaultsError.invalidBackup(path: refused.path, reason: reason)) {
-                    try Defaults.restore(suiteName: "fresh", location: .directory(root), from: refused)
-                }
-                #expect(mode(of: databaseFile("fresh", in: root).path) == nil, "nothing created")
+            try expectRefused(
+                [
+                    ("INSERT INTO preferences VALUES ('', 'string', 'x')", "it holds an empty key"),
+                    (
+                        "INSERT INTO preferences VALUES ('deep', 'array', '"
+                            + String(repeating: "{\"array\":[", count: 101) + String(repeating: "]}", count: 101) + "')",
+                        "the value of 'deep' is one no write may store"
+                    ),
+                    (
+                        "INSERT INTO preferences VALUES ('bad', 'integer', 'not a number')",
+                        "the value of 'bad' does not match its type"
+                    ),
+                ], backingUp: "source", in: root)
+        }
+    }
+
+    /// A backup whose rows do not read back exactly, as the file readers read a document, is refused,
+    /// nothing changed or created: a key or a text that is not UTF-8 (read with U+FFFD, `a<FF>b` and
+    /// `a<FE>b` were one key, a value lost, and `C0 AF` two U+FFFD), a key that is not text, two rows
+    /// of one key (canonically equivalent spellings), a migration name that is not UTF-8 or is held twice.
+    @Test func aBackupWhoseRowsDoNotReadExactlyIsRefused() throws {
+        try withTemporaryRoot { root in
+            try open("source", in: root).write("restored", forKey: "k")
+            let notUTF8Key = "a key of its rows is not UTF-8 text"
+            try expectRefused(
+                [
+                    (
+                        "INSERT INTO preferences VALUES (CAST(X'61FF62' AS TEXT), 'string', 'x'), (CAST(X'61FE62' AS TEXT), 'string', 'y')",
+                        notUTF8Key
+                    ),
+                    ("INSERT INTO preferences VALUES (X'6162', 'string', 'x')", notUTF8Key),
+                    (
+                        "INSERT INTO preferences VALUES ('s', 'string', CAST(X'C0AF' AS TEXT))",
+                        "the value of 's' is text that is not UTF-8"
+                    ),
+                    (
+                        "INSERT INTO preferences VALUES ('list', 'array', '{\"array\":[{\"string\":\"' || CAST(X'C0AF' AS TEXT) || '\"}]}')",
+                        "the value of 'list' is text that is not UTF-8"
+                    ),
+                    (
+                        "INSERT INTO preferences VALUES ('\u{E9}', 'string', 'x'), ('e\u{301}', 'string', 'y')",
+                        "two of its rows hold the key '\u{E9}'"
+                    ),
+                    (
+                        "INSERT INTO migrations VALUES (CAST(X'6DFF' AS TEXT), 1)",
+                        "a migration it records is not named in UTF-8 text"
+                    ),
+                    (
+                        "INSERT INTO migrations VALUES ('\u{E9}', 1), ('e\u{301}', 2)",
+                        "two of its migration records name '\u{E9}'"
+                    ),
+                ], backingUp: "source", in: root)
+        }
+    }
+
+    /// For each of `cases`, a backup of `suite` changed by the SQL of the case: restoring it is refused
+    /// with `invalidBackup` and the case's reason, and the domain restored into is not created.
+    private func expectRefused(
+        _ cases: [(sql: String, reason: String)], backingUp suite: String, in root: URL,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for (sql, reason) in cases {
+            let refused = root.appendingPathComponent("refused.sqlite3")
+            unlink(refused.path)
+            try Defaults.backup(suiteName: suite, location: .directory(root), to: refused)
+            let writer = try Connection(path: refused.path, busyTimeoutMilliseconds: 1000)
+            try writer.execute(sql)
+            writer.close()
+            #expect(throws: DefaultsError.invalidBackup(path: refused.path, reason: reason), sourceLocation: sourceLocation) {
+                try Defaults.restore(suiteName: "fresh", location: .directory(root), from: refused)
             }
+            #expect(mode(of: databaseFile("fresh", in: root).path) == nil, "nothing created", sourceLocation: sourceLocation)
         }
     }
 
