@@ -101,6 +101,8 @@ extension Defaults {
     ///   - systemDirectories: where the managed domain, whose forced keys keep their rows, is looked for;
     ///     the default is ``Location/systemDirectories(environment:)``'s.
     ///   - backup: the backup file to read.
+    /// - Returns: the forced keys whose rows were kept, sorted (usually none), as
+    ///   ``replacePersistentValues(_:forName:)`` returns them.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/invalidBackup(path:reason:)``,
     ///   ``DefaultsError/forced(suite:key:)`` for a key the managed domain forces whose row the backup
     ///   would change,
@@ -109,10 +111,11 @@ extension Defaults {
     ///   for an in-memory location; an error of opening the domain (a corrupt one: move it aside with
     ///   ``repair(suiteName:location:)`` first); ``DefaultsError/busy(suite:key:)`` or another storage
     ///   error. Nothing changes when it throws.
+    @discardableResult
     public static func restore(
         suiteName: String, location: Location = .default, systemDirectories: [URL] = Location.systemDirectories(),
         from backup: URL
-    ) throws {
+    ) throws -> [String] {
         try SuiteName.validate(suiteName)
         let registry = StoreRegistry(configuration: Configuration(location: location, arguments: [], systemDirectories: []))
         guard registry.root != nil else { throw DefaultsError.noSuchDomain(suite: suiteName) }
@@ -170,12 +173,14 @@ extension Defaults {
             of: managedLayer(
                 of: suiteName, configuration: Configuration(location: location, systemDirectories: systemDirectories),
                 excluding: store))
-        try store.transaction(forcedKeys: forcedKeys) { domain in
-            try domain.replaceAll(with: content.values)
+        let kept = try store.transaction(forcedKeys: forcedKeys) { domain in
+            let kept = try domain.replaceAll(with: content.values)
             try domain.replaceMigrationRecords(with: content.migrations)
+            return kept
         }
-        // NB: this process's observers are evaluated now; other processes' at their next poll.
+        // NB: this process's observers are evaluated now; other processes' at their next look.
         ObservationCenter.shared.changed(keys: nil as [String]?)
+        return kept
     }
 
     /// Creates the empty file `path` with mode 0600 whatever the umask, failing when anything is there.

@@ -256,7 +256,8 @@ struct BackupRestoreTests {
             }
             #expect(try freshValues(of: databaseFile("app", in: user)) == ["locked": "mine", "other": "free"])
             let keeping = try backup(["k": "v"], "keeping")
-            try Defaults.restore(suiteName: "app", location: .directory(user), systemDirectories: [xdg], from: keeping)
+            let kept = try Defaults.restore(suiteName: "app", location: .directory(user), systemDirectories: [xdg], from: keeping)
+            #expect(kept == ["locked"], "the kept key is named, as replacePersistentValues names it")
             #expect(try freshValues(of: databaseFile("app", in: user)) == ["locked": "mine", "k": "v"])
         }
     }
