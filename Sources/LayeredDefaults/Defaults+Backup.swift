@@ -12,9 +12,10 @@ extension Defaults {
     /// write-ahead log), to the single file `destination`, created with mode 0600.
     ///
     /// The copy is a consistent snapshot, taken while other processes go on reading and writing. It is
-    /// written beside `destination` under a temporary name and renamed into place once complete, so
-    /// `destination` is never a partial file. An existing file at `destination` is refused unless
-    /// `replacing` is true, which replaces it atomically.
+    /// written in a hidden directory beside `destination` (`.<name>.backup-<UUID>`) and renamed into
+    /// place once complete, so `destination` is never a partial file; a backup killed before that
+    /// leaves the directory, and the next backup into the same directory removes it. An existing file
+    /// at `destination` is refused unless `replacing` is true, which replaces it atomically.
     ///
     /// ```swift
     /// try Defaults.backup(suiteName: "com.example.app", to: URL(fileURLWithPath: "app-backup.sqlite3"))
@@ -48,33 +49,26 @@ extension Defaults {
         {
             throw DefaultsError.backupDestinationInUse(path: target)
         }
-        let temporary =
-            (target as NSString).deletingLastPathComponent + "/." + (target as NSString).lastPathComponent + ".backup-"
-            + UUID().uuidString
-        try createPrivateFile(temporary, naming: target)
+        let staging = try BackupStaging(for: target)
+        // NB: defers run last first: the connection closes before its file is removed.
+        defer { staging.discard() }
+        let connection: Connection
         do {
-            let connection: Connection
-            do {
-                connection = try Connection(path: temporary, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
-            } catch {
-                throw DefaultsError.storage(error, suite: suiteName, key: nil)
-            }
-            defer { connection.close() }
-            try store.copyContents(into: connection)
-            // NB: a copy of a database in WAL mode says so in its header; rollback mode makes it one
-            // self-contained file, with no `-wal` or `-shm` left beside it once closed.
-            do {
-                _ = try connection.text("PRAGMA journal_mode = DELETE")
-            } catch {
-                throw DefaultsError.storage(error, suite: suiteName, key: nil)
-            }
-            connection.close()
-            try synchronize(temporary, naming: target)
-            try moveIntoPlace(temporary, target, replacing: replacing)
+            connection = try Connection(path: staging.copy, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
         } catch {
-            for suffix in [""] + Location.companionSuffixes { unlink(temporary + suffix) }
-            throw error
+            throw DefaultsError.storage(error, suite: suiteName, key: nil)
         }
+        defer { connection.close() }
+        try store.copyContents(into: connection)
+        // NB: a copy of a database in WAL mode says so in its header; rollback mode makes it one
+        // self-contained file, with no `-wal` or `-shm` left beside it once closed.
+        do {
+            _ = try connection.text("PRAGMA journal_mode = DELETE")
+        } catch {
+            throw DefaultsError.storage(error, suite: suiteName, key: nil)
+        }
+        connection.close()
+        try staging.moveIntoPlace(replacing: replacing)
     }
 
     /// Replaces the whole content of the domain `suiteName` with the backup file `backup`, in one write
@@ -181,49 +175,5 @@ extension Defaults {
         // NB: this process's observers are evaluated now; other processes' at their next look.
         ObservationCenter.shared.changed(keys: nil as [String]?)
         return kept
-    }
-
-    /// Creates the empty file `path` with mode 0600 whatever the umask, failing when anything is there.
-    /// - Throws: ``DefaultsError/fileSystemFailure(path:operation:code:)`` or ``DefaultsError/permissionDenied(path:)``
-    ///   naming `target`, the file the caller is making.
-    private static func createPrivateFile(_ path: String, naming target: String) throws {
-        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw DefaultsError.fileSystem(errno, path: target, operation: "create the backup") }
-        fchmod(descriptor, 0o600)
-        Foundation.close(descriptor)
-    }
-
-    /// Flushes the file `path` to disk (no SQLite connection has it open any more).
-    private static func synchronize(_ path: String, naming target: String) throws {
-        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw DefaultsError.fileSystem(errno, path: target, operation: "write the backup") }
-        defer { Foundation.close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw DefaultsError.fileSystem(errno, path: target, operation: "write the backup") }
-    }
-
-    /// Renames the complete file `temporary` to `target`; unless `replacing`, only when nothing is there.
-    ///
-    /// NB: without `replacing`, the name is first claimed with an empty file made with `O_EXCL`, which
-    /// fails when anything is there (another writer's file, appeared since the first look); the rename
-    /// then replaces only that claim.
-    private static func moveIntoPlace(_ temporary: String, _ target: String, replacing: Bool) throws {
-        if !replacing {
-            let claim = Foundation.open(target, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard claim >= 0 else {
-                if errno == EEXIST { throw DefaultsError.backupExists(path: target) }
-                throw DefaultsError.fileSystem(errno, path: target, operation: "create the backup")
-            }
-            Foundation.close(claim)
-        }
-        guard rename(temporary, target) == 0 else {
-            let code = errno
-            if !replacing { unlink(target) }
-            throw DefaultsError.fileSystem(code, path: target, operation: "create the backup")
-        }
-        let directory = Foundation.open((target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            Foundation.close(directory)
-        }
     }
 }

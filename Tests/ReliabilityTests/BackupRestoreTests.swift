@@ -30,6 +30,38 @@ struct BackupRestoreTests {
         }
     }
 
+    /// A backup killed (SIGKILL) before its copy is complete, here while the copy's sync stalls for good,
+    /// leaves what it was writing in the destination's directory; a backup made meanwhile leaves it
+    /// alone (its process is alive), and the next backup after the kill removes it: only the backups
+    /// remain.
+    @Test func aBackupKilledMidCopyLeavesNothingAfterTheNextBackup() throws {
+        try withTemporaryRoot { root in
+            let defaults = try open("app", in: root)
+            for index in 0..<50 { try defaults.write(.integer(index), forKey: "k\(index)") }
+            let backups = root.appendingPathComponent("backups")
+            try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: false)
+            let entries = { try FileManager.default.contentsOfDirectory(atPath: backups.path).sorted() }
+            let killed = try ChildProcess.fixture(
+                root, "app", ["backup", backups.appendingPathComponent("first.sqlite3").path],
+                options: ["--stalled-sync", "600000"])
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try entries().isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
+            let inProgress = try entries()
+            #expect(inProgress.count == 1 && inProgress[0].hasPrefix(".first.sqlite3.backup-"), "\(inProgress)")
+
+            try Defaults.backup(
+                suiteName: "app", location: .directory(root), to: backups.appendingPathComponent("second.sqlite3"))
+            #expect(try entries() == (inProgress + ["second.sqlite3"]).sorted(), "a backup in progress is left alone")
+            killed.send(SIGKILL)
+            _ = try killed.wait(before: .now + .seconds(30))
+            #expect(try entries() == (inProgress + ["second.sqlite3"]).sorted(), "the kill left it")
+
+            try Defaults.backup(suiteName: "app", location: .directory(root), to: backups.appendingPathComponent("third.sqlite3"))
+            #expect(try entries() == ["second.sqlite3", "third.sqlite3"], "nothing of the killed backup is left")
+            #expect(try freshValues(of: backups.appendingPathComponent("third.sqlite3")).count == 50)
+        }
+    }
+
     /// An existing file is never overwritten silently; `replacing: true` replaces it.
     @Test func aBackupRefusesAnExistingFileUnlessReplacing() throws {
         try withTemporaryRoot { root in
