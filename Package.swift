@@ -63,7 +63,8 @@ let package = Package(
             ]),
         .testTarget(name: "PrefsTests", dependencies: ["prefs", "LayeredDefaults", "PackageTestSupport"]),
         .testTarget(
-            name: "IntegrationTests", dependencies: ["prefs", "theme-demo", "LayeredDefaults", "CSQLite", "PackageTestSupport"],
+            name: "IntegrationTests",
+            dependencies: ["prefs", "theme-demo", "defaults-fixture", "LayeredDefaults", "CSQLite", "PackageTestSupport"],
             path: "IntegrationTests"),
         .testTarget(
             name: "ReadmeExamples",

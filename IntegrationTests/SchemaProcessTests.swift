@@ -65,6 +65,7 @@ import Testing
             #expect(try mode(system) == 0o755 && mode(shared) == 0o755)
             #expect(try mode(shared.appendingPathComponent("schemas")) == 0o755)
             #expect(try mode(shared.appendingPathComponent("schemas/app.json")) == 0o644)
+            #expect(try mode(shared.appendingPathComponent("schemas/.app.json.lock")) == 0o644, "the installs' lock too")
             #expect(try mode(launcher.root) == 0o700 && mode(launcher.root.appendingPathComponent("schemas")) == 0o700)
             #expect(try mode(launcher.root.appendingPathComponent("schemas/app.json")) == 0o600)
         }

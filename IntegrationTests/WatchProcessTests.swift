@@ -175,6 +175,29 @@ import Testing
         }
     }
 
+    /// A commit whose log another process syncs slowly (`synchronous = FULL` on a slow disk, here 2 s) is
+    /// published in the WAL-index header, which raises no event, long after its log's event: the watch
+    /// keeps looking while that process is in its transaction, and prints the commit.
+    @Test func printsACommitSlowToPublish() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            let watch = try Self.runningWatch(in: launcher)
+            let (writer, input, acknowledgement) = try commitSlowToPublish(
+                "slow", key: "k", suite: "app", in: root, milliseconds: 2000)
+            #expect(acknowledgement == "slow", "committed")
+            var lines: [String] = []
+            while let line = try? watch.nextLine(before: .now + .seconds(15)) {
+                lines.append(line)
+                if line == "k = slow" { break }
+            }
+            #expect(lines.last == "k = slow", "printed, with no later event: \(lines)")
+            watch.send(SIGINT)
+            _ = try? watch.wait(before: .now + .seconds(60))
+            try input.close()
+            #expect(try writer.wait(before: .now + .seconds(60)) == 0)
+        }
+    }
+
     /// `prefs --managed watch` creates nothing in the managed layer (it used to create the global
     /// domain's file there, mode 0600, which then failed every other user's `prefs write -g`).
     @Test func watchingTheManagedLayerCreatesNothing() throws {

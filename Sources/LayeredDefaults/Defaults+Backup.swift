@@ -12,9 +12,10 @@ extension Defaults {
     /// write-ahead log), to the single file `destination`, created with mode 0600.
     ///
     /// The copy is a consistent snapshot, taken while other processes go on reading and writing. It is
-    /// written beside `destination` under a temporary name and renamed into place once complete, so
-    /// `destination` is never a partial file. An existing file at `destination` is refused unless
-    /// `replacing` is true, which replaces it atomically.
+    /// written in a hidden directory beside `destination` (`.<name>.backup-<UUID>`) and renamed into
+    /// place once complete, so `destination` is never a partial file; a backup killed before that
+    /// leaves the directory, and the next backup into the same directory removes it. An existing file
+    /// at `destination` is refused unless `replacing` is true, which replaces it atomically.
     ///
     /// ```swift
     /// try Defaults.backup(suiteName: "com.example.app", to: URL(fileURLWithPath: "app-backup.sqlite3"))
@@ -37,44 +38,8 @@ extension Defaults {
         guard registry.root != nil, let store = try registry.store(named: suiteName, create: false) else {
             throw DefaultsError.noSuchDomain(suite: suiteName)
         }
-        let target = destination.standardizedFileURL.path
-        var status = stat()
-        if !replacing, lstat(target, &status) == 0 { throw DefaultsError.backupExists(path: target) }
-        // NB: SQLite finds a database's log by its name: a file renamed over a database that has one
-        // (the domain's own file, another domain in use) would be read with that database's pages.
-        let companionOf = Location.companionSuffixes.first(where: target.hasSuffix).map { String(target.dropLast($0.count)) }
-        if !DomainFiles.existing(ofDatabase: target).filter({ $0 != target }).isEmpty
-            || companionOf.map({ lstat($0, &status) == 0 }) == true
-        {
-            throw DefaultsError.backupDestinationInUse(path: target)
-        }
-        let temporary =
-            (target as NSString).deletingLastPathComponent + "/." + (target as NSString).lastPathComponent + ".backup-"
-            + UUID().uuidString
-        try createPrivateFile(temporary, naming: target)
-        do {
-            let connection: Connection
-            do {
-                connection = try Connection(path: temporary, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
-            } catch {
-                throw DefaultsError.storage(error, suite: suiteName, key: nil)
-            }
-            defer { connection.close() }
-            try store.copyContents(into: connection)
-            // NB: a copy of a database in WAL mode says so in its header; rollback mode makes it one
-            // self-contained file, with no `-wal` or `-shm` left beside it once closed.
-            do {
-                _ = try connection.text("PRAGMA journal_mode = DELETE")
-            } catch {
-                throw DefaultsError.storage(error, suite: suiteName, key: nil)
-            }
-            connection.close()
-            try synchronize(temporary, naming: target)
-            try moveIntoPlace(temporary, target, replacing: replacing)
-        } catch {
-            for suffix in [""] + Location.companionSuffixes { unlink(temporary + suffix) }
-            throw error
-        }
+        try DomainBackup.write(
+            store, to: destination, replacing: replacing, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
     }
 
     /// Replaces the whole content of the domain `suiteName` with the backup file `backup`, in one write
@@ -82,143 +47,60 @@ extension Defaults {
     ///
     /// The backup is checked first, reading only: it must be a healthy store of ours (a file made by
     /// ``backup(suiteName:location:to:replacing:)``, or a domain's file with nothing pending in a
-    /// `-wal`), else it is refused and nothing changes. Other processes then see the old content or the
-    /// restored one, never a mix; their cached values and observers follow within 100 ms, this process's
-    /// at once. Every key, and the record of migrations run, becomes the backup's, but for a key the
-    /// managed domain forces, which keeps its row (as in ``replacePersistentValues(_:forName:)``). The
-    /// rows are read from the backup and written through the one write door, so nothing of the backup's
-    /// own schema (a trigger, another table, its page size) comes along, and a row no write could store
-    /// refuses the backup. The domain is created when it does not exist. The backup file is not modified.
+    /// `-wal`), every row reading back exactly, else it is refused and nothing changes. Other processes
+    /// then see the old content or the restored one, never a mix; their cached values and observers follow
+    /// as they see any commit, this process's at once. Every key, and the record of migrations run, becomes
+    /// the backup's, through the one write path and the rules of a write by an instance of `configuration`:
+    /// a key the managed domain forces keeps its row (as in ``replacePersistentValues(_:forName:)``), and
+    /// a value or key the domain's schema (``Configuration/schema``, else the installed one) refuses
+    /// refuses the backup. Nothing of the backup's own schema (a trigger, another table, its page size)
+    /// comes along. The domain is created when it does not exist, once the backup is known to be accepted:
+    /// a refused one creates nothing. The backup file is not modified.
     ///
     /// ```swift
     /// try Defaults.restore(suiteName: "com.example.app", from: URL(fileURLWithPath: "app-backup.sqlite3"))
     /// ```
     /// - Parameters:
     ///   - suiteName: the domain to restore.
-    ///   - location: where the domain lives; the default resolves as for ``init(suiteName:configuration:)``.
-    ///   - systemDirectories: where the managed domain, whose forced keys keep their rows, is looked for;
-    ///     the default is ``Location/systemDirectories(environment:)``'s.
+    ///   - configuration: where the domain lives, its system directories and its schema, as for
+    ///     ``init(suiteName:configuration:)``.
     ///   - backup: the backup file to read.
+    /// - Returns: the forced keys whose rows were kept, sorted (usually none), as
+    ///   ``replacePersistentValues(_:forName:)`` returns them.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/invalidBackup(path:reason:)``,
     ///   ``DefaultsError/forced(suite:key:)`` for a key the managed domain forces whose row the backup
-    ///   would change,
+    ///   would change, ``DefaultsError/valueNotAccepted(suite:key:accepts:)`` or
+    ///   ``DefaultsError/undeclaredKey(suite:key:nearest:)`` for a row the schema refuses,
     ///   ``DefaultsError/unsafePath(path:)``, ``DefaultsError/hardLinked(path:)`` or
     ///   ``DefaultsError/permissionDenied(path:)`` for the backup; ``DefaultsError/noSuchDomain(suite:)``
     ///   for an in-memory location; an error of opening the domain (a corrupt one: move it aside with
     ///   ``repair(suiteName:location:)`` first); ``DefaultsError/busy(suite:key:)`` or another storage
     ///   error. Nothing changes when it throws.
+    @discardableResult
     public static func restore(
-        suiteName: String, location: Location = .default, systemDirectories: [URL] = Location.systemDirectories(),
-        from backup: URL
-    ) throws {
+        suiteName: String, configuration: Configuration = Configuration(), from backup: URL
+    ) throws -> [String] {
         try SuiteName.validate(suiteName)
-        let registry = StoreRegistry(configuration: Configuration(location: location, arguments: [], systemDirectories: []))
+        let registry = StoreRegistry(configuration: configuration)
         guard registry.root != nil else { throw DefaultsError.noSuchDomain(suite: suiteName) }
-        let source = backup.standardizedFileURL.path
-        guard let status = try Location.status(ofEntry: source) else {
-            throw DefaultsError.invalidBackup(path: source, reason: "there is no such file")
-        }
-        // NB: never a second connection to the domain's own file: closing it would drop every POSIX lock
-        // this process holds on the file, SQLite's included.
-        if let live = registry.filePath(of: suiteName), let found = try Location.status(ofEntry: live),
-            FileIdentity(found) == FileIdentity(status)
-        {
-            throw DefaultsError.invalidBackup(path: source, reason: "it is the domain's own file")
-        }
-        let candidate: FileAdmission.Candidate
-        do {
-            candidate = try FileAdmission.open(
-                source, status: status, suite: suiteName, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
-        } catch DefaultsError.corruptStore(_, let reason) {
-            throw DefaultsError.invalidBackup(path: source, reason: "it is not a readable database (\(reason))")
-        } catch DefaultsError.foreignDatabase {
-            throw DefaultsError.invalidBackup(path: source, reason: "it is a SQLite database, but not a LayeredDefaults store")
-        } catch DefaultsError.unsupportedSchemaVersion(_, let found, let supported) {
-            throw DefaultsError.invalidBackup(
-                path: source,
-                reason: "it was written by a newer version of LayeredDefaults "
-                    + "(schema version \(found); this one reads \(supported))")
-        }
-        defer { FileAdmission.close(refused: candidate.connection, path: source) }
-        let content: (values: [String: PreferenceValue], migrations: [String])
-        do {
-            try Schema.verifyBackup(candidate.connection, path: source)
-            let table = PreferencesTable(connection: candidate.connection, suite: suiteName)
-            let (values, undecodable) = try table.allValues()
-            guard undecodable.isEmpty else {
-                throw DefaultsError.invalidBackup(path: source, reason: "some of its rows do not match their type")
-            }
-            content = (values, try table.migrationNames())
-        } catch let error as DefaultsError {
-            throw error
-        } catch {
-            throw DefaultsError.storage(error, suite: suiteName, key: nil)
-        }
-        // NB: checked before the domain is opened (perhaps created): a row no write could store is refused.
-        for (key, value) in content.values {
-            guard !key.isEmpty else { throw DefaultsError.invalidBackup(path: source, reason: "it holds an empty key") }
-            do {
-                try value.checkStorable(suite: suiteName, key: key)
-            } catch {
-                throw DefaultsError.invalidBackup(path: source, reason: "the value of '\(key)' is one no write may store")
+        let existing = try registry.store(named: suiteName, create: false)
+        let content = try DomainBackup.contents(
+            of: backup, suite: suiteName, live: existing, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
+        func restore(into store: DomainStore, excluding: DomainStore?) throws -> [String] {
+            let rules = try writeRules(of: suiteName, excluding: excluding, root: registry.root, configuration: configuration)
+            return try store.transaction(rules: rules) { domain in
+                let kept = try domain.replaceAll(with: content.values)
+                try domain.replaceMigrationRecords(with: content.migrations)
+                return kept
             }
         }
-        let store = try registry.store(named: suiteName, create: true)!
-        // NB: the rows go through the one write door, so every rule on rows holds: forced keys keep
-        // their rows, the schema is checked, nothing of the backup's schema (triggers, other tables, its
-        // page size) comes along.
-        let rules = try writeRules(
-            of: store, root: registry.root,
-            configuration: Configuration(location: location, systemDirectories: systemDirectories))
-        try store.transaction(rules: rules) { domain in
-            try domain.replaceAll(with: content.values)
-            try domain.replaceMigrationRecords(with: content.migrations)
-        }
-        // NB: this process's observers are evaluated now; other processes' at their next poll.
+        // NB: a restore the rules refuse creates nothing: into a domain without a file, it is tried first on
+        // a store in memory, of the same rules.
+        if existing == nil { _ = try restore(into: .inMemory(name: suiteName), excluding: nil) }
+        let store = try existing ?? registry.store(named: suiteName, create: true)!
+        let kept = try restore(into: store, excluding: store)
+        // NB: this process's observers are evaluated now; other processes' at their next look.
         ObservationCenter.shared.changed(keys: nil as [String]?)
-    }
-
-    /// Creates the empty file `path` with mode 0600 whatever the umask, failing when anything is there.
-    /// - Throws: ``DefaultsError/fileSystemFailure(path:operation:code:)`` or ``DefaultsError/permissionDenied(path:)``
-    ///   naming `target`, the file the caller is making.
-    private static func createPrivateFile(_ path: String, naming target: String) throws {
-        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw DefaultsError.fileSystem(errno, path: target, operation: "create the backup") }
-        fchmod(descriptor, 0o600)
-        Foundation.close(descriptor)
-    }
-
-    /// Flushes the file `path` to disk (no SQLite connection has it open any more).
-    private static func synchronize(_ path: String, naming target: String) throws {
-        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw DefaultsError.fileSystem(errno, path: target, operation: "write the backup") }
-        defer { Foundation.close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw DefaultsError.fileSystem(errno, path: target, operation: "write the backup") }
-    }
-
-    /// Renames the complete file `temporary` to `target`; unless `replacing`, only when nothing is there.
-    ///
-    /// NB: without `replacing`, the name is first claimed with an empty file made with `O_EXCL`, which
-    /// fails when anything is there (another writer's file, appeared since the first look); the rename
-    /// then replaces only that claim.
-    private static func moveIntoPlace(_ temporary: String, _ target: String, replacing: Bool) throws {
-        if !replacing {
-            let claim = Foundation.open(target, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard claim >= 0 else {
-                if errno == EEXIST { throw DefaultsError.backupExists(path: target) }
-                throw DefaultsError.fileSystem(errno, path: target, operation: "create the backup")
-            }
-            Foundation.close(claim)
-        }
-        guard rename(temporary, target) == 0 else {
-            let code = errno
-            if !replacing { unlink(target) }
-            throw DefaultsError.fileSystem(code, path: target, operation: "create the backup")
-        }
-        let directory = Foundation.open((target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            Foundation.close(directory)
-        }
+        return kept
     }
 }

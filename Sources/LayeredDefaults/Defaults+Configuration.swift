@@ -78,6 +78,11 @@ extension Defaults {
     /// The default ``Configuration/errorHandler``: one line on standard error, a control character in it
     /// (a key, or a file's name, may hold one) escaped (`\U001b`), so no terminal acts on it.
     public static let reportToStandardError: @Sendable (DefaultsError) -> Void = { error in
-        FileHandle.standardError.write(Data("LayeredDefaults: \(PropertyListText.escapingControlCharacters(in: "\(error)"))\n".utf8))
+        FileHandle.standardError.write(Data(standardErrorLine(of: error).utf8))
+    }
+
+    /// The line ``reportToStandardError`` writes for `error`.
+    static func standardErrorLine(of error: DefaultsError) -> String {
+        "LayeredDefaults: \(PropertyListText.escapingControlCharacters(in: "\(error)"))\n"
     }
 }

@@ -57,7 +57,13 @@ extension Defaults {
     ) throws
         -> [String]
     {
-        let store = try store(named: domainName ?? suiteName, create: true)!
+        let name = domainName ?? suiteName
+        if name != suiteName, try registry.store(named: name, create: false) == nil {
+            // NB: a change the rules refuse creates nothing: tried first on a store in memory, of the same rules.
+            let rules = try Self.writeRules(of: name, excluding: nil, root: registry.root, configuration: configuration)
+            _ = try DomainStore.inMemory(name: name).transaction(rules: rules) { try $0.replaceAll(with: values) }
+        }
+        let store = try store(named: name, create: true)!
         let kept = try transaction(in: store) { try $0.replaceAll(with: values) }
         postChange()
         return kept

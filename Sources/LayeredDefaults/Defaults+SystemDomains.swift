@@ -27,7 +27,7 @@ extension Defaults {
     /// The managed stores of `suiteName` (see ``systemLayers(of:configuration:excluding:)``), and the
     /// error of the first that exists but cannot be opened.
     static func managedLayer(
-        of suiteName: String, configuration: Configuration, excluding persistent: DomainStore
+        of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?
     ) -> (stores: [DomainStore], failure: DefaultsError?) {
         existingStores(of: suiteName, under: Location.managedSubdirectory, configuration: configuration, excluding: persistent)
     }
@@ -47,7 +47,7 @@ extension Defaults {
     /// The stores of `suiteName` in `subdirectory` of each system directory where its file exists, and
     /// the error of the first that cannot be opened (each such error also sent to the error handler).
     private static func existingStores(
-        of suiteName: String, under subdirectory: String, configuration: Configuration, excluding persistent: DomainStore
+        of suiteName: String, under subdirectory: String, configuration: Configuration, excluding persistent: DomainStore?
     ) -> (stores: [DomainStore], failure: DefaultsError?) {
         var firstFailure: DefaultsError?
         // NB: absent layers are the common case and must cost next to nothing at open: one lstat each,

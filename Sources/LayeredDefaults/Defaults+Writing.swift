@@ -94,22 +94,26 @@ extension Defaults {
             ? WriteRules(
                 forcedKeys: try Self.forcedKeys(of: (searchList.managed, searchList.managedFailure)),
                 schema: searchList.schema.forWriting)
-            : try Self.writeRules(of: store, root: registry.root, configuration: configuration)
+            : try Self.writeRules(of: store.name, excluding: store, root: registry.root, configuration: configuration)
         return try store.transaction(key: key, rules: rules, body)
     }
 
-    /// The rules of a write to `store`, a domain at `root` (nil in memory) that is not the persistent
-    /// domain of an instance: its managed domain's forced keys and its installed schema.
+    /// The rules of a write to the domain `name` at `root` (nil in memory) that is not the persistent
+    /// domain of an instance: its managed domain's forced keys and its schema (`configuration`'s when it is
+    /// that suite's, else the installed one). `excluding` is
+    /// the domain's store, when it has one (a store of a managed file is not its own managed layer).
     ///
     /// NB: fails closed: when a managed file exists but cannot be read, no key of it can be known to be
     /// free, so every write to that domain fails with that file's error. The forced keys are read
     /// before the transaction begins, so that no store's lock is taken while this one is held.
-    static func writeRules(of store: DomainStore, root: URL?, configuration: Configuration) throws -> WriteRules {
+    static func writeRules(
+        of name: String, excluding store: DomainStore?, root: URL?, configuration: Configuration
+    ) throws -> WriteRules {
         let schema = ApplicableSchema(
-            suiteName: store.name, configured: nil, root: root, systemDirectories: configuration.systemDirectories,
-            report: configuration.errorHandler)
+            suiteName: name, configured: configuration.schema.flatMap { $0.suiteName == name ? $0 : nil }, root: root,
+            systemDirectories: configuration.systemDirectories, report: configuration.errorHandler)
         return WriteRules(
-            forcedKeys: try forcedKeys(of: managedLayer(of: store.name, configuration: configuration, excluding: store)),
+            forcedKeys: try forcedKeys(of: managedLayer(of: name, configuration: configuration, excluding: store)),
             schema: schema.forWriting)
     }
 }

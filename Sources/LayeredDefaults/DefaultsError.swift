@@ -97,7 +97,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// deleted (e.g. by a cleaner of "temporary" files). This process's connection still has the old
     /// files, so its writes would mix with other processes' or be lost. Nothing was written.
     case replacedFile(suite: String, path: String)
-    /// The file given to ``Defaults/restore(suiteName:location:systemDirectories:from:)`` is not a backup that can be
+    /// The file given to ``Defaults/restore(suiteName:configuration:from:)`` is not a backup that can be
     /// restored (`reason` says why). Nothing was changed.
     case invalidBackup(path: String, reason: String)
     /// ``Defaults/backup(suiteName:location:to:replacing:)`` found a file at its destination and was not

@@ -307,7 +307,8 @@ final class SearchList: Sendable {
                 if let found = merged[entry.name] {
                     if entry.accepts(found) { continue }
                     reportOnce(
-                        .storedValueNotAccepted(suite: suiteName, key: entry.name, accepts: entry.acceptedPhrase), key: entry.name)
+                        .storedValueNotAccepted(suite: suiteName, key: entry.name, accepts: entry.acceptedPhrase), key: entry.name
+                    )
                 }
                 merged[entry.name] = entry.defaultValue
             }

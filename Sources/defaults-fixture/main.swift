@@ -23,6 +23,7 @@
 //                                                                        else "free"; opens no store
 //   defaults-fixture [options] <root> <suite> repair                     Defaults.repair: print where the file went,
 //                                                                        or "nil"; opens no store first
+//   defaults-fixture [options] <root> <suite> backup <file>              Defaults.backup to <file>; opens no store first
 //   defaults-fixture [options] <root> <suite> domains                    print Location.domainNames, one a line
 //   defaults-fixture [options] <root> <suite> exists                     print Location.domainExists: "yes" or "no"
 //   defaults-fixture [options] <root> <suite> user-defaults              write count 3, flag true, ratio 0.25 and when
@@ -64,6 +65,10 @@
 //                     how long a write waits for another process's lock (default: the library's, 5 s)
 //   --cpu <n>         run on one CPU only: the n-th (from 0) of those this process may use (Linux; elsewhere
 //                     ignored). Processes sharing one CPU interleave where a scheduler on several would not.
+//   --stalled-sync <ms>
+//                     every sync SQLite asks for sleeps <ms> first, as on a slow disk (a VFS of the fixture's
+//                     own): a commit with synchronous = FULL (`write-lines <key> raw`) stalls between its log
+//                     and its WAL-index header, a backup before its copy is complete
 //   --file-size-limit <bytes>
 //                     cap the size of every file this process writes (RLIMIT_FSIZE; SIGXFSZ ignored), so
 //                     writes past it fail as they would on a full disk
@@ -111,6 +116,9 @@ while let option = arguments.first, option.hasPrefix("--"), arguments.count >= 2
     case "--cpu":
         guard let index = Int(value) else { fail("--cpu needs a number", status: 1) }
         pin(toCPU: index)
+    case "--stalled-sync":
+        guard let milliseconds = Int(value) else { fail("--stalled-sync needs milliseconds", status: 1) }
+        StalledSync.install(milliseconds: milliseconds)
     case "--file-size-limit":
         guard let bytes = rlim_t(value) else { fail("--file-size-limit needs a number of bytes", status: 1) }
         signal(SIGXFSZ, SIG_IGN)
@@ -159,6 +167,9 @@ do {
         reportLock(suffix: "", start: 0x4000_0002, length: 510)
     case "repair":
         say(try Defaults.repair(suiteName: suite, location: .directory(location))?.path ?? "nil")
+        exit(0)
+    case "backup" where rest.count == 1:
+        try Defaults.backup(suiteName: suite, location: .directory(location), to: URL(fileURLWithPath: rest[0]))
         exit(0)
     case "domains":
         try Location.domainNames(in: location).forEach(say)

@@ -37,35 +37,86 @@ import Testing
             var looks: [Duration] = []
             while let deadline = schedule.deadline {
                 looks.append(deadline - start)
-                schedule.looked(at: deadline)
+                schedule.looked(at: deadline) { false }
             }
             #expect(looks == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512].map { .milliseconds($0) }, "then none: idle")
 
             let look = start + .seconds(10)
             schedule.eventArrived(at: look - .milliseconds(1))
-            schedule.looked(at: look)
+            schedule.looked(at: look) { false }
             let soon = look + .microseconds(100)
             #expect(!schedule.wantsEvents(at: soon), "an event so soon after a look cannot bring the next one sooner")
             schedule.eventArrived(at: soon)
             #expect(schedule.deadline == look + LookSchedule.burstSpacing)
         }
 
+        @Test func looksGoOnWhileAnotherProcessMayBeCommitting() {
+            let start = ContinuousClock.now
+            var schedule = LookSchedule()
+            schedule.eventArrived(at: start)
+            var asked = 0
+            var looks: [Duration] = []
+            while let deadline = schedule.deadline, looks.count < 20 {
+                looks.append(deadline - start)
+                schedule.looked(at: deadline) {
+                    asked += 1
+                    return asked < 3  // NB: the third look from the last of the delays on finds none.
+                }
+            }
+            let delays = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512].map { Duration.milliseconds($0) }
+            #expect(looks == delays + [612, 712].map { .milliseconds($0) }, "every 100 ms, then none: idle")
+            #expect(asked == 3, "asked only when no look after the event is left")
+
+            schedule.eventArrived(at: start + .seconds(10))
+            #expect(schedule.deadline == start + .seconds(10) + .milliseconds(1), "an event starts the looks over")
+        }
+
         @Test func anIdleObserverDoesNotWake() throws {
             try withTemporaryRoot { root in
                 let defaults = try makeDefaults("app", root: root)
-                let databases = defaults.observedDatabases  // NB: opens the global domain, creating its file.
-                #expect(databases.count == 2)
+                let stores = defaults.observedStores  // NB: opens the global domain, creating its file.
+                #expect(stores.count == 2)
                 // NB: the commits of the files' creation are checkpointed now, not during the quiet second.
                 StoreRegistry.checkpointIfIdleForTesting(under: root)
                 // NB: a center of its own, so parallel tests' observations do not wake it.
                 let center = ObservationCenter()
-                let observation = center.add(keys: ["k"], databases: { defaults.observedDatabases }) {}
+                let observation = center.add(keys: ["k"], stores: { defaults.observedStores }) {}
                 defer { center.remove(observation) }
                 Thread.sleep(forTimeInterval: 0.2)  // NB: the thread's first pass, before the quiet second.
                 let before = center.wakeUpsForTesting
                 Thread.sleep(forTimeInterval: 1)
                 #expect(center.wakeUpsForTesting - before == 0, "a 100 ms poll would wake it 10 times")
                 #expect(!center.isPollingForTesting)
+            }
+        }
+
+        /// A commit of another process whose log is synced slowly (`synchronous = FULL` on a slow disk, here
+        /// 2 s) is published in the WAL-index header, which raises no event, long after its log's event:
+        /// the observer keeps looking while that process is in its transaction, sees the commit, and then
+        /// rests (no wake-up while the writer stays open, idle).
+        @Test func aCommitSlowToPublishIsSeenAndThenTheObserverRests() throws {
+            try withTemporaryRoot { root in
+                let defaults = try makeDefaults("app", root: root)
+                try defaults.write("before", forKey: "k")
+                StoreRegistry.checkpointIfIdleForTesting(under: root)
+                // NB: a center of its own, so parallel tests' observations do not wake it.
+                let center = ObservationCenter()
+                let seen = DispatchSemaphore(value: 0)
+                let observation = center.add(keys: ["k"], stores: { defaults.observedStores }) {
+                    if (try? defaults.persistentValue(forKey: "k")) == "slow" { seen.signal() }
+                }
+                defer { center.remove(observation) }
+                let (writer, input, acknowledgement) = try commitSlowToPublish(
+                    "slow", key: "k", suite: "app", in: root, milliseconds: 2000)
+                #expect(acknowledgement == "slow", "committed")
+                #expect(seen.wait(timeout: .now() + 15) == .success, "seen, with no later event")
+                Thread.sleep(forTimeInterval: 0.5)  // NB: the look that found the commit over may bring one more.
+                let before = center.wakeUpsForTesting
+                Thread.sleep(forTimeInterval: 1)
+                #expect(center.wakeUpsForTesting - before == 0, "at rest while the writer is idle")
+                #expect(!center.isPollingForTesting)
+                try input.close()
+                #expect(try writer.wait(before: .now + .seconds(60)) == 0)
             }
         }
 

@@ -82,7 +82,9 @@ import Testing
             try defaults.write(nil, forKey: "fontSize")
             try Defaults.installSchema(Self.schema, location: .directory(root))
             #expect(throws: Self.refusal) {
-                try Defaults.restore(suiteName: Self.suite, location: .directory(root), systemDirectories: [], from: backup)
+                try Defaults.restore(
+                    suiteName: Self.suite, configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
+                    from: backup)
             }
             #expect(try defaults.persistentValues().isEmpty)
         }
@@ -271,5 +273,104 @@ import Testing
                 return
             }
         }
+    }
+
+    /// A restore obeys the schema an instance of its configuration would: the configured one too.
+    @Test func aRestoreObeysTheConfiguredSchema() throws {
+        try withTemporaryRoot { root in
+            try makeDefaults(Self.suite, root: root).write(100, forKey: "fontSize")
+            let backup = root.appendingPathComponent("backup.sqlite3")
+            try Defaults.backup(suiteName: Self.suite, location: .directory(root), to: backup)
+            let configuration = Defaults.Configuration(
+                location: .directory(root), arguments: [], systemDirectories: [], schema: Self.schema)
+            #expect(throws: Self.refusal) {
+                try Defaults.restore(suiteName: Self.suite, configuration: configuration, from: backup)
+            }
+        }
+    }
+
+    /// A forced value reads as itself whatever a schema says: a user's own schema file that leaves out
+    /// the administrator's value does not undo it.
+    @Test func aForcedValueReadsAsItselfWhateverTheSchemaSays() throws {
+        try withTemporaryRoot { root in
+            let system = root.appendingPathComponent("xdg")
+            try makeDefaults(Self.suite, root: Location.managedRoot(in: system)).write("neon", forKey: "theme")
+            let home = root.appendingPathComponent("home")
+            try Defaults.installSchema(Self.schema, location: .directory(home))
+            let errors = ReportedErrors()
+            let defaults = try Defaults(
+                suiteName: Self.suite,
+                configuration: .init(
+                    location: .directory(home), arguments: [], systemDirectories: [system], errorHandler: errors.record))
+            #expect(try defaults.value(forKey: "theme") == "neon")
+            #expect(try defaults.resolvedValues()["theme"] == "neon")
+            #expect(errors.all.isEmpty)
+        }
+    }
+
+    /// A typed update of a value the key's entry refuses (it reads as the default) throws, changing nothing.
+    @Test func aTypedUpdateOfARefusedValueThrows() throws {
+        try withTemporaryRoot { root in
+            try makeDefaults(Self.suite, root: root).write(100, forKey: "fontSize")
+            try Defaults.installSchema(Self.schema, location: .directory(root))
+            let defaults = try makeDefaults(Self.suite, root: root, errorHandler: { _ in })
+            let key = Defaults.Key<Int>("fontSize", default: 12)
+            #expect(
+                throws: DefaultsError.storedValueNotAccepted(
+                    suite: Self.suite, key: "fontSize", accepts: "an integer from 6 to 72")
+            ) {
+                try defaults.update(key) { $0 -= 1 }
+            }
+            #expect(try defaults.persistentValue(forKey: "fontSize") == 100)
+        }
+    }
+
+    /// A number is one choice whether written as an integer or as a double.
+    @Test func aNumberIsOneChoiceAsAnIntegerOrADouble() throws {
+        let entry = PreferenceSchema.Entry(
+            name: "scale", type: .float, defaultValue: 1, summary: "s", accepted: .choices([1, 2]))
+        #expect(entry.accepts(.double(2)) && entry.accepts(.integer(2)) && !entry.accepts(.double(2.5)))
+        let key = Defaults.Key<Double>("scale", default: 1, summary: "The scale", accepts: .choices([1, 2]))
+        let defaults = try makeInMemoryDefaults()
+        try defaults.write(2, for: key)
+        #expect(defaults[key] == 2)
+        #expect(throws: Never.self) { try PreferenceSchema(suiteName: "test.suite", version: 1, keys: key) }
+    }
+
+    /// A refused change of another suite that has no file creates none.
+    @Test func aRefusedChangeOfAnotherSuiteCreatesNothing() throws {
+        try withTemporaryRoot { root in
+            try Defaults.installSchema(Self.schema, location: .directory(root))
+            let defaults = try makeDefaults("other.app", root: root)
+            #expect(throws: Self.refusal) { try defaults.replacePersistentValues(["fontSize": 100], forName: Self.suite) }
+            #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent(Self.suite + ".sqlite3").path))
+            try defaults.replacePersistentValues(["fontSize": 20], forName: Self.suite)
+            #expect(try defaults.persistentValues(forName: Self.suite) == ["fontSize": 20])
+        }
+    }
+
+    /// A schema file copied over in place is read half-written for a moment: the schema last read from
+    /// it still applies (reported), until the file holds one again.
+    @Test func aSchemaFileReadHalfWrittenKeepsTheSchemaLastRead() throws {
+        try withInstalledSchema { root, defaults, errors in
+            try defaults.write(14, forKey: "fontSize")
+            let file = root.appendingPathComponent("schemas/\(Self.suite).json")
+            let text = try Data(contentsOf: file)
+            try text.prefix(text.count / 2).write(to: file)
+            #expect(throws: Self.refusal) { try defaults.write(100, forKey: "fontSize") }
+            guard case .malformedSchema? = errors.all.last else {
+                Issue.record("the half-written file is not reported: \(errors.all)")
+                return
+            }
+            try text.write(to: file)
+            #expect(throws: Self.refusal) { try defaults.write(100, forKey: "fontSize") }
+        }
+    }
+
+    /// The default error handler's line holds no raw control character, whatever a key or a file holds.
+    @Test func theDefaultReportEscapesControlCharacters() {
+        let line = Defaults.standardErrorLine(of: .invalidBackup(path: "/tmp/a\u{1B}[2Jb", reason: "r"))
+        #expect(!line.dropLast().unicodeScalars.contains { $0.properties.generalCategory == .control })
+        #expect(line.contains("a\\U001b[2Jb") && line.hasSuffix("\n"))
     }
 }

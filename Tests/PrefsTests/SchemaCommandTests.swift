@@ -303,4 +303,57 @@ import Testing
             #expect(root.prefs("read", "app", "size").output == "20\n")
         }
     }
+
+    /// A restore into a system-wide layer obeys the system schema, as a write there does; refused, it
+    /// leaves no file.
+    @Test func aRestoreIntoASystemWideLayerObeysTheSystemSchema() throws {
+        try withTestRoot { root throws in
+            try root.prefs("write", "app", "size", "-int", "100").requireSuccess()
+            let backup = root.url.appendingPathComponent("backup.sqlite3")
+            try root.prefs("backup", "app", backup.path).requireSuccess()
+            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            for layer in ["--system", "--managed"] {
+                let restored = root.prefs(layer, "restore", "app", backup.path)
+                #expect(restored.status == .usage && restored.error.contains("from 6 to 72"), "\(layer)")
+            }
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: root.systemDirectory.appendingPathComponent("layered-defaults/app.sqlite3").path))
+        }
+    }
+
+    /// The store a change is tried on first, and the layers read for an unset key, obey what the
+    /// domain's own store obeys: no schema when the user's file cannot be used, even though a system one
+    /// could be.
+    @Test func theTrialObeysWhatTheDomainsStoreObeys() throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            let directory = root.url.appendingPathComponent("schemas")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data("not json".utf8).write(to: directory.appendingPathComponent("app.json"))
+            try root.prefs("write", "app", "size", "100").requireSuccess()
+            #expect(try root.stored("app") == ["size": "100"], "no schema: a plain string, accepted")
+            #expect(root.prefs("read", "app", "ratio").status == .notFound, "no schema default either")
+        }
+    }
+
+    /// The dictionary form reads each key's text by its type, as a plain value is.
+    @Test func theDictionaryFormReadsEachKeyByItsType() throws {
+        try withSchema { root throws in
+            try root.prefs("write", "app", "{ size = 14; enabled = yes; theme = dark; }").requireSuccess()
+            #expect(try root.stored("app") == ["size": 14, "enabled": true, "theme": "dark"])
+            #expect(root.prefs("write", "app", "{ size = big; }").status == .usage)
+        }
+    }
+
+    /// A stored value the schema does not accept prints with a warning: the app reads the default.
+    @Test func readingARefusedStoredValueWarns() throws {
+        try withTestRoot { root throws in
+            try root.prefs("write", "app", "size", "-int", "100").requireSuccess()
+            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            let read = root.prefs("read", "app", "size")
+            #expect(read.output == "100\n" && read.status == .success)
+            #expect(read.errorLines.count == 1 && read.error.contains("reads as the key's default"))
+        }
+    }
 }

@@ -25,8 +25,8 @@ import Testing
         }
     }
 
-    /// `delete <domain>` and `import` keep the row of a forced key (the user's own value) and name it on
-    /// standard error; an import that would change it is refused, nothing changed.
+    /// `delete <domain>`, `import` and `restore` keep the row of a forced key (the user's own value) and
+    /// name it on standard error; an import that would change it is refused, nothing changed.
     @Test func wholeDomainCommandsKeepAForcedKeysRow() throws {
         try withTestRoot { root in
             try root.prefs("write", "app", "k", "mine").requireSuccess()
@@ -43,6 +43,12 @@ import Testing
             #expect(refused.status == .storage)
             #expect(refused.errorLines == ["prefs: \(PrefsError.domainWording(of: .forced(suite: "app", key: "k")))"])
             #expect(try root.stored("app") == ["k": "mine", "other": 1])
+            try root.prefs("write", "source", "restored", "yes").requireSuccess()
+            let backup = root.url.appendingPathComponent("source-backup.sqlite3").path
+            try root.prefs("backup", "source", backup).requireSuccess()
+            let restored = root.prefs("restore", "app", backup)
+            #expect(restored.status == .success && restored.errorLines == [keptLine])
+            #expect(try root.stored("app") == ["k": "mine", "restored": "yes"])
         }
     }
 

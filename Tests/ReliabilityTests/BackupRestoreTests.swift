@@ -30,6 +30,38 @@ struct BackupRestoreTests {
         }
     }
 
+    /// A backup killed (SIGKILL) before its copy is complete, here while the copy's sync stalls for good,
+    /// leaves what it was writing in the destination's directory; a backup made meanwhile leaves it
+    /// alone (its process is alive), and the next backup after the kill removes it: only the backups
+    /// remain.
+    @Test func aBackupKilledMidCopyLeavesNothingAfterTheNextBackup() throws {
+        try withTemporaryRoot { root in
+            let defaults = try open("app", in: root)
+            for index in 0..<50 { try defaults.write(.integer(index), forKey: "k\(index)") }
+            let backups = root.appendingPathComponent("backups")
+            try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: false)
+            let entries = { try FileManager.default.contentsOfDirectory(atPath: backups.path).sorted() }
+            let killed = try ChildProcess.fixture(
+                root, "app", ["backup", backups.appendingPathComponent("first.sqlite3").path],
+                options: ["--stalled-sync", "600000"])
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try entries().isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
+            let inProgress = try entries()
+            #expect(inProgress.count == 1 && inProgress[0].hasPrefix(".first.sqlite3.backup-"), "\(inProgress)")
+
+            try Defaults.backup(
+                suiteName: "app", location: .directory(root), to: backups.appendingPathComponent("second.sqlite3"))
+            #expect(try entries() == (inProgress + ["second.sqlite3"]).sorted(), "a backup in progress is left alone")
+            killed.send(SIGKILL)
+            _ = try killed.wait(before: .now + .seconds(30))
+            #expect(try entries() == (inProgress + ["second.sqlite3"]).sorted(), "the kill left it")
+
+            try Defaults.backup(suiteName: "app", location: .directory(root), to: backups.appendingPathComponent("third.sqlite3"))
+            #expect(try entries() == ["second.sqlite3", "third.sqlite3"], "nothing of the killed backup is left")
+            #expect(try freshValues(of: backups.appendingPathComponent("third.sqlite3")).count == 50)
+        }
+    }
+
     /// An existing file is never overwritten silently; `replacing: true` replaces it.
     @Test func aBackupRefusesAnExistingFileUnlessReplacing() throws {
         try withTemporaryRoot { root in
@@ -69,7 +101,9 @@ struct BackupRestoreTests {
                 delivered.signal()
             }
             defer { observation.cancel() }
-            try Defaults.restore(suiteName: "app", location: .directory(root), from: backup)
+            try Defaults.restore(
+                suiteName: "app", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
+                from: backup)
             #expect(try defaults.persistentValues() == ["k": "backed up"])
             #expect(try defaults.value(forKey: "added") == nil)
             #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "backed up"])
@@ -95,7 +129,9 @@ struct BackupRestoreTests {
             let backup = databaseFile("bad", in: backups)
             var thrown: (any Error)?
             do {
-                try Defaults.restore(suiteName: "app", location: .directory(root), from: backup)
+                try Defaults.restore(
+                    suiteName: "app", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
+                    from: backup)
             } catch {
                 thrown = error
             }
@@ -150,7 +186,9 @@ struct BackupRestoreTests {
             connection.close()
             let defaults = try open("app", in: root)
             try defaults.write("old", forKey: "gone")
-            try Defaults.restore(suiteName: "app", location: .directory(root), from: backup)
+            try Defaults.restore(
+                suiteName: "app", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
+                from: backup)
             #expect(try defaults.persistentValues() == ["k": "restored"])
             try defaults.write("after", forKey: "new")
             #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "restored", "new": "after"])
@@ -158,25 +196,80 @@ struct BackupRestoreTests {
             defer { tables.close() }
             #expect(try tables.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' OR name = 'extra'") == 0)
 
-            for (row, reason) in [
-                ("('', 'string', 'x')", "it holds an empty key"),
-                (
-                    "('deep', 'array', '\(String(repeating: "{\"array\":[", count: 101) + String(repeating: "]}", count: 101))')",
-                    "the value of 'deep' is one no write may store"
-                ),
-                ("('bad', 'integer', 'not a number')", "some of its rows do not match their type"),
-            ] {
-                let refused = root.appendingPathComponent("refused.sqlite3")
-                unlink(refused.path)
-                try Defaults.backup(suiteName: "source", location: .directory(root), to: refused)
-                let writer = try Connection(path: refused.path, busyTimeoutMilliseconds: 1000)
-                try writer.execute("INSERT INTO preferences (key, type, value) VALUES \(row)")
-                writer.close()
-                #expect(throws: DefaultsError.invalidBackup(path: refused.path, reason: reason)) {
-                    try Defaults.restore(suiteName: "fresh", location: .directory(root), from: refused)
-                }
-                #expect(mode(of: databaseFile("fresh", in: root).path) == nil, "nothing created")
+            try expectRefused(
+                [
+                    ("INSERT INTO preferences VALUES ('', 'string', 'x')", "it holds an empty key"),
+                    (
+                        "INSERT INTO preferences VALUES ('deep', 'array', '"
+                            + String(repeating: "{\"array\":[", count: 101) + String(repeating: "]}", count: 101) + "')",
+                        "the value of 'deep' is one no write may store"
+                    ),
+                    (
+                        "INSERT INTO preferences VALUES ('bad', 'integer', 'not a number')",
+                        "the value of 'bad' does not match its type"
+                    ),
+                ], backingUp: "source", in: root)
+        }
+    }
+
+    /// A backup whose rows do not read back exactly, as the file readers read a document, is refused,
+    /// nothing changed or created: a key or a text that is not UTF-8 (read with U+FFFD, `a<FF>b` and
+    /// `a<FE>b` were one key, a value lost, and `C0 AF` two U+FFFD), a key that is not text, two rows
+    /// of one key (canonically equivalent spellings), a migration name that is not UTF-8 or is held twice.
+    @Test func aBackupWhoseRowsDoNotReadExactlyIsRefused() throws {
+        try withTemporaryRoot { root in
+            try open("source", in: root).write("restored", forKey: "k")
+            let notUTF8Key = "a key of its rows is not UTF-8 text"
+            try expectRefused(
+                [
+                    (
+                        "INSERT INTO preferences VALUES (CAST(X'61FF62' AS TEXT), 'string', 'x'), (CAST(X'61FE62' AS TEXT), 'string', 'y')",
+                        notUTF8Key
+                    ),
+                    ("INSERT INTO preferences VALUES (X'6162', 'string', 'x')", notUTF8Key),
+                    (
+                        "INSERT INTO preferences VALUES ('s', 'string', CAST(X'C0AF' AS TEXT))",
+                        "the value of 's' is text that is not UTF-8"
+                    ),
+                    (
+                        "INSERT INTO preferences VALUES ('list', 'array', '{\"array\":[{\"string\":\"' || CAST(X'C0AF' AS TEXT) || '\"}]}')",
+                        "the value of 'list' is text that is not UTF-8"
+                    ),
+                    (
+                        "INSERT INTO preferences VALUES ('\u{E9}', 'string', 'x'), ('e\u{301}', 'string', 'y')",
+                        "two of its rows hold the key '\u{E9}'"
+                    ),
+                    (
+                        "INSERT INTO migrations VALUES (CAST(X'6DFF' AS TEXT), 1)",
+                        "a migration it records is not named in UTF-8 text"
+                    ),
+                    (
+                        "INSERT INTO migrations VALUES ('\u{E9}', 1), ('e\u{301}', 2)",
+                        "two of its migration records name '\u{E9}'"
+                    ),
+                ], backingUp: "source", in: root)
+        }
+    }
+
+    /// For each of `cases`, a backup of `suite` changed by the SQL of the case: restoring it is refused
+    /// with `invalidBackup` and the case's reason, and the domain restored into is not created.
+    private func expectRefused(
+        _ cases: [(sql: String, reason: String)], backingUp suite: String, in root: URL,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for (sql, reason) in cases {
+            let refused = root.appendingPathComponent("refused.sqlite3")
+            unlink(refused.path)
+            try Defaults.backup(suiteName: suite, location: .directory(root), to: refused)
+            let writer = try Connection(path: refused.path, busyTimeoutMilliseconds: 1000)
+            try writer.execute(sql)
+            writer.close()
+            #expect(throws: DefaultsError.invalidBackup(path: refused.path, reason: reason), sourceLocation: sourceLocation) {
+                try Defaults.restore(
+                    suiteName: "fresh", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
+                    from: refused)
             }
+            #expect(mode(of: databaseFile("fresh", in: root).path) == nil, "nothing created", sourceLocation: sourceLocation)
         }
     }
 
@@ -199,11 +292,16 @@ struct BackupRestoreTests {
             }
             let changing = try backup(["locked": "from-backup", "k": "v"], "changing")
             #expect(throws: DefaultsError.forced(suite: "app", key: "locked")) {
-                try Defaults.restore(suiteName: "app", location: .directory(user), systemDirectories: [xdg], from: changing)
+                try Defaults.restore(
+                    suiteName: "app", configuration: .init(location: .directory(user), arguments: [], systemDirectories: [xdg]),
+                    from: changing)
             }
             #expect(try freshValues(of: databaseFile("app", in: user)) == ["locked": "mine", "other": "free"])
             let keeping = try backup(["k": "v"], "keeping")
-            try Defaults.restore(suiteName: "app", location: .directory(user), systemDirectories: [xdg], from: keeping)
+            let kept = try Defaults.restore(
+                suiteName: "app", configuration: .init(location: .directory(user), arguments: [], systemDirectories: [xdg]),
+                from: keeping)
+            #expect(kept == ["locked"], "the kept key is named, as replacePersistentValues names it")
             #expect(try freshValues(of: databaseFile("app", in: user)) == ["locked": "mine", "k": "v"])
         }
     }
@@ -215,13 +313,17 @@ struct BackupRestoreTests {
             let empty = root.appendingPathComponent("empty.sqlite3")
             #expect(FileManager.default.createFile(atPath: empty.path, contents: nil))
             #expect(throws: DefaultsError.invalidBackup(path: empty.path, reason: "it is empty")) {
-                try Defaults.restore(suiteName: "app", location: .directory(root), from: empty)
+                try Defaults.restore(
+                    suiteName: "app", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
+                    from: empty)
             }
             #expect(mode(of: databaseFile("app", in: root).path) == nil, "nothing created")
             try open("app", in: root).write("v", forKey: "k")
             let own = databaseFile("app", in: root)
             #expect(throws: DefaultsError.invalidBackup(path: own.path, reason: "it is the domain's own file")) {
-                try Defaults.restore(suiteName: "app", location: .directory(root), from: own)
+                try Defaults.restore(
+                    suiteName: "app", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
+                    from: own)
             }
         }
     }

@@ -110,4 +110,26 @@ struct StoreIdentityTests {
             #expect(try freshValues(of: databaseFile("held", in: root)) == ["k": "two"])
         }
     }
+
+    /// Asking whether another process is in the middle of a commit (what a look asks before it rests)
+    /// tells a transaction of another process and keeps this process's locks: SQLite asks through its
+    /// own descriptor of the `-shm`, never one of ours, whose closing would drop them.
+    @Test func askingWhetherAnotherProcessIsCommittingKeepsItsLocks() throws {
+        try withTemporaryRoot { root in
+            let defaults = try Defaults(suiteName: "held", configuration: .init(location: .directory(root), arguments: []))
+            try defaults.write("one", forKey: "k")
+            #expect(!defaults.anotherProcessMayBeCommitting, "no other process")
+            let holder = try ChildProcess.fixture(root, "held", ["hold-write-lock", "3"])
+            #expect(try holder.nextLine(before: .now + .seconds(30)) == "locked")
+            #expect(defaults.anotherProcessMayBeCommitting, "while another process is in its transaction")
+            #expect(try holder.wait(before: .now + .seconds(30)) == 0)
+            #expect(!defaults.anotherProcessMayBeCommitting, "once it has committed")
+            let probe = try runFixture(root, "held", ["shm-lock-held"])
+            #expect(probe.output == "held\n", "this process's connection still holds its lock on the -shm: \(probe.error)")
+            #expect(try isSharedLockHeld("held", in: root))
+            try defaults.write("two", forKey: "k")
+            #expect(try defaults.value(forKey: "lock-holder") == "held")
+            #expect(try freshValues(of: databaseFile("held", in: root)) == ["k": "two", "lock-holder": "held"])
+        }
+    }
 }

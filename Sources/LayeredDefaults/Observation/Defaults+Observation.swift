@@ -3,11 +3,17 @@ import Foundation
 import Synchronization
 
 extension Defaults {
-    /// The database files an observation of this instance searches now (the stores of its stamp that
-    /// have a file): another process's commit to one of them is seen through their directories' events.
-    var observedDatabases: [String] {
+    /// The stores with a file that an observation of this instance searches now (those of its stamp):
+    /// another process's commit to one of them is seen through their directories' events.
+    var observedStores: [DomainStore] {
         let stores = searchList.withLayers { $0.stores }
-        return (searchList.managed + stores).compactMap(\.path)
+        return (searchList.managed + stores).filter { $0.path != nil }
+    }
+
+    /// True when another process may be in the middle of a commit to a database this instance's
+    /// observations search (see ``LookSchedule``): a look that finds so is not the last. For `prefs watch`.
+    package var anotherProcessMayBeCommitting: Bool {
+        observedStores.contains(where: \.anotherProcessMayBeCommitting)
     }
 
     /// What a stream keeps for a consumer that is slower than the changes: by default only the newest
@@ -99,7 +105,7 @@ extension Defaults {
         if initial { deliver(mark, last.state.withLock { $0.value }) }
         // NB: both closures hold the instance weakly: an evaluation that took the list before `cancel()`
         // removed this one must not keep it alive past its owner's release (it skips the observation).
-        let id = ObservationCenter.shared.add(keys: observed.keys, databases: { [weak self] in self?.observedDatabases ?? [] }) {
+        let id = ObservationCenter.shared.add(keys: observed.keys, stores: { [weak self] in self?.observedStores ?? [] }) {
             [weak self] in
             guard !mark.isCancelled, let self else { return }
             let count = searchList.changes.load(ordering: .acquiring)

@@ -1,5 +1,7 @@
 /// When to look at followed databases after a directory event (see ``DirectoryEvents``): 1, 2, 4, ...
-/// 512 ms after the last event (``lookDelays``), and while events keep coming, about every 3 ms.
+/// 512 ms after the last event (``lookDelays``), while events keep coming about every 3 ms, and after
+/// the last of those, every 100 ms for as long as another process may be in the middle of a commit
+/// (``inFlightSpacing``); then no more until the next event.
 ///
 /// NB: not at once, and more than once, because an event comes before the commit it announces can be
 /// seen. A commit writes its frames to the `-wal` (the event) and only then publishes them in the
@@ -10,10 +12,16 @@
 /// 0.09-0.17 ms after the event at the median, 1.5-2 ms at p99, 3.4 ms at most. The `sqlite3` shell
 /// (`synchronous = FULL`: it syncs the log in between) took 0.5-0.6 ms, 9-16 ms, 20 ms. So the first
 /// look is 1 ms after the event and the next ones twice as far each time: two or three looks see one
-/// of our commits, the later ones a slow sync, up to half a second. Each look is cheap (an
-/// observation whose stamp did not move reads nothing); ten of them for a burst of another process's
-/// commits, where a 100 ms poll looked ten times a second forever. A commit whose writer stalls longer
-/// than that between its log and its header is seen at the next event of its directory.
+/// of our commits, the later ones a slow sync. Each look is cheap (an observation whose stamp did not
+/// move reads nothing); ten of them for a burst of another process's commits, where a 100 ms poll
+/// looked ten times a second forever.
+///
+/// NB: a sync can take longer than half a second (a slow or busy disk), and nothing but a look tells
+/// when its header is written. So the last look asks whether another process has a transaction open
+/// on a followed database (SQLite's read locks, see ``DomainStore/anotherProcessMayBeCommitting``): a
+/// commit is made inside one and ends it only once published. While one is open, looking goes on; the
+/// first look that finds none open sees every commit made before it. A process that keeps a
+/// transaction open (the `sqlite3` shell after `BEGIN`) keeps the looks going as long.
 ///
 /// NB: a burst of commits (this process's own write the `-wal` too, and their observers of other keys
 /// re-read at each look, since their stamps moved) is looked at about every 3 ms (``burstSpacing``),
@@ -26,6 +34,9 @@ package struct LookSchedule {
     /// The least time from a look to the look of an event that came less than this after it: the
     /// events of a burst of commits are looked at about every 3 ms.
     package static let burstSpacing = Duration.milliseconds(2)
+    /// How far apart the looks after the last of ``lookDelays`` are, while another process may be in the
+    /// middle of a commit: such a commit is seen within this time of its publication.
+    package static let inFlightSpacing = Duration.milliseconds(100)
 
     private var lastEvent: ContinuousClock.Instant?
     private var lastLook: ContinuousClock.Instant?
@@ -33,13 +44,17 @@ package struct LookSchedule {
     private var nextLook = 0
     /// True when the last event came less than ``burstSpacing`` after the look before it.
     private var inBurst = false
+    /// True when the last look, made after the last of ``lookDelays``, found that another process may be
+    /// in the middle of a commit.
+    private var commitInFlight = false
 
     /// A schedule with no look due.
     package init() {}
 
     /// When the next look is due; nil: none is.
     package var deadline: ContinuousClock.Instant? {
-        guard let lastEvent, nextLook < Self.lookDelays.count else { return nil }
+        guard let lastEvent else { return nil }
+        guard nextLook < Self.lookDelays.count else { return commitInFlight ? lastLook.map { $0 + Self.inFlightSpacing } : nil }
         return Self.deadline(after: lastEvent, delay: Self.lookDelays[nextLook], lastLook: lastLook, inBurst: inBurst)
     }
 
@@ -64,16 +79,20 @@ package struct LookSchedule {
         inBurst = lastLook.map { now - $0 < Self.burstSpacing } ?? false
         lastEvent = now
         nextLook = 0
+        commitInFlight = false
     }
 
     /// True when a look is due at `now`.
     package func isDue(at now: ContinuousClock.Instant) -> Bool { deadline.map { $0 <= now } ?? false }
 
-    /// After the look that was due, made at `now`: the next look after the last event, if any is left
-    /// (those whose time passed while this one was late are skipped).
-    package mutating func looked(at now: ContinuousClock.Instant) {
+    /// After the look that was due, made at `now` (right before it reads): the next look after the last
+    /// event, if any is left (those whose time passed while this one was late are skipped); else one
+    /// ``inFlightSpacing`` later when `anotherProcessMayBeCommitting`, asked only then.
+    package mutating func looked(at now: ContinuousClock.Instant, anotherProcessMayBeCommitting: () -> Bool) {
         lastLook = now
         guard let lastEvent else { return }
         repeat { nextLook += 1 } while nextLook < Self.lookDelays.count && lastEvent + Self.lookDelays[nextLook] <= now
+        nextLook = min(nextLook, Self.lookDelays.count)
+        commitInFlight = nextLook == Self.lookDelays.count && anotherProcessMayBeCommitting()
     }
 }

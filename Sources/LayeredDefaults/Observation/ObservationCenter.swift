@@ -51,8 +51,8 @@ final class ObservationCenter: Sendable {
     /// The observations, and the keys they watch.
     private struct Registrations {
         /// Each observation's evaluation, by identifier, with the keys it watches (nil: every key) and
-        /// the database files it searches now.
-        var observations: [UInt64: (keys: Set<String>?, databases: @Sendable () -> [String], evaluate: @Sendable () -> Void)] =
+        /// the stores with a file it searches now.
+        var observations: [UInt64: (keys: Set<String>?, stores: @Sendable () -> [DomainStore], evaluate: @Sendable () -> Void)] =
             [:]
         /// How many observations watch each key.
         var watchers: [String: Int] = [:]
@@ -77,17 +77,17 @@ final class ObservationCenter: Sendable {
         }
     }
 
-    /// Adds an observation of `keys` (nil: of every key) that searches the database files `databases`
-    /// returns (asked again after a change of unknown keys, such as a suite added); `evaluate` is called
-    /// after every change that may concern them, after other processes' commits to those databases, and
-    /// on every poll.
+    /// Adds an observation of `keys` (nil: of every key) that searches the stores `stores` returns
+    /// (asked again after a change of unknown keys, such as a suite added, and whenever a look may be
+    /// the last); `evaluate` is called after every change that may concern them, after other processes'
+    /// commits to their databases, and on every poll.
     func add(
-        keys: Set<String>?, databases: @escaping @Sendable () -> [String] = { [] },
+        keys: Set<String>?, stores: @escaping @Sendable () -> [DomainStore] = { [] },
         _ evaluate: @escaping @Sendable () -> Void
     ) -> UInt64 {
         let id = nextID.add(1, ordering: .relaxed).oldValue
         registrations.withLock { registrations in
-            registrations.observations[id] = (keys, databases, evaluate)
+            registrations.observations[id] = (keys, stores, evaluate)
             registrations.count(keys, 1)
         }
         count.add(1, ordering: .sequentiallyConsistent)
@@ -119,6 +119,13 @@ final class ObservationCenter: Sendable {
     private func evaluateEveryObservation() {
         let evaluations = registrations.withLock { $0.observations.values.map(\.evaluate) }
         for evaluate in evaluations { evaluate() }
+    }
+
+    /// True when another process may be in the middle of a commit to a database an observation searches
+    /// (``DomainStore/anotherProcessMayBeCommitting``). Nothing is held while the stores are asked.
+    private func anotherProcessMayBeCommitting() -> Bool {
+        let sources = registrations.withLock { $0.observations.values.map(\.stores) }
+        return sources.contains { $0().contains(where: \.anotherProcessMayBeCommitting) }
     }
 
     /// Called after every change made through any ``Defaults`` in the process, with the keys it changed
@@ -172,7 +179,7 @@ final class ObservationCenter: Sendable {
                 let now = ContinuousClock.now
                 if wakeup.changed { schedule.eventArrived(at: now) }
                 let due = schedule.isDue(at: now)
-                if due { schedule.looked(at: now) }
+                if due { schedule.looked(at: now, anotherProcessMayBeCommitting: anotherProcessMayBeCommitting) }
                 let pollDue = nextPoll.map { $0 <= now } ?? false
                 if pollDue { nextPoll = now + Self.pollInterval }
                 // NB: an event on another file of a watched directory (another domain's) asks for nothing.
@@ -182,11 +189,11 @@ final class ObservationCenter: Sendable {
             // NB: cleared before evaluating, so a change made from here on asks for another evaluation.
             evaluationPending.store(false, ordering: .sequentiallyConsistent)
             let (observed, sources) = registrations.withLock {
-                (($0.observations.count, nextID.load(ordering: .relaxed)), $0.observations.values.map(\.databases))
+                (($0.observations.count, nextID.load(ordering: .relaxed)), $0.observations.values.map(\.stores))
             }
             if followPending.exchange(false, ordering: .sequentiallyConsistent) || followed.map({ $0 != observed }) ?? true {
                 // NB: called outside the registrations' lock, as evaluations are: they take the stores'.
-                let unwatched = events.follow(databases: sources.flatMap { $0() })
+                let unwatched = events.follow(databases: sources.flatMap { $0().compactMap(\.path) })
                 followed = observed
                 // NB: a missing directory (a layer not installed) holds no database an observation searches.
                 let mustPoll = !unwatched.failed.isEmpty

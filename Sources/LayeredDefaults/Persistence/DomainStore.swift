@@ -280,6 +280,17 @@ final class DomainStore: Sendable {
     /// The current fingerprint of the database: it changes whenever anyone commits to it.
     var fingerprint: ChangeSignal.Fingerprint { signal.fingerprint }
 
+    /// True when another process may be in the middle of a commit to this database, its frames in the
+    /// log and its WAL-index header not yet written (which raises no directory event): it has a
+    /// transaction open (``Connection/anotherProcessHasTransactionOpen``), or this process is using the
+    /// store's connection now and so cannot ask. False in memory.
+    ///
+    /// NB: never waits: the lock is only tried, so a look never waits for a transaction of this process.
+    var anotherProcessMayBeCommitting: Bool {
+        guard path != nil else { return false }
+        return tableLock.withLockIfAvailable { table.connection.anotherProcessHasTransactionOpen } ?? true
+    }
+
     // MARK: Writing
 
     /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` ... `COMMIT`) and, once it has

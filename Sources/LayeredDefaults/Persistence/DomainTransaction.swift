@@ -103,6 +103,13 @@ public struct DomainTransaction: ~Copyable {
     ///   or what ``write(_:forKey:)`` throws.
     @discardableResult
     public mutating func replaceAll(with values: [String: PreferenceValue]) throws -> [String] {
+        // NB: the schema's refusal names the first key in order, the same every time, not the first a
+        // dictionary happens to give.
+        if rules.schema != nil {
+            for key in values.keys.sorted() where !rules.forcedKeys.contains(key) {
+                try rules.check(values[key], forKey: key, declared: nil, suite: suiteName)
+            }
+        }
         let kept = try removeAll()
         for (key, value) in values {
             if kept.contains(key), try self.value(forKey: key) == value { continue }

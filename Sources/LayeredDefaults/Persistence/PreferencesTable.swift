@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// The gateway to one domain's tables (`preferences`, `migrations`): point reads, whole-domain reads,
@@ -102,6 +103,53 @@ final class PreferencesTable {
             }
         }
         return (values, undecodable)
+    }
+
+    /// Why a row cannot be read back exactly (see ``exactValues()``), in words that name at most a key.
+    struct InexactRow: Error {
+        let reason: String
+    }
+
+    /// Every stored value under its key, read as exactly as the package's file readers read a document:
+    /// for a restore, which brings back what it read or refuses. Where ``allValues()`` reads a live
+    /// domain as well as it can (text that is not UTF-8 with U+FFFD, a key in several rows as the row in
+    /// NFC), this refuses a key that is not UTF-8 text, a value whose text is not UTF-8 or that does not
+    /// match its type, and two rows of one key (canonically equivalent spellings).
+    /// - Throws: ``InexactRow`` for the first such row, or a ``SQLiteError``.
+    func exactValues() throws -> [String: PreferenceValue] {
+        let statement = try connection.statement("SELECT key, type, value FROM preferences ORDER BY key")
+        defer { statement.reset() }
+        var values: [String: PreferenceValue] = [:]
+        while try statement.step() {
+            guard let key = statement.exactText(at: 0) else { throw InexactRow(reason: "a key of its rows is not UTF-8 text") }
+            if statement.columnType(at: 2) == SQLITE_TEXT && statement.exactText(at: 2) == nil {
+                throw InexactRow(reason: "the value of '\(key)' is text that is not UTF-8")
+            }
+            guard let value = StoredValue.decode(from: statement, at: 1) else {
+                throw InexactRow(reason: "the value of '\(key)' does not match its type")
+            }
+            guard values.updateValue(value, forKey: key) == nil else {
+                throw InexactRow(reason: "two of its rows hold the key '\(key)'")
+            }
+        }
+        return values
+    }
+
+    /// The names of every recorded migration, read as exactly as ``exactValues()`` reads the values.
+    /// - Throws: ``InexactRow`` for a name that is not UTF-8 text or is recorded twice (canonically
+    ///   equivalent spellings), or a ``SQLiteError``.
+    func exactMigrationNames() throws -> [String] {
+        let statement = try connection.statement("SELECT name FROM migrations ORDER BY applied_at")
+        defer { statement.reset() }
+        var names: [String] = []
+        while try statement.step() {
+            guard let name = statement.exactText(at: 0) else {
+                throw InexactRow(reason: "a migration it records is not named in UTF-8 text")
+            }
+            guard !names.contains(name) else { throw InexactRow(reason: "two of its migration records name '\(name)'") }
+            names.append(name)
+        }
+        return names
     }
 
     /// Stores `value` for `key` (in its stored form, see ``StoredKey``), or removes the key when `value`

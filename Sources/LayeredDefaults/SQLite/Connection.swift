@@ -156,6 +156,20 @@ final class Connection {
         return file.pointee.pMethods != nil
     }
 
+    /// True when a connection of another process has a transaction open on this database, in WAL mode
+    /// (`SQLITE_FCNTL_EXTERNAL_READER`). Every commit happens inside a transaction, which it ends only
+    /// after publishing its frames in the WAL-index header: so while this is false, every commit of
+    /// another process that began before is visible (see ``ChangeSignal``).
+    ///
+    /// SQLite asks the kernel about the read locks on the `-shm` file (`F_GETLK`, which sees only other
+    /// processes' locks), through its own descriptor of that file; false when the VFS cannot tell.
+    /// NB: never through a descriptor of our own, which, once closed, would drop every POSIX lock this
+    /// process holds on the file, SQLite's included.
+    var anotherProcessHasTransactionOpen: Bool {
+        var open: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_EXTERNAL_READER, &open) == SQLITE_OK && open != 0
+    }
+
     /// SQLite's own open file of the main database (`SQLITE_FCNTL_FILE_POINTER`), or nil.
     private var mainFile: UnsafeMutablePointer<sqlite3_file>? {
         var file: UnsafeMutablePointer<sqlite3_file>?

@@ -109,6 +109,15 @@ final class Statement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// The text of a column that holds text in valid UTF-8, else nil: a value of another storage class,
+    /// or bytes that ``text(at:)`` would read with U+FFFD in place of what does not decode.
+    func exactText(at index: Int32) -> String? {
+        guard columnType(at: index) == SQLITE_TEXT else { return nil }
+        guard let bytes = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(validating: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
     func data(at index: Int32) -> Data {
         let count = Int(sqlite3_column_bytes(handle, index))
         guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return Data() }

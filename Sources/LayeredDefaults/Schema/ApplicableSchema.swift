@@ -8,7 +8,9 @@ import Synchronization
 /// schema as last read, and each write looks at the files again (an `lstat` each, up to the first that
 /// exists), so a newer schema installed by another process applies to the next write of a running one.
 /// A file that cannot be used (malformed, unsafe, unreadable) is reported once per state of the file and
-/// not used: the domain is then as one without a schema.
+/// not used: the domain is then as one without a schema; but where the same file gave a schema before
+/// (a file copied over in place is read half-written for a moment), that schema still applies. Files
+/// already read in this process, unchanged since, are not parsed again.
 final class ApplicableSchema: Sendable {
     /// Where the schema comes from.
     private enum Source {
@@ -117,11 +119,15 @@ final class ApplicableSchema: Sendable {
             var schema: PreferenceSchema?
             var failure: DefaultsError?
             // NB: the last state is the first file that exists, if any does.
-            if case .some(.some) = states.last {
+            if case .some(.some(let state)) = states.last {
+                let file = files[states.count - 1]
                 do throws(DefaultsError) {
-                    schema = try Defaults.schema(inFile: files[states.count - 1], suiteName: suiteName)
+                    schema = try Self.schema(inFile: file, state: state, suiteName: suiteName)
                 } catch {
                     failure = error
+                    // NB: a file being copied over in place reads half-written for a moment: the schema last
+                    // read from that same file still applies (what was installed there is still the rule).
+                    if let loaded, loaded.states.count == states.count { schema = loaded.schema }
                 }
             }
             loaded = Loaded(files: files, states: states, schema: schema)
@@ -129,6 +135,25 @@ final class ApplicableSchema: Sendable {
             return (schema, failure)
         }
         if let failure { report(failure) }
+        return schema
+    }
+
+    /// The schemas read in this process, by file, with the state each file was in: a store opened later
+    /// (every `Defaults` instance has its own) reuses one, unparsed, while its file is unchanged.
+    private static let parsed = Lock<[String: (state: FileState, schema: PreferenceSchema)]>([:])
+
+    /// The schema in `file`, whose state is `state`: the one read before in that state, else read now.
+    private static func schema(
+        inFile file: String, state: FileState, suiteName: String
+    ) throws(DefaultsError)
+        -> PreferenceSchema?
+    {
+        if let known = parsed.withLock({ $0[file] }), known.state == state { return known.schema }
+        guard let schema = try Defaults.schema(inFile: file, suiteName: suiteName) else { return nil }
+        parsed.withLock { parsed in
+            if parsed.count >= 64 { parsed.removeAll() }
+            parsed[file] = (state, schema)
+        }
         return schema
     }
 

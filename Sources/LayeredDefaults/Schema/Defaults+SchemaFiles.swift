@@ -136,6 +136,8 @@ extension Defaults {
             shared ? 0o644 : 0o600)
         guard lock >= 0 else { throw .fileSystem(errno, path: directory.path, operation: "lock the schema directory") }
         defer { close(lock) }
+        // NB: whatever the umask, as the schema file's own mode.
+        fchmod(lock, shared ? 0o644 : 0o600)
         while flock(lock, LOCK_EX) != 0 {
             guard errno == EINTR else { throw .fileSystem(errno, path: directory.path, operation: "lock the schema directory") }
         }

@@ -9,7 +9,8 @@ extension PreferenceSchema {
     public enum Content: String, Sendable, Hashable, CaseIterable, Codable {
         /// A UUID's text, as `UUID(uuidString:)` reads it (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`).
         case uuid
-        /// A URL's text, as a `URL` key reads it: a URL with a scheme, `~/...`, or a file path; not empty.
+        /// A URL's text, as a `URL` key reads it: a URL with a scheme, `~/...`, or a file path; not blank,
+        /// and without a control character.
         case url
         /// JSON text (a ``CodablePreference``'s stored form).
         case json
@@ -18,7 +19,10 @@ extension PreferenceSchema {
         public func admits(_ text: String) -> Bool {
             switch self {
             case .uuid: UUID(uuidString: text) != nil
-            case .url: !text.isEmpty && (!StoredURL.hasScheme(text) || URL(string: text) != nil)
+            case .url:
+                !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                    && !text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+                    && (!StoredURL.hasScheme(text) || URL(string: text) != nil)
             case .json: (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil
             }
         }

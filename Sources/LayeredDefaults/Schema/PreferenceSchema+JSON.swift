@@ -98,7 +98,8 @@ extension PreferenceSchema: Codable {
         case .repeatedMember(let member)?:
             throw .malformedSchema(path: path, reason: "the member '\(mention(member))' is held twice in one object")
         case .inexactInteger(let member)?:
-            throw .malformedSchema(path: path, reason: "an integer in '\(mention(member))' is written with a fraction or an exponent")
+            throw .malformedSchema(
+                path: path, reason: "an integer in '\(mention(member))' is written with a fraction or an exponent")
         case nil:
             break
         }
@@ -265,7 +266,8 @@ private func rejectUnknownMembers<Known: CodingKey>(_ decoder: any Decoder, know
     if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !names.contains($0) }) {
         throw DecodingError.dataCorrupted(
             .init(
-                codingPath: decoder.codingPath, debugDescription: "the member '\(mention(unknown))' is not one this format knows"))
+                codingPath: decoder.codingPath, debugDescription: "the member '\(mention(unknown))' is not one this format knows")
+        )
     }
 }
 

@@ -140,20 +140,23 @@ public struct PreferenceSchema: Sendable, Hashable {
     }
 
     /// The names of the schema's keys nearest to `name`, nearest first, at most three: those equal to it
-    /// but for case, or a few edits away. For a refusal's "did you mean".
+    /// but for case, or a few edits away (for names of at most 64 characters). For a refusal's "did you mean".
     public func names(nearestTo name: String) -> [String] {
         let folded = name.lowercased()
-        let limit = max(2, folded.count / 3)
+        // NB: the distance takes time of the product of the two lengths: a long name is only compared whole.
+        let limit = folded.count > 64 ? 0 : max(2, folded.count / 3)
         let scored = keys.compactMap { entry -> (name: String, distance: Int)? in
             let candidate = entry.name.lowercased()
-            let distance = candidate == folded ? 0 : Self.editDistance(folded, candidate, limit: limit)
+            let distance =
+                candidate == folded
+                ? 0 : limit == 0 || candidate.count > 64 ? limit + 1 : Self.editDistance(folded, candidate, limit: limit)
             return distance <= limit ? (entry.name, distance) : nil
         }
         return scored.sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }.prefix(3).map(\.name)
     }
 
     /// The Levenshtein distance of `a` and `b`, or `limit + 1` when it is more than `limit` (then cut
-    /// short: the work stays proportional to the shorter text times `limit`).
+    /// short once a whole row is past it).
     private static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
         let (a, b) = (Array(a), Array(b))
         guard abs(a.count - b.count) <= limit else { return limit + 1 }
@@ -186,7 +189,9 @@ public struct PreferenceSchema: Sendable, Hashable {
     /// True when `text` holds a control or format character (an escape sequence, a tab, a direction
     /// override), which a terminal printing it would act on.
     private static func holdsControlCharacters(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }
+        text.unicodeScalars.contains {
+            [.control, .format, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory)
+        }
     }
 
     /// True when a string in `value` (a text, or a dictionary's key, at any depth) holds a control

@@ -9,8 +9,10 @@ enum Backup: Command {
     static let details = """
         Copies every committed write, also those still in the domain's -wal file (which a copy of
         <domain>.sqlite3 alone would lose), as one consistent snapshot, through SQLite's backup API.
-        <file> is written under a temporary name beside it and renamed into place once complete. An
-        existing <file> is refused unless --replace is given, which replaces it atomically.
+        <file> is written in a hidden directory beside it (.<file>.backup-<UUID>) and renamed into
+        place once complete; a backup killed before then leaves that directory, and the next backup
+        into the same directory removes it. An existing <file> is refused unless --replace is given,
+        which replaces it atomically.
         `prefs restore <domain> <file>` puts it back.
         Exit status: 0; 1 when the domain does not exist; 2 when <file> exists (without --replace);
         3 when it cannot be read or <file> written.

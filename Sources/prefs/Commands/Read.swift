@@ -17,7 +17,8 @@ enum Read: Command {
         (NSGlobalDomain) among them, as one dictionary of domain names (with --json: an object of them);
         a domain that cannot be read is named on standard error and left out.
         <domain> is a domain name, or -g / NSGlobalDomain for the global domain.
-        A key that <domain> does not hold prints the value its app reads instead, from the same search the
+        A stored value the domain's schema does not accept prints with a warning: the app reads the
+        key's default instead. A key that <domain> does not hold prints the value its app reads instead, from the same search the
         store makes: the managed domain's, the system domain's, or the default of the domain's schema
         (`prefs keys`), and says so on standard error (with --json: {"default":{"string":"system"}}).
         (The global domain, which is the user's, is not searched for it: `prefs read -g <key>` reads it.)
@@ -36,6 +37,9 @@ enum Read: Command {
                 return try printDefault(of: key, in: domain, context: context)
             }
             context.console.print(context.json ? try Output.jsonLine(value) : Output.text(of: value))
+            // NB: read as the app reads it too, so that a value its schema refuses (it reads as the default
+            // there) is named in a warning, by the store's own report.
+            _ = try? context.existingDefaults(domain)?.value(forKey: key)
         } else {
             guard let values = try context.storedValues(of: domain), !values.isEmpty else {
                 throw PrefsError.missingDomain(domain)

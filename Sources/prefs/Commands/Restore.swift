@@ -8,12 +8,13 @@ enum Restore: Command {
     static let operandKinds: [CompletionKind] = [.domain, .file]
     static let summary = "Replaces the whole of <domain> with the backup <file>, safe while the domain is in use."
     static let details = """
-        <file> is checked first (a healthy LayeredDefaults store, as `prefs backup` writes) and refused
-        otherwise, changing nothing. Then its content replaces the domain's in one transaction on the
-        live database, through SQLite's backup API: running apps see the old content or the restored
-        one, never a mix, and follow it within 100 ms. The domain is created when missing; <file> is
-        not modified. Never restore by moving or copying a file over <domain>.sqlite3: a process that
-        has the domain open keeps the old file, and its -wal and -shm make the restored keys vanish.
+        <file> is checked first (a healthy LayeredDefaults store, as `prefs backup` writes, whose rows
+        all read back exactly) and refused otherwise, changing nothing. Then its rows replace the
+        domain's in one transaction on the live database: running apps see the old content or the
+        restored one, never a mix, and follow it within 100 ms. A key the managed domain forces keeps
+        its row, named on standard error. The domain is created when missing; <file> is not modified.
+        Never restore by moving or copying a file over <domain>.sqlite3: a process that has the domain
+        open keeps the old file, and its -wal and -shm make the restored keys vanish.
         A corrupt domain: move it aside with `prefs repair <domain>` first.
         Exit status: 0; 2 when <file> is not a backup; 3 when the domain cannot be written.
         """
@@ -22,17 +23,19 @@ enum Restore: Command {
         let operands = try operands(invocation, 2...2)
         let domain = try Context.domainName(operands[0])
         guard !operands[1].isEmpty else { throw PrefsError.usage("restore needs a file") }
+        let backup = URL(fileURLWithPath: operands[1])
         // NB: a system-wide layer's file must be readable by every user (see `Context.createShared`); one
         // created here for a restore that then refuses its backup is removed again: nobody can have opened
-        // an empty file made a moment ago and left alone since.
+        // an empty file made a moment ago and left alone since. (A user's is created by the restore itself,
+        // only once the backup is accepted.)
         let created = try context.layer != .user && !context.domainExists(domain) && context.createShared(domain)
+        let kept: [String]
         do {
-            try Defaults.restore(
-                suiteName: domain, location: .directory(context.root), systemDirectories: context.systemDirectories,
-                from: URL(fileURLWithPath: operands[1]))
+            kept = try Defaults.restore(suiteName: domain, configuration: context.configuration(of: domain), from: backup)
         } catch {
             if created { unlink(context.file(of: domain).path) }
             throw error
         }
+        Context.reportKept(kept, in: domain, console: context.console)
     }
 }

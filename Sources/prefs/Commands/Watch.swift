@@ -17,7 +17,8 @@ enum Watch: Command {
         "Prints each change of <domain> (of its <key>s only, when given) it sees, until interrupted."
     static let details = """
         Sees every writer: this machine's other processes as well as prefs itself. After each commit
-        (the domain's directory's events; every 100 ms where the directory cannot be watched, as on a
+        (the domain's directory's events, and every 100 ms while another process's commit may still
+        be publishing, as on a slow disk; every 100 ms where the directory cannot be watched, as on a
         file system without inotify or a root not created yet) it looks at the domain and prints one
         line for each key whose value differs from its last look:
         `<key> = <value>` (the value as property-list text on one line) or `<key> removed`; with --json,
@@ -66,7 +67,7 @@ enum Watch: Command {
         var looker = Looker(domain: domain, context: context)
         waiter.follow()  // NB: before the first look, so no commit falls between the two.
         var seen = try looker.values()
-        while waiter.nextLook() {
+        while waiter.nextLook(anotherProcessMayBeCommitting: { looker.anotherProcessMayBeCommitting }) {
             let now = try looker.values()
             for key in Set(seen.keys).union(now.keys).sorted() where keys.isEmpty || keys.contains(key) {
                 if let old = seen[key], let new = now[key], old.isIdentical(to: new) { continue }
@@ -107,8 +108,9 @@ enum Watch: Command {
             polling = events.map { !$0.follow(databases: [database]).isEmpty } ?? true
         }
 
-        /// Waits for the next look; false once stopped.
-        func nextLook() -> Bool {
+        /// Waits for the next look; false once stopped. `anotherProcessMayBeCommitting` is asked when a
+        /// look may be the last (see ``LookSchedule``).
+        func nextLook(anotherProcessMayBeCommitting: () -> Bool) -> Bool {
             guard let events else {
                 _ = fallback.wait(timeout: .now() + .milliseconds(Watch.intervalMilliseconds))
                 return !isStopped
@@ -121,7 +123,7 @@ enum Watch: Command {
                 let now = ContinuousClock.now
                 if wakeup.changed { schedule.eventArrived(at: now) }
                 if schedule.isDue(at: now) {
-                    schedule.looked(at: now)
+                    schedule.looked(at: now, anotherProcessMayBeCommitting: anotherProcessMayBeCommitting)
                     break
                 }
                 if let poll, poll <= now { break }
@@ -142,6 +144,9 @@ enum Watch: Command {
             self.domain = domain
             self.context = context
         }
+
+        /// True when another process may be in the middle of a commit to the domain's file.
+        var anotherProcessMayBeCommitting: Bool { defaults?.anotherProcessMayBeCommitting ?? false }
 
         /// The values stored in the domain now; none while it has no file.
         /// - Throws: the library's error when the file there cannot be read.

@@ -101,7 +101,15 @@ enum Write: Command {
         let operands = invocation.operands
         if operands.count == 2 {
             let domain = try Context.domainName(operands[0])
-            let values = try dictionary(operands[1], domain: domain)
+            let schema = context.trustedSchema(of: domain)
+            // NB: every leaf of the text is a string: a key's text is read by its type, as a plain value is.
+            let values = try dictionary(operands[1], domain: domain).reduce(into: [String: PreferenceValue]()) { values, pair in
+                guard case .string(let text) = pair.value, let type = schema?.entry(named: pair.key)?.type else {
+                    values[pair.key] = pair.value
+                    return
+                }
+                values[pair.key] = try ValueParser.parse(text, as: type, domain: domain, key: pair.key)
+            }
             let kept = try context.changing(domain) { try $0.replacePersistentValues(values) }
             return Context.reportKept(kept, in: domain, console: context.console)
         }

@@ -163,16 +163,20 @@ struct Context: Sendable {
     }
 
     /// The store of `domain` under the root, searching no other domain's file until it is read past.
+    private func store(_ domain: String) throws -> Defaults {
+        try Defaults(suiteName: domain, configuration: configuration(of: domain))
+    }
+
+    /// The configuration of the stores of `domain`: under the root, no launch arguments, the warnings
+    /// collected.
     ///
     /// NB: a user's store obeys the schema installed for it by itself; a system-wide layer's root is not a
     /// user's root, so its store is given the schema installed in the system directories.
-    private func store(_ domain: String) throws -> Defaults {
+    func configuration(of domain: String) -> Defaults.Configuration {
         let warnings = warnings
-        return try Defaults(
-            suiteName: domain,
-            configuration: .init(
-                location: .directory(root), arguments: [], systemDirectories: systemDirectories,
-                schema: layer == .user ? nil : rule(of: domain), errorHandler: { warnings.record($0) }))
+        return .init(
+            location: .directory(root), arguments: [], systemDirectories: systemDirectories,
+            schema: layer == .user ? nil : rule(of: domain), errorHandler: { warnings.record($0) })
     }
 
     /// Creates the root (mode 0755) and the empty file of `domain` (mode 0644) when missing, so that every
