@@ -21,7 +21,9 @@ let package = Package(
     targets: [
         // The store and what sits on it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "LayeredDefaults", dependencies: ["CSQLite"]),
+        // Preference values and their formats (property lists, old-style text, tagged JSON): no store.
+        .target(name: "LayeredDefaultsValues"),
+        .target(name: "LayeredDefaults", dependencies: ["LayeredDefaultsValues", "CSQLite"]),
         // Foundation's `UserDefaults` names, each a short adapter over the core.
         .target(name: "LayeredDefaultsCompatibility", dependencies: ["LayeredDefaults"]),
         .target(name: "ThemePreferences", dependencies: ["LayeredDefaults"]),

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(LayeredDefaults LayeredDefaultsCompatibility LayeredDefaultsTesting ThemePreferences)
+modules=(LayeredDefaultsValues LayeredDefaults LayeredDefaultsCompatibility LayeredDefaultsTesting ThemePreferences)
 output="${DOCS_OUTPUT:-$PWD/.build/docs}"
 # NB: a scratch path of its own: the symbol-graph flags would otherwise invalidate the ordinary build.
 scratch="$PWD/.build/docs-build"

@@ -36,7 +36,7 @@ usage() {
 # Compiles the modules the harness needs, each once, instrumented for libFuzzer and AddressSanitizer,
 # and links one binary (with one name a target), unless none of their sources changed since the last build.
 build_binary() {
-    local sources=(Sources/LayeredDefaults Sources/LayeredDefaultsCompatibility Sources/ToolSupport Sources/prefs Sources/CSQLite
+    local sources=(Sources/LayeredDefaultsValues Sources/LayeredDefaults Sources/LayeredDefaultsCompatibility Sources/ToolSupport Sources/prefs Sources/CSQLite
         Tests/FuzzRegressionTests/Harness Fuzz/Entry.swift scripts/fuzz.sh)
     if [ -x "$binary" ] && [ -z "$(find "${sources[@]}" -newer "$binary" -print -quit)" ]; then return; fi
     echo "== building the fuzz binary (.build/fuzz)"
@@ -52,6 +52,7 @@ build_binary() {
         swiftc "${flags[@]}" -wmo -module-name "$module" -emit-module -emit-module-path "$build/modules/$module.swiftmodule" \
             -c -o "$build/objects/$module.o" "$@"
     }
+    compile LayeredDefaultsValues $(find Sources/LayeredDefaultsValues -name '*.swift' | sort)
     compile LayeredDefaults $(find Sources/LayeredDefaults -name '*.swift' | sort)
     compile LayeredDefaultsCompatibility $(find Sources/LayeredDefaultsCompatibility -name '*.swift' | sort)
     compile ToolSupport $(find Sources/ToolSupport -name '*.swift' | sort)

@@ -5,7 +5,8 @@ Usage: undocumented-symbols.py <symbol-graph-dir> <module>...
 
 Reads the symbol graphs swiftc emits (-emit-symbol-graph): `<module>.symbols.json` and the extension
 graphs `<module>@<other>.symbols.json`. A symbol counts as documented when its doc comment is written in
-this package (a `docComment` whose `module` is absent or one of ours); a comment inherited from the
+this package (a `docComment` whose `module` is absent or one of the package's, ``PACKAGE_MODULES``: an
+extension graph lists the members of another module's type with that module's comments); a comment inherited from the
 standard library (e.g. `description` of `CustomStringConvertible`) does not count. Prints one line per
 undocumented symbol, `module: kind path` sorted, and exits 1 when there is any.
 """
@@ -13,6 +14,12 @@ import glob
 import json
 import os
 import sys
+
+# The package's modules whose comments count as written here.
+PACKAGE_MODULES = {
+    "LayeredDefaultsValues", "LayeredDefaults", "LayeredDefaultsCompatibility", "LayeredDefaultsTesting",
+    "ThemePreferences", "ThemePreferencesTesting",
+}
 
 
 def undocumented(directory, modules):
@@ -35,7 +42,7 @@ def undocumented(directory, modules):
                 if symbol.get("isImplicit") or symbol["names"]["title"].startswith("_"):
                     continue
                 comment = symbol.get("docComment")
-                if comment and comment.get("module", module) in modules and comment.get("lines"):
+                if comment and comment.get("module", module) in PACKAGE_MODULES and comment.get("lines"):
                     continue
                 kind = symbol["kind"]["displayName"]
                 found.add(f"{module}: {kind} {'.'.join(symbol['pathComponents'])}")

@@ -3,6 +3,7 @@ import PackageTestSupport
 import Testing
 
 @testable import LayeredDefaults
+@testable import LayeredDefaultsValues
 
 /// The work of reading a binary property list grows linearly with its size, whatever its shape: the
 /// reader's steps (the bytes it scans) are counted, never timed, for hostile shapes at several sizes.

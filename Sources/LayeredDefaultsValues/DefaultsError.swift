@@ -1,6 +1,8 @@
 import Foundation
 
-/// Everything that can go wrong in a ``Defaults`` store.
+/// Everything that can go wrong in a `Defaults` store, and in reading or checking its values: the one error
+/// type of the package, shared by the values module (whose readers and checks throw its value and
+/// document cases) and the store, so that one `catch` meets both.
 ///
 /// Messages name the suite, the key, the file and the type involved, and say what to do next.
 /// They never contain a stored or rejected value: preferences may hold personal data.
@@ -35,7 +37,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// write-ahead log for each path, as for a hard link. Nothing was opened.
     case mountPoint(path: String)
     /// This user may not read the path, or search a directory on the way to it. A permission problem,
-    /// not corruption: nothing was changed, and ``Defaults/repair(suiteName:location:)`` leaves it alone.
+    /// not corruption: nothing was changed, and `Defaults.repair(suiteName:location:)` leaves it alone.
     case permissionDenied(path: String)
     /// The store cannot be written: the file or its directory is read-only.
     case readOnly(suite: String, key: String?)
@@ -48,22 +50,22 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     case fileTooLarge(suite: String, key: String?)
     /// A stored value could not be decoded: its row does not match its type tag.
     case undecodableValue(suite: String, key: String, type: String)
-    /// The value found for a typed key cannot be read as the key's type (e.g. a ``CodablePreference``
+    /// The value found for a typed key cannot be read as the key's type (e.g. a `CodablePreference`
     /// whose type gained a non-optional property): the key reads as its default and the stored value
-    /// is left as it is. A read reports it once per key name and ``Defaults`` instance; a typed
-    /// ``Defaults/update(_:_:)`` throws it every time, changing nothing.
+    /// is left as it is. A read reports it once per key name and `Defaults` instance; a typed
+    /// `Defaults.update(_:_:)` throws it every time, changing nothing.
     case mismatchedValue(suite: String, key: String, type: String)
     /// A write through the store was made from inside the body of a transaction on the same store,
-    /// which holds the write lock: use the ``DomainTransaction`` given to the body instead.
+    /// which holds the write lock: use the `DomainTransaction` given to the body instead.
     case nestedTransaction(suite: String)
     /// A read or write of `suite` was refused, at once, because it was made from inside the body of a
     /// transaction of `transactionSuite`: a body reaches only its own domain (through its
-    /// ``DomainTransaction``, or reads through `Defaults` that its own domain answers). Use `suite` before
+    /// `DomainTransaction`, or reads through `Defaults` that its own domain answers). Use `suite` before
     /// or after the transaction. (SQLite gives no atomicity across files: a write to `suite` would not roll
     /// back with the transaction anyway.) Domains that cannot be written (the managed and system domains)
     /// may be read from a body.
     case otherSuiteInTransaction(suite: String, transactionSuite: String)
-    /// A value could not be encoded for storage (e.g. a ``CodablePreference`` whose encoding throws).
+    /// A value could not be encoded for storage (e.g. a `CodablePreference` whose encoding throws).
     case unencodableValue(suite: String, key: String, type: String)
     /// The value's arrays and dictionaries nest deeper than `limit` levels
     /// (``PreferenceValue/maximumNestingDepth``). Nothing was written.
@@ -72,7 +74,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// infinities are outside it), which not every format the store uses can hold. Nothing was written.
     case dateOutOfRange(suite: String, key: String)
     /// The key's value is forced by the managed domain (an administrator's, under
-    /// ``Defaults/Configuration/systemDirectories``): no write through ``Defaults`` may change it.
+    /// `Defaults.Configuration.systemDirectories`): no write through `Defaults` may change it.
     /// Nothing was written.
     case forced(suite: String, key: String)
     /// Any other storage failure: `code` is SQLite's extended result code (`SQLITE_IOERR_WRITE` is
@@ -97,13 +99,13 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// deleted (e.g. by a cleaner of "temporary" files). This process's connection still has the old
     /// files, so its writes would mix with other processes' or be lost. Nothing was written.
     case replacedFile(suite: String, path: String)
-    /// The file given to ``Defaults/restore(suiteName:configuration:from:)`` is not a backup that can be
+    /// The file given to `Defaults.restore(suiteName:configuration:from:)` is not a backup that can be
     /// restored (`reason` says why). Nothing was changed.
     case invalidBackup(path: String, reason: String)
-    /// ``Defaults/backup(suiteName:location:to:replacing:)`` found a file at its destination and was not
+    /// `Defaults.backup(suiteName:location:to:replacing:)` found a file at its destination and was not
     /// asked to replace it. Nothing was written.
     case backupExists(path: String)
-    /// The destination given to ``Defaults/backup(suiteName:location:to:replacing:)`` is a database with
+    /// The destination given to `Defaults.backup(suiteName:location:to:replacing:)` is a database with
     /// a `-wal`, `-shm` or `-journal` beside it (in use, or left so by a crash), or is such a file of a
     /// database: replacing it would mix the backup with another database's log. Nothing was written.
     case backupDestinationInUse(path: String)
@@ -115,12 +117,12 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// one of its choices; `accepts` says what it does accept. Nothing was written.
     case valueNotAccepted(suite: String, key: String, accepts: String)
     /// The domain's schema does not declare the key and does not allow undeclared keys
-    /// (``PreferenceSchema/allowsUndeclaredKeys``); `nearest` names the schema's keys nearest to it (a
+    /// (`PreferenceSchema/allowsUndeclaredKeys`); `nearest` names the schema's keys nearest to it (a
     /// typo's likely meaning), if any. Nothing was written.
     case undeclaredKey(suite: String, key: String, nearest: [String])
     /// The value found for a key is not one its schema entry (or the typed key's own declaration)
     /// accepts (`accepts` says what it does): the key reads as its default and the stored value is left
-    /// as it is. A read reports it once per key name and ``Defaults`` instance.
+    /// as it is. A read reports it once per key name and `Defaults` instance.
     case storedValueNotAccepted(suite: String, key: String, accepts: String)
     /// A schema's declaration does not hold together (`reason` says why; `key` names the key, if one).
     /// Nothing was installed.
@@ -128,6 +130,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The schema file at `path` cannot be trusted: it is not a schema of this format (`reason` says
     /// where it fails, never quoting it). It is not used, and was left untouched.
     case malformedSchema(path: String, reason: String)
+
+    /// The longest suite name, in characters (`SuiteName.maximumLength` of the store).
+    package static let maximumSuiteNameLength = 128
 
     /// What makes a property list's value unmappable, for the messages that name its keys.
     package static let unmappableReasons =
@@ -137,7 +142,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidSuiteName(let name):
-            "Invalid suite name \(name.debugDescription): use 1-\(SuiteName.maximumLength) letters, digits, '.', '-' or '_', not '.' or '..'"
+            "Invalid suite name \(name.debugDescription): use 1-\(Self.maximumSuiteNameLength) letters, digits, '.', '-' or '_', not '.' or '..'"
         case .invalidKey(let suite):
             "Invalid key in suite '\(suite)': a key must not be empty, nor hold more than \(String.maximumCombiningRun) combining marks in a row"
         case .notPropertyList(let suite, let key, let type):
@@ -215,62 +220,5 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
 
     private static func keyPhrase(_ key: String?) -> String {
         key.map { " key '\($0)'" } ?? ""
-    }
-
-    /// True for ``undecodableValue(suite:key:type:)``: one row is unreadable, not the domain.
-    var isUndecodableValue: Bool {
-        if case .undecodableValue = self { true } else { false }
-    }
-
-    /// `error` as a ``DefaultsError``: itself when it is one, else classified as a storage failure of `suite`.
-    static func wrapping(_ error: any Error, suite: String) -> DefaultsError {
-        if let error = storage(error, suite: suite, key: nil) as? DefaultsError { return error }
-        return .storageFailure(suite: suite, key: nil, code: -1, reason: "\(type(of: error))")
-    }
-
-    /// A storage failure carrying SQLite's `error`.
-    static func storageFailure(_ error: SQLiteError, suite: String, key: String?) -> DefaultsError {
-        .storageFailure(suite: suite, key: key, code: error.code.rawValue, reason: error.description)
-    }
-
-    /// Classifies a failure during an operation on `suite` (and `key`, if one): a ``SQLiteError``
-    /// becomes the matching case; any other error (a caller's own, thrown from a transaction body)
-    /// passes through unchanged.
-    static func storage(_ error: any Error, suite: String, key: String?) -> any Error {
-        guard let error = error as? SQLiteError else { return error }
-        switch error.code.primary {
-        case .readOnly: return DefaultsError.readOnly(suite: suite, key: key)
-        case .busy, .locked: return DefaultsError.busy(suite: suite, key: key)
-        case .full: return DefaultsError.diskFull(suite: suite, key: key)
-        // NB: SQLite says SQLITE_FULL only for ENOSPC while writing a page; the same ENOSPC while growing
-        // the -shm index (SQLITE_IOERR_SHMSIZE), a quota's EDQUOT and the file-size limit's EFBIG are
-        // I/O errors, told apart by the errno behind them.
-        case .ioError, .cantOpen:
-            return space(error.systemErrno, suite: suite, key: key) ?? DefaultsError.storageFailure(error, suite: suite, key: key)
-        default: return DefaultsError.storageFailure(error, suite: suite, key: key)
-        }
-    }
-
-    /// Classifies the failure of a system call (its `errno` is `code`) doing `operation` (e.g. "create")
-    /// on `path` for `suite` (and `key`, if one).
-    static func system(_ code: Int32, path: String, operation: String, suite: String, key: String? = nil) -> DefaultsError {
-        if code == EROFS { return .readOnly(suite: suite, key: key) }
-        return space(code, suite: suite, key: key) ?? fileSystem(code, path: path, operation: operation)
-    }
-
-    /// Classifies the failure of a system call (its `errno` is `code`) doing `operation` (e.g. "list") on
-    /// `path`, outside any one suite: ``permissionDenied(path:)`` or ``fileSystemFailure(path:operation:code:)``.
-    package static func fileSystem(_ code: Int32, path: String, operation: String) -> DefaultsError {
-        code == EACCES || code == EPERM
-            ? .permissionDenied(path: path) : .fileSystemFailure(path: path, operation: operation, code: code)
-    }
-
-    /// The error of an `errno` saying that there is no room left, or nil for any other.
-    private static func space(_ code: Int32, suite: String, key: String?) -> DefaultsError? {
-        switch code {
-        case ENOSPC, EDQUOT: .diskFull(suite: suite, key: key)
-        case EFBIG: .fileTooLarge(suite: suite, key: key)
-        default: nil
-        }
     }
 }
