@@ -88,7 +88,7 @@ extension Defaults {
             of: backup, suite: suiteName, live: existing, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
         func restore(into store: DomainStore, excluding: DomainStore?) throws -> [String] {
             let rules = try writeRules(of: suiteName, excluding: excluding, root: registry.root, configuration: configuration)
-            return try store.transaction(rules: rules) { domain in
+            return try store.writeTransaction(rules: rules) { domain in
                 let kept = try domain.replaceAll(with: content.values)
                 try domain.replaceMigrationRecords(with: content.migrations)
                 return kept

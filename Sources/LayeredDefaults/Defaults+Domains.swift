@@ -43,14 +43,17 @@ extension Defaults {
     }
 
     /// Replaces the whole persistent domain `domainName` (this one by default) with `values`, in one
-    /// transaction: the batch write.
+    /// transaction: the batch write, and with `[:]` the removal of every value (a domain without a file
+    /// then stays so).
     ///
     /// A key the domain's managed domain forces keeps its row (the user's own value, which the forced
-    /// one shadows), as no write may change it: `values` may hold that key only with that same value.
+    /// one shadows), as no write may change it: `values` may hold that key only with that same value. An
+    /// emptied domain keeps its file, because deleting a SQLite file that another process has open would
+    /// silently lose that process's later writes; `prefs prune` deletes the files of unused domains.
     /// - Returns: the forced keys whose rows were kept, sorted (usually none).
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/invalidKey(suite:)``,
-    ///   ``DefaultsError/forced(suite:key:)`` for a forced key whose value `values` would change, or a
-    ///   storage error; nothing changes then.
+    ///   ``DefaultsError/forced(suite:key:)`` for a forced key whose value `values` would change, what the
+    ///   domain's schema refuses, or a storage error; nothing changes (and nothing is created) then.
     @discardableResult
     public func replacePersistentValues(
         _ values: [String: PreferenceValue], forName domainName: String? = nil
@@ -58,30 +61,14 @@ extension Defaults {
         -> [String]
     {
         let name = domainName ?? suiteName
-        if name != suiteName, try registry.store(named: name, create: false) == nil {
+        var kept: [String] = []
+        if let store = try store(named: name, create: false) {
+            kept = try writing(in: store) { try $0.replaceAll(with: values) }
+        } else if !values.isEmpty {
             // NB: a change the rules refuse creates nothing: tried first on a store in memory, of the same rules.
             let rules = try Self.writeRules(of: name, excluding: nil, root: registry.root, configuration: configuration)
-            _ = try DomainStore.inMemory(name: name).transaction(rules: rules) { try $0.replaceAll(with: values) }
-        }
-        let store = try store(named: name, create: true)!
-        let kept = try transaction(in: store) { try $0.replaceAll(with: values) }
-        postChange()
-        return kept
-    }
-
-    /// Removes every value of the persistent domain `domainName` (this one by default), in one
-    /// transaction; a domain that does not exist stays so.
-    ///
-    /// The file stays (empty), because deleting a SQLite file that another process has open would
-    /// silently lose that process's later writes; `prefs prune` deletes the files of unused domains. A
-    /// key the domain's managed domain forces keeps its row, as no write may change it.
-    /// - Returns: the forced keys whose rows were kept, sorted (usually none).
-    /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` or a storage error; nothing changes then.
-    @discardableResult
-    public func removePersistentValues(forName domainName: String? = nil) throws -> [String] {
-        var kept: [String] = []
-        if let store = try store(named: domainName ?? suiteName, create: false) {
-            kept = try transaction(in: store) { try $0.removeAll() }
+            _ = try DomainStore.inMemory(name: name).writeTransaction(rules: rules) { try $0.replaceAll(with: values) }
+            kept = try writing(in: try store(named: name, create: true)!) { try $0.replaceAll(with: values) }
         }
         postChange()
         return kept

@@ -11,7 +11,7 @@ extension Defaults {
     /// Only existing files are opened, and nothing is created. A file that cannot be opened (corrupt,
     /// unreadable) is sent to the error handler and left out: the rest of the search list still works;
     /// a managed one is also returned as `managedFailure`, which then fails every write (see
-    /// ``transaction(in:key:_:)``).
+    /// ``writing(in:key:_:)``).
     static func systemLayers(
         of suiteName: String, configuration: Configuration, excluding persistent: DomainStore
     )

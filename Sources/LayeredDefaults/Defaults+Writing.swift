@@ -19,7 +19,7 @@ extension Defaults {
     /// ``write(_:forKey:)`` of a key the app declared as `declared` (a typed key's schema entry, which
     /// applies where the domain's schema does not declare the key).
     func write(_ value: PreferenceValue?, forKey key: String, declared: PreferenceSchema.Entry?) throws {
-        _ = try transaction(in: persistent, key: key) { try $0.write(value, forKey: key, declared: declared) }
+        _ = try writing(in: persistent, key: key) { try $0.write(value, forKey: key, declared: declared) }
         postChange(changedKeys: CollectionOfOne(key))
     }
 
@@ -44,7 +44,7 @@ extension Defaults {
     @discardableResult
     public func transaction<T>(_ body: (inout DomainTransaction) throws -> T) throws -> T {
         var changes: [(key: String, value: PreferenceValue?)]?
-        let result = try transaction(in: persistent) { domain in
+        let result = try writing(in: persistent) { domain in
             let result = try body(&domain)
             changes = domain.removedAll ? nil : domain.changes
             return result
@@ -53,21 +53,25 @@ extension Defaults {
         return result
     }
 
-    /// Atomically replaces the value of `key` with `transform(old value)`, in one write transaction, so
-    /// concurrent updates from threads and processes are never lost. `UserDefaults` has no equivalent.
+    /// Atomically changes the value of `key` in place, in one write transaction, so concurrent updates from
+    /// threads and processes are never lost: the same shape as a typed key's ``update(_:_:)``. `UserDefaults`
+    /// has no equivalent.
     ///
     /// ```swift
-    /// try defaults.update(forKey: "launchCount") { .integer(($0?.integerValue ?? 0) + 1) }
+    /// try defaults.update(forKey: "launchCount") { $0 = .integer(($0?.integerValue ?? 0) + 1) }
     /// ```
     /// - Parameters:
     ///   - key: the key to update, in the persistent domain.
-    ///   - transform: receives the stored value (nil when none) and returns the new one (nil removes).
+    ///   - transform: changes the stored value (nil when none) in place; nil removes the key.
     /// - Returns: the new value.
     /// - Throws: what `transform` throws, or a storage error; nothing changes then.
     @discardableResult
-    public func update(forKey key: String, _ transform: (PreferenceValue?) throws -> PreferenceValue?) throws -> PreferenceValue?
-    {
-        try update(forKey: key, declared: nil, transform)
+    public func update(forKey key: String, _ transform: (inout PreferenceValue?) throws -> Void) throws -> PreferenceValue? {
+        try update(forKey: key, declared: nil) { value in
+            var value = value
+            try transform(&value)
+            return value
+        }
     }
 
     /// ``update(forKey:_:)`` of a key the app declared as `declared` (see ``write(_:forKey:declared:)``).
@@ -75,7 +79,7 @@ extension Defaults {
     func update(
         forKey key: String, declared: PreferenceSchema.Entry?, _ transform: (PreferenceValue?) throws -> PreferenceValue?
     ) throws -> PreferenceValue? {
-        let value = try transaction(in: persistent, key: key) { domain in
+        let value = try writing(in: persistent, key: key) { domain in
             let value = try transform(domain.value(forKey: key))
             try domain.write(value, forKey: key, declared: declared)
             return value
@@ -88,14 +92,14 @@ extension Defaults {
     /// rows of any domain, under that domain's ``WriteRules``: the keys of its managed domain (under this
     /// instance's system directories) are forced, and its schema (``Configuration/schema`` for this
     /// instance's own domain, else the installed one) is checked.
-    func transaction<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
+    func writing<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
         let rules =
             store === persistent
             ? WriteRules(
                 forcedKeys: try Self.forcedKeys(of: (searchList.managed, searchList.managedFailure)),
                 schema: searchList.schema.forWriting)
             : try Self.writeRules(of: store.name, excluding: store, root: registry.root, configuration: configuration)
-        return try store.transaction(key: key, rules: rules, body)
+        return try store.writeTransaction(key: key, rules: rules, body)
     }
 
     /// The rules of a write to the domain `name` at `root` (nil in memory) that is not the persistent

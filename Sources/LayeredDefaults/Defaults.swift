@@ -132,7 +132,7 @@ public final class Defaults: Sendable {
     /// are not consulted.
     /// - Throws: ``DefaultsError`` when the domain cannot be read.
     public func persistentValue(forKey key: String) throws -> PreferenceValue? {
-        try searchList.read(key, in: persistent) { throw $0 }
+        try searchList.storedValue(key, in: persistent) { throw $0 }
     }
 
     /// The value of `key` found by the search list; a domain that cannot be read is reported and skipped.

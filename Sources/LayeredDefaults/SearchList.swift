@@ -229,7 +229,7 @@ final class SearchList: Sendable {
         if hasArguments.load(ordering: .acquiring), let argument = layers.withLock({ $0.arguments[key] }) {
             return argumentType.map { $0.value(ofArgument: argument) } ?? argument
         }
-        if let value = try read(key, in: persistent, failed: failed) { return value }
+        if let value = try storedValue(key, in: persistent, failed: failed) { return value }
         let count = changes.load(ordering: .acquiring)
         // NB: not from inside a transaction's body: there, the search must reach the stores, so that what a
         // body may read does not depend on what is remembered (another writable store refuses it).
@@ -244,7 +244,9 @@ final class SearchList: Sendable {
         var complete = true
         for store in stores.dropFirst() {
             let isSystem = Self.contains(system, store)
-            if let value = try read(key, in: store, asReadOnlyLayer: isSystem, failed: failed, skipped: { complete = false }) {
+            if let value = try storedValue(
+                key, in: store, asReadOnlyLayer: isSystem, failed: failed, skipped: { complete = false })
+            {
                 found = value
                 break
             }
@@ -264,7 +266,7 @@ final class SearchList: Sendable {
     /// The value of `key` in the managed domain (the first of its files that holds it), or nil.
     func managedValue(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
         for store in managed {
-            if let value = try read(key, in: store, asReadOnlyLayer: true, failed: failed) { return value }
+            if let value = try storedValue(key, in: store, asReadOnlyLayer: true, failed: failed) { return value }
         }
         return nil
     }
@@ -273,7 +275,7 @@ final class SearchList: Sendable {
     /// (it is left untouched); any other failure goes to `failed`. Either way `skipped` runs first.
     /// `asReadOnlyLayer` (the managed and system domains): from inside a transaction's body, read
     /// without waiting instead of refused (see ``DomainStore/FromAnotherTransaction``).
-    func read(
+    func storedValue(
         _ key: String, in store: DomainStore, asReadOnlyLayer: Bool = false, failed: (any Error) throws -> Void,
         skipped: () -> Void = {}
     ) rethrows -> PreferenceValue? {
@@ -319,7 +321,7 @@ final class SearchList: Sendable {
     }
 
     /// Merges the values of `store` into `merged`, above what it holds; see ``resolve(failed:)`` and, for
-    /// `asReadOnlyLayer`, ``read(_:in:asReadOnlyLayer:failed:skipped:)``.
+    /// `asReadOnlyLayer`, ``storedValue(_:in:asReadOnlyLayer:failed:skipped:)``.
     private func merge(
         _ store: DomainStore, asReadOnlyLayer: Bool, into merged: inout [String: PreferenceValue],
         failed: (any Error) throws -> Void

@@ -2,7 +2,7 @@ import Foundation
 import LayeredDefaults
 
 /// The whole-domain methods of `UserDefaults`, over the core's `resolvedValues()`,
-/// `persistentValues(forName:)`, `replacePersistentValues(_:forName:)`, `removePersistentValues(forName:)`
+/// `persistentValues(forName:)`, `replacePersistentValues(_:forName:)` (`[:]` empties it)
 /// and `domainNames()`. They never throw: errors go to the configuration's error handler and leave the
 /// store unchanged.
 extension Defaults {
@@ -29,7 +29,7 @@ extension Defaults {
 
     /// Removes every value of the persistent domain `domainName`; the file stays, empty.
     public func removePersistentDomain(forName domainName: String) {
-        _ = reportingErrors { try removePersistentValues(forName: domainName) }
+        _ = reportingErrors { try replacePersistentValues([:], forName: domainName) }
     }
 
     /// The names of the persistent domains at this instance's location.

@@ -212,7 +212,7 @@ do {
         }
     case ("increment", 2):
         for _ in 0..<(Int(rest[1]) ?? 0) {
-            try defaults.update(forKey: rest[0]) { .integer(($0?.integerValue ?? 0) + 1) }
+            try defaults.update(forKey: rest[0]) { $0 = .integer(($0?.integerValue ?? 0) + 1) }
         }
     case ("append", 3):
         // Appends "<prefix>-<i>" to the string list `key`, `count` times, through the typed update.
@@ -306,7 +306,7 @@ func churn(_ defaults: Defaults, prefix: String, count: Int, pause: (every: Int,
             say("ok")
         case 2:
             say("do inc \(counter)")
-            let value = try defaults.update(forKey: counter) { .integer(($0?.integerValue ?? 0) + 1) }
+            let value = try defaults.update(forKey: counter) { $0 = .integer(($0?.integerValue ?? 0) + 1) }
             say("ok \(value?.integerValue ?? -1)")
         default:
             let key = "\(prefix)-\(index)"

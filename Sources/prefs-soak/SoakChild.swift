@@ -106,7 +106,7 @@ struct SoakChild {
                 case 45..<55:
                     let counter = Int.random(in: 0..<SoakOptions.counters, using: &generator)
                     let value = try defaults.update(forKey: SoakProtocol.counter(counter)) {
-                        .integer(($0?.integerValue ?? 0) + 1)
+                        $0 = .integer(($0?.integerValue ?? 0) + 1)
                     }
                     say("U \(counter) \(value?.integerValue ?? -1)")
                 case 55..<60:

@@ -26,7 +26,7 @@ import Testing
                 for index in 0..<200 {
                     defaults.set(index, forKey: "task\(task)-\(index)")
                     _ = defaults.integer(forKey: "task\((task + 1) % 8)-\(index)")
-                    _ = try? defaults.update(forKey: "counter") { .integer(($0?.integerValue ?? 0) + 1) }
+                    _ = try? defaults.update(forKey: "counter") { $0 = .integer(($0?.integerValue ?? 0) + 1) }
                 }
             }
             let values = try freshValues(of: root.appendingPathComponent("threads.sqlite3"))

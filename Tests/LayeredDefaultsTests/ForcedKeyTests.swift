@@ -44,10 +44,10 @@ import Testing
         try withForcedKey { root, open, reported in
             let defaults = try open(suite)
             let name: String? = suite == "app" ? nil : "app"
-            #expect(try defaults.removePersistentValues(forName: name) == ["locked"])
+            #expect(try defaults.replacePersistentValues([:], forName: name) == ["locked"])
             #expect(try userValues(root) == ["locked": "mine"])
 
-            try defaults.transaction(in: try #require(try defaults.store(named: "app", create: false))) {
+            try defaults.writing(in: try #require(try defaults.store(named: "app", create: false))) {
                 try $0.write("mine", forKey: "free")
             }
             #expect(try defaults.replacePersistentValues([:], forName: name) == ["locked"])
@@ -79,7 +79,7 @@ import Testing
             let forced = DefaultsError.forced(suite: "app", key: "locked")
             #expect(throws: forced) { try defaults.write("x", forKey: "locked") }
             #expect(throws: forced) { try defaults.write(nil, forKey: "locked") }
-            #expect(throws: forced) { try defaults.update(forKey: "locked") { _ in "x" } }
+            #expect(throws: forced) { try defaults.update(forKey: "locked") { $0 = "x" } }
             #expect(throws: forced) { try defaults.transaction { try $0.write("x", forKey: "locked") } }
             #expect(throws: forced) { try defaults.transaction { try $0.renameKey("free", to: "locked") } }
             #expect(throws: forced) { try defaults.transaction { try $0.renameKey("locked", to: "elsewhere") } }
@@ -87,7 +87,7 @@ import Testing
             #expect(try defaults.appliedMigrations().isEmpty)
             let other = try open("other")
             #expect(throws: forced) {
-                try other.transaction(in: try #require(try other.store(named: "app", create: false))) {
+                try other.writing(in: try #require(try other.store(named: "app", create: false))) {
                     try $0.write("x", forKey: "locked")
                 }
             }

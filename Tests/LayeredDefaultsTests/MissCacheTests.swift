@@ -36,7 +36,7 @@ import Testing
             let other = try makeDefaults("test.other", root: root)
             try other.replacePersistentValues(["k": .string("global")], forName: Defaults.globalDomain)
             #expect(defaults.string(forKey: "k") == "global")
-            try other.removePersistentValues(forName: Defaults.globalDomain)
+            try other.replacePersistentValues([:], forName: Defaults.globalDomain)
             #expect(defaults.string(forKey: "k") == "registered")
         }
     }

@@ -47,7 +47,7 @@ import Testing
             let untypedKey = Defaults.Key<Int>("fontSize", default: 0)
             #expect(throws: Self.refusal) { try defaults.write(100, forKey: "fontSize") }
             #expect(throws: Self.refusal) { try defaults.write(100, for: untypedKey) }
-            #expect(throws: Self.refusal) { try defaults.update(forKey: "fontSize") { _ in 200 } }
+            #expect(throws: Self.refusal) { try defaults.update(forKey: "fontSize") { $0 = 200 } }
             #expect(throws: Self.refusal) { try defaults.update(untypedKey) { $0 = 5 } }
             #expect(throws: Self.refusal) { try defaults.transaction { try $0.write(100, forKey: "fontSize") } }
             #expect(throws: Self.refusal) { try defaults.transaction { try $0.replaceAll(with: ["fontSize": "big"]) } }

@@ -71,7 +71,7 @@ import Testing
             let forced = DefaultsError.forced(suite: "app", key: "locked")
             #expect(throws: forced) { try defaults.write("mine", forKey: "locked") }
             #expect(throws: forced) { try defaults.write(nil, forKey: "locked") }
-            #expect(throws: forced) { try defaults.update(forKey: "locked") { _ in "mine" } }
+            #expect(throws: forced) { try defaults.update(forKey: "locked") { $0 = "mine" } }
             #expect(throws: forced) {
                 try defaults.transaction { domain in
                     try domain.write("after", forKey: "free")

@@ -27,7 +27,7 @@ struct BusyTests {
             #expect(try holder.nextLine(before: deadline) == "locked")
 
             #expect(throws: DefaultsError.busy(suite: "busy", key: "k")) { try defaults.write("after", forKey: "k") }
-            #expect(throws: DefaultsError.busy(suite: "busy", key: "count")) { try defaults.update(forKey: "count") { _ in 2 } }
+            #expect(throws: DefaultsError.busy(suite: "busy", key: "count")) { try defaults.update(forKey: "count") { $0 = 2 } }
             #expect(throws: DefaultsError.busy(suite: "busy", key: nil)) {
                 try defaults.transaction { try $0.write("t", forKey: "t") }
             }

@@ -28,7 +28,7 @@ struct DiskFullTests {
             let big = PreferenceValue.data(Data(repeating: 0xAB, count: 256 * 1024))
             #expect(throws: DefaultsError.diskFull(suite: "full", key: "big")) { try defaults.write(big, forKey: "big") }
             #expect(throws: DefaultsError.diskFull(suite: "full", key: "k1")) { try defaults.write(big, forKey: "k1") }
-            #expect(throws: DefaultsError.diskFull(suite: "full", key: "k2")) { try defaults.update(forKey: "k2") { _ in big } }
+            #expect(throws: DefaultsError.diskFull(suite: "full", key: "k2")) { try defaults.update(forKey: "k2") { $0 = big } }
             #expect(throws: DefaultsError.diskFull(suite: "full", key: nil)) {
                 try defaults.transaction { domain in
                     try domain.write(.string("small"), forKey: "small")
@@ -49,7 +49,7 @@ struct DiskFullTests {
 
             try setMaximumPageCount(of: defaults) { _ in 1_073_741_823 }
             try defaults.write(big, forKey: "big")
-            try defaults.update(forKey: "k2") { _ in big }
+            try defaults.update(forKey: "k2") { $0 = big }
             var after = before
             after["big"] = big
             after["k2"] = big

@@ -68,7 +68,7 @@ struct RejectedInputTests {
             let expected = DefaultsError.invalidKey(suite: "keys")
             #expect(throws: expected) { try defaults.write("v", forKey: "") }
             #expect(throws: expected) { try defaults.write(nil, forKey: "") }
-            #expect(throws: expected) { try defaults.update(forKey: "") { _ in "v" } }
+            #expect(throws: expected) { try defaults.update(forKey: "") { $0 = "v" } }
             #expect(throws: expected) {
                 try defaults.transaction { domain in
                     try domain.write("changed", forKey: "k")
@@ -94,7 +94,7 @@ struct RejectedInputTests {
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(throws: expected, sourceLocation: sourceLocation) { try defaults.write(value, forKey: "k") }
-        #expect(throws: expected, sourceLocation: sourceLocation) { try defaults.update(forKey: "k") { _ in value } }
+        #expect(throws: expected, sourceLocation: sourceLocation) { try defaults.update(forKey: "k") { $0 = value } }
         #expect(throws: expected, sourceLocation: sourceLocation) {
             try defaults.transaction { domain in
                 try domain.write("changed", forKey: "other")

@@ -83,7 +83,7 @@ struct ThreadLoadTests {
                     _ = try defaults.value(
                         forKey: "t\(Int.random(in: 0..<8, using: &generator))-k\(Int.random(in: 0..<40, using: &generator))")
                 case 85..<95:
-                    try defaults.update(forKey: "shared-counter") { .integer(($0?.integerValue ?? 0) + 1) }
+                    try defaults.update(forKey: "shared-counter") { $0 = .integer(($0?.integerValue ?? 0) + 1) }
                     outcome.increments += 1
                 default:
                     let (first, second) = (ownKey(), ownKey())

@@ -48,7 +48,7 @@ extension Defaults {
     public func observe<Value>(
         _ observed: Observed<Value>, initial: Bool = true, handler: @escaping @Sendable (Value) -> Void
     ) -> DefaultsObservation {
-        observe(observed, initial: initial) { mark, value in
+        register(observed, initial: initial) { mark, value in
             ObservationCenter.shared.deliveryQueue.async {
                 // NB: checked here, right before the call, on the serial queue: once `cancel()` returned,
                 // only a delivery that had passed this check already may still call the handler.
@@ -81,7 +81,7 @@ extension Defaults {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
         // NB: yielded on the evaluating thread, in order, not through the delivery queue: a stream never
         // waits behind a slow handler. A yield never blocks, so the evaluation never waits for a consumer.
-        let observation = observe(observed, initial: initial) { mark, value in
+        let observation = register(observed, initial: initial) { mark, value in
             guard !mark.isCancelled else { return }
             continuation.yield(value)
         }
@@ -96,7 +96,7 @@ extension Defaults {
     /// Registers an observation of `observed` that calls `deliver` with its cancellation mark and the
     /// value: first with the value read now (when `initial`), then, on the evaluating thread, with each
     /// value that differs from the last one. `deliver` checks the mark before it hands the value on.
-    private func observe<Value>(
+    private func register<Value>(
         _ observed: Observed<Value>, initial: Bool,
         deliver: @escaping @Sendable (CancellationMark, Value) -> Void
     ) -> DefaultsObservation {

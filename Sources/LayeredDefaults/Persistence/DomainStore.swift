@@ -219,7 +219,7 @@ final class DomainStore: Sendable {
         case .this:
             // NB: from inside a transaction's body on this thread, read the open transaction, never the
             // view: the body's own changes are visible, for every key alike.
-            return try read { try $0.value(forKey: key) }
+            return try reading { try $0.value(forKey: key) }
         case .other(let suite):
             if fromAnotherTransaction == .refused {
                 throw DefaultsError.otherSuiteInTransaction(suite: name, transactionSuite: suite)
@@ -267,7 +267,7 @@ final class DomainStore: Sendable {
 
     /// Runs `body` with the table gateway, for reads that the view does not serve (e.g. the migrations table).
     /// - Throws: what `body` throws, storage errors classified as ``DefaultsError``.
-    func read<T>(_ body: (PreferencesTable) throws -> T) throws -> T {
+    func reading<T>(_ body: (PreferencesTable) throws -> T) throws -> T {
         try withTable(key: nil) { table, _ in
             do {
                 return try body(table)
@@ -304,7 +304,7 @@ final class DomainStore: Sendable {
     ///   - key: the key the transaction is about, if one, for error messages.
     ///   - rules: what the body's writes obey (the forced keys, whose rows it does not remove, and the schema).
     @discardableResult
-    func transaction<T>(
+    func writeTransaction<T>(
         key: String? = nil, rules: WriteRules = WriteRules(), _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         if let unavailable {

@@ -22,7 +22,7 @@ enum Delete: Command {
                 ? PrefsError.missingPair(domain: domain, key: operands[1]) : PrefsError.missingDomain(domain)
         }
         guard operands.count == 2 else {
-            let kept = try defaults.removePersistentValues()
+            let kept = try defaults.replacePersistentValues([:])
             Context.reportKept(kept, in: domain, console: context.console)
             return
         }

@@ -128,16 +128,16 @@ enum Write: Command {
             case .append(let elements):
                 try defaults.update(forKey: key) { stored in
                     switch stored {
-                    case nil: return .array(elements)
-                    case .array(let existing)?: return .array(existing + elements)
+                    case nil: stored = .array(elements)
+                    case .array(let existing)?: stored = .array(existing + elements)
                     case let other?: throw mismatch(other, expected: "an array", flag: "-array-add", domain: domain, key: key)
                     }
                 }
             case .merge(let entries):
                 try defaults.update(forKey: key) { stored in
                     switch stored {
-                    case nil: return .dictionary(entries)
-                    case .dictionary(let existing)?: return .dictionary(existing.merging(entries) { _, new in new })
+                    case nil: stored = .dictionary(entries)
+                    case .dictionary(let existing)?: stored = .dictionary(existing.merging(entries) { _, new in new })
                     case let other?: throw mismatch(other, expected: "a dictionary", flag: "-dict-add", domain: domain, key: key)
                     }
                 }
