@@ -39,8 +39,8 @@ extension Defaults {
         /// again, without end).
         public var errorHandler: @Sendable (DefaultsError) -> Void
         /// Whether every change made through the instance posts `Defaults.didChangeNotification` (of `LayeredDefaultsCompatibility`) to
-        /// `NotificationCenter.default`. The default is false: posting costs about 4,600 instructions per
-        /// write even when nobody observes (an eighth of a durable write). Turn it on for code written
+        /// `NotificationCenter.default`. The default is false: posting costs every write a good part of its
+        /// time even when nobody observes (docs/PERFORMANCE.md). Turn it on for code written
         /// against `UserDefaults.didChangeNotification`; ``Defaults/observe(_:initial:handler:)`` and
         /// ``Defaults/changes(of:initial:bufferingPolicy:)`` need no notification and also see other processes' writes.
         public var postsChangeNotifications: Bool

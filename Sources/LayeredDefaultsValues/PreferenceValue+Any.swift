@@ -21,7 +21,7 @@ extension PreferenceValue {
         }
 
         // NB: the common cases first, and NSNumber only for real NSNumber objects: casting a Swift value
-        // to NSNumber goes through Objective-C bridging, thousands of instructions for a String.
+        // to NSNumber goes through Objective-C bridging, costly for a String.
         if let value = value as? String {
             self = .string(value)
             return

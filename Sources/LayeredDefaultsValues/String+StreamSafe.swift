@@ -6,7 +6,7 @@ extension String {
     /// True when the text holds at most ``maximumCombiningRun`` combining marks in a row.
     ///
     /// NB: Swift hashes and compares strings in their normal form, which takes time quadratic in the
-    /// longest run of combining marks: a key of 40,000 of them cost seconds to hash. Every reader of
+    /// longest run of combining marks: a key of tens of thousands of them costs seconds to hash. Every reader of
     /// untrusted text refuses such a key before it hashes it, and the write path before it stores one.
     package var isStreamSafe: Bool {
         // NB: a scalar below U+0300 (no combining mark is) is UTF-8 bytes below 0xCC only.

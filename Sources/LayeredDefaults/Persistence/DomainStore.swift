@@ -426,7 +426,7 @@ final class DomainStore: Sendable {
     ///   at once, without running it, from inside another store's transaction (see ``FromAnotherTransaction``).
     ///
     /// NB: never inlined: inlined, it made the hit path of ``value(forKey:fromAnotherTransaction:)``
-    /// 9 instructions longer (`scripts/perf-budget.sh`).
+    /// longer (`scripts/perf-budget.sh` tells).
     @inline(never)
     private func withTable<T>(
         key: String?, fromAnotherTransaction: FromAnotherTransaction = .refused,

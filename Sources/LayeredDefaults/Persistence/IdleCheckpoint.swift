@@ -28,8 +28,8 @@ final class IdleCheckpoint: Sendable {
     private let armedAt = Lock<UInt64?>(nil)
     /// What the timer's firing calls (see ``start(_:)``), and the timer, once the first arming made it.
     ///
-    /// NB: made lazily: making, activating and cancelling a dispatch source cost about 5,000 instructions
-    /// at each open and close, and most stores opened are only read. Apart from ``armedAt``, so that a
+    /// NB: made lazily: making, activating and cancelling a dispatch source at each open and close is a
+    /// cost most stores would pay for nothing: most stores opened are only read. Apart from ``armedAt``, so that a
     /// commit finding the timer armed (most of a burst's) takes one small lock, as before.
     private let timer = Lock<(handler: (@Sendable () -> Void)?, source: (any DispatchSourceTimer)?)>((nil, nil))
 

@@ -17,7 +17,7 @@ package enum Schema {
 
     // NB: the type check is a chain of `=`, not `type IN (...)`: SQLite (3.40) evaluates an IN list of
     // more than two constants by building a temporary b-tree each time the statement runs, which made
-    // every upsert 9x the instructions of a plain one. Files created before keep the IN form: correct,
+    // every upsert many times as costly as a plain one. Files created before keep the IN form: correct,
     // only slower to write.
     package static let create = """
         CREATE TABLE IF NOT EXISTS preferences (
@@ -172,7 +172,7 @@ package enum Schema {
         // two questions, but never the other way round. So a file without our id that holds objects is
         // foreign only if it still has no id after they were counted. (One statement over the table-valued
         // pragmas, `SELECT ... FROM pragma_application_id`, did it in one read, but compiling those cost
-        // about 370,000 instructions, a quarter of opening a store.)
+        // a large share of opening a store.)
         var applicationID = try connection.integer("PRAGMA application_id")
         var objects = 0
         if applicationID == 0 {

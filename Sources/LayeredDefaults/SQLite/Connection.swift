@@ -236,9 +236,9 @@ private final class WALCommitCounter {
 /// NB: SQLite's own default (`wal_autocheckpoint`, 1,000 frames, 4 MiB of 4 KiB pages). The store
 /// checkpoints its log once it is idle (``IdleCheckpoint``), so a burst of writes starts from an empty
 /// log and only one of more than 1,000 frames without a pause of a tenth of a second reaches this. A
-/// larger backstop (4,000 was tried) spares longer bursts, but a process that never pauses then stalls
-/// four times as long each time (14-20 ms against 3-8 ms in prefs-bench's `write-latency` on a shared
-/// VM), and the log file keeps that larger size until the store closes.
+/// larger backstop spares longer bursts, but a process that never pauses then stalls as many times longer
+/// each time (prefs-bench's `write-latency`, docs/PERFORMANCE.md), and the log file keeps that larger size
+/// until the store closes.
 let backstopCheckpointFrames: Int32 = 1000
 
 /// SQLite's WAL hook: runs after each commit of the connection that wrote frames to the log.
