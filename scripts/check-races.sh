@@ -22,7 +22,7 @@ output="$reports/swift-test.log"
 # own runtime faults (SIGBUS inside its shadow-memory access, in its memcpy interceptor) before the child
 # can fail as it should. The ordinary suite runs them.
 TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}log_path=$reports/tsan" \
-    swift test --sanitize=thread --scratch-path .build/tsan \
+    swift test --sanitize=thread --scratch-path .build/tsan -Xswiftc -DLAYERED_DEFAULTS_TSAN \
     --skip aWriteOverTheFileSizeLimitFailsTypedAndLosesNothing --skip aFullDiskDuringIdleCheckpointsLosesNothing "$@" >"$output" 2>&1
 tests=$?
 

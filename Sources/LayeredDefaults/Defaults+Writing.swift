@@ -19,8 +19,11 @@ extension Defaults {
     /// ``write(_:forKey:)`` of a key the app declared as `declared` (a typed key's schema entry, which
     /// applies where the domain's schema does not declare the key).
     func write(_ value: PreferenceValue?, forKey key: String, declared: PreferenceSchema.Entry?) throws {
-        _ = try writing(in: persistent, key: key) { try $0.write(value, forKey: key, declared: declared) }
-        postChange(changedKeys: CollectionOfOne(key))
+        var commit: DomainStore.Commit?
+        _ = try writing(in: persistent, key: key, committed: { commit = $0 }) {
+            try $0.write(value, forKey: key, declared: declared)
+        }
+        postChange(changedKeys: CollectionOfOne(key), commit: commit)
     }
 
     /// Runs `body` in one write transaction on the persistent domain, committed when this returns.
@@ -44,12 +47,13 @@ extension Defaults {
     @discardableResult
     public func transaction<T>(_ body: (inout DomainTransaction) throws -> T) throws -> T {
         var changes: [(key: String, value: PreferenceValue?)]?
-        let result = try writing(in: persistent) { domain in
+        var commit: DomainStore.Commit?
+        let result = try writing(in: persistent, committed: { commit = $0 }) { domain in
             let result = try body(&domain)
             changes = domain.removedAll ? nil : domain.changes
             return result
         }
-        postChange(changedKeys: changes?.lazy.map(\.key))
+        postChange(changedKeys: changes?.lazy.map(\.key), commit: commit)
         return result
     }
 
@@ -79,12 +83,13 @@ extension Defaults {
     func update(
         forKey key: String, declared: PreferenceSchema.Entry?, _ transform: (PreferenceValue?) throws -> PreferenceValue?
     ) throws -> PreferenceValue? {
-        let value = try writing(in: persistent, key: key) { domain in
+        var commit: DomainStore.Commit?
+        let value = try writing(in: persistent, key: key, committed: { commit = $0 }) { domain in
             let value = try transform(domain.value(forKey: key))
             try domain.write(value, forKey: key, declared: declared)
             return value
         }
-        postChange(changedKeys: CollectionOfOne(key))
+        postChange(changedKeys: CollectionOfOne(key), commit: commit)
         return value
     }
 
@@ -92,14 +97,17 @@ extension Defaults {
     /// rows of any domain, under that domain's ``WriteRules``: the keys of its managed domain (under this
     /// instance's system directories) are forced, and its schema (``Configuration/schema`` for this
     /// instance's own domain, else the installed one) is checked.
-    func writing<T>(in store: DomainStore, key: String? = nil, _ body: (inout DomainTransaction) throws -> T) throws -> T {
+    func writing<T>(
+        in store: DomainStore, key: String? = nil, committed: (DomainStore.Commit) -> Void = { _ in },
+        _ body: (inout DomainTransaction) throws -> T
+    ) throws -> T {
         let rules =
             store === persistent
             ? WriteRules(
                 forcedKeys: try Self.forcedKeys(of: (searchList.managed, searchList.managedFailure)),
                 schema: searchList.schema.forWriting)
             : try Self.writeRules(of: store.name, excluding: store, root: registry.root, configuration: configuration)
-        return try store.writeTransaction(key: key, rules: rules, body)
+        return try store.writeTransaction(key: key, rules: rules, committed: committed, body)
     }
 
     /// The rules of a write to the domain `name` at `root` (nil in memory) that is not the persistent

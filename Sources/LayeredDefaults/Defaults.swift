@@ -101,9 +101,10 @@ public final class Defaults: Sendable {
     /// After a change that may alter any key's value: a registration, a suite, a whole domain.
     func postChange() { postChange(changedKeys: nil as [String]?) }
 
-    /// After a change of `changedKeys` (nil: of any key), so observers of other keys are not evaluated.
-    func postChange<Keys: Sequence<String>>(changedKeys: Keys?) {
-        searchList.changes.add(1, ordering: .releasing)
+    /// After a change of `changedKeys` (nil: of any key), so observers of other keys are not evaluated;
+    /// `commit` is the instance's own commit that made it, if one (the answers of other keys stay known).
+    func postChange<Keys: Sequence<String>>(changedKeys: Keys?, commit: DomainStore.Commit? = nil) {
+        searchList.recordChange(of: changedKeys, commit: commit)
         if configuration.postsChangeNotifications {
             NotificationCenter.default.post(name: Self.changeNotificationName, object: self)
         }

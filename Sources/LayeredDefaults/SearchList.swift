@@ -28,8 +28,8 @@ final class SearchList: Sendable {
     /// Counts the changes made through the instance and the global domain's opening, incremented after
     /// each (see ``Defaults/postChange()``): the count of every ``ChangeStamp``.
     let changes = Atomic<Int>(0)
-    /// What searches found past the persistent domain.
-    let fallThrough = Lock(FallThroughCache())
+    /// What the instance's searches found, valid for one stamp of every layer.
+    let resolved = Lock(ResolvedAnswers())
     /// The schema of the persistent domain: its defaults are the last layer, and a value it refuses
     /// reads as its default.
     let schema: ApplicableSchema
@@ -149,9 +149,30 @@ final class SearchList: Sendable {
 
     /// The stamp of every layer: the managed domain and every store searched.
     var stamp: ChangeStamp {
-        let count = changes.load(ordering: .acquiring)
+        let count = changeCount
         let stores = withLayers { $0.stores }
         return ChangeStamp(changes: count, stores: managed + stores)
+    }
+
+    /// The count of the changes through the instance (``changes``) and of the schemas it read: what a
+    /// stamp holds. Both only grow, so their sum moves whenever either does.
+    @inline(__always) var changeCount: Int { changes.load(ordering: .acquiring) &+ schema.generation }
+
+    /// Records a change through the instance of `keys` (nil: of any key), after ``Defaults/postChange()``'s
+    /// caller made it: a commit of its own (`commit`) to the persistent domain keeps the resolved answers
+    /// of the other keys; anything else forgets them. Then counts the change.
+    func recordChange<Keys: Sequence<String>>(of keys: Keys?, commit: DomainStore.Commit?) {
+        resolved.withLock { answers in
+            if let commit, commit.store === persistent {
+                answers.apply(
+                    commitTo: persistent, changing: keys, changes: changeCount, before: commit.before, after: commit.after,
+                    isOnlyCommit: commit.isOnlyCommit)
+            } else {
+                answers.forgetAll()
+            }
+            // NB: counted while the answers' lock is held, so that no search stamps a state between the two.
+            changes.add(1, ordering: .releasing)
+        }
     }
 
     /// Puts the global domain in the search list, unless it is already: the one thread that does opens
@@ -189,26 +210,57 @@ final class SearchList: Sendable {
     /// found may be: one it refuses reads as the schema's default (reported once); an argument, which is
     /// text, is read as the entry's type first. When no domain holds the key, the schema's default is the
     /// last layer (unless `schemaDefault` is false: then nil).
+    ///
+    /// Outside a transaction's body, a search of the instance's own rules (no `declared`) is answered by
+    /// ``resolved`` while nothing changed since it was found: one look-up.
     @inline(__always)
     func search(
         _ key: String, declared: DeclaredEntry? = nil, schemaDefault: Bool = true, failed: (any Error) throws -> Void
     ) rethrows -> PreferenceValue? {
-        // NB: the hot path: with no schema and no declaration, one atomic load more than the layers' search.
-        if declared == nil, schema.isKnownAbsent { return try searchLayers(key, argumentType: nil, failed: failed) }
-        return try searchChecked(key, declared: declared?.entry, schemaDefault: schemaDefault, failed: failed)
+        // NB: the hot path: one atomic load (no store lock held), the count, the answers' lock and one look-up.
+        // Not from inside a transaction's body: there, the search must reach the stores, so that what a body
+        // may read does not depend on what is remembered (another writable store refuses it).
+        guard declared == nil, schemaDefault, !StoreLock.isAnyHeldByCurrentThread else {
+            return try searchChecked(key, declared: declared?.entry, schemaDefault: schemaDefault, failed: failed)
+        }
+        let count = changeCount
+        if let known = resolved.withLock({ $0.answer(forKey: key, changes: count) }) { return known }
+        return try searchRemembering(key, changes: count, failed: failed)
     }
 
-    /// ``search(_:declared:schemaDefault:failed:)`` where a schema may apply, or the key is declared.
+    /// The search of ``search(_:declared:schemaDefault:failed:)``, remembered in ``resolved`` with the
+    /// stamp taken before it began (`changes`, and the layers' fingerprints) unless it skipped a domain it
+    /// could not read or a row it could not decode: the next read then tries (and reports) again.
     @inline(never)
+    private func searchRemembering(
+        _ key: String, changes count: Int, failed: (any Error) throws -> Void
+    ) rethrows
+        -> PreferenceValue?
+    {
+        // NB: the stores searched now, without opening the global domain: a search that opens it counts a
+        // change, and the stamp taken before it is stale.
+        let stamp = ChangeStamp(changes: count, stores: managed + layers.withLock { $0.stores })
+        var complete = true
+        let found = try searchChecked(key, declared: nil, schemaDefault: true, failed: failed) { complete = false }
+        if complete { resolved.withLock { $0.remember(found, forKey: key, stamp: stamp) } }
+        return found
+    }
+
+    /// ``search(_:declared:schemaDefault:failed:)`` through the layers; `skipped` runs for a domain that
+    /// could not be read or a row that could not be decoded.
     private func searchChecked(
-        _ key: String, declared: PreferenceSchema.Entry?, schemaDefault: Bool, failed: (any Error) throws -> Void
+        _ key: String, declared: PreferenceSchema.Entry?, schemaDefault: Bool, failed: (any Error) throws -> Void,
+        skipped: () -> Void = {}
     ) rethrows -> PreferenceValue? {
         let schemaEntry = schema.forReading?.entry(named: key)
-        guard let entry = schemaEntry ?? declared else { return try searchLayers(key, argumentType: nil, failed: failed) }
+        guard let entry = schemaEntry ?? declared else {
+            return try searchLayers(key, argumentType: nil, failed: failed, skipped: skipped)
+        }
         // NB: a forced value reads as itself: the administrator's rule comes before any schema (a user's
         // own schema file must not undo it).
-        if !managed.isEmpty, let forced = try managedValue(key, failed: failed) { return forced }
-        if let found = try searchLayers(key, argumentType: entry.type, searchingManaged: false, failed: failed) {
+        if !managed.isEmpty, let forced = try managedValue(key, failed: failed, skipped: skipped) { return forced }
+        if let found = try searchLayers(key, argumentType: entry.type, searchingManaged: false, failed: failed, skipped: skipped)
+        {
             if entry.accepts(found) { return found }
             reportOnce(.storedValueNotAccepted(suite: suiteName, key: key, accepts: entry.acceptedPhrase), key: key)
         }
@@ -220,41 +272,23 @@ final class SearchList: Sendable {
     /// ``PreferenceSchema/ValueType/value(ofArgument:)``).
     private func searchLayers(
         _ key: String, argumentType: PreferenceSchema.ValueType?, searchingManaged: Bool = true,
-        failed: (any Error) throws -> Void
+        failed: (any Error) throws -> Void, skipped: () -> Void
     ) rethrows -> PreferenceValue? {
-        // NB: a key of the persistent domain costs one lock, the store's (the argument domain
-        // costs one more only when it holds keys, the managed domain only when it exists); the layers are
-        // copied only on a miss.
-        if searchingManaged, !managed.isEmpty, let forced = try managedValue(key, failed: failed) { return forced }
+        if searchingManaged, !managed.isEmpty, let forced = try managedValue(key, failed: failed, skipped: skipped) {
+            return forced
+        }
         if hasArguments.load(ordering: .acquiring), let argument = layers.withLock({ $0.arguments[key] }) {
             return argumentType.map { $0.value(ofArgument: argument) } ?? argument
         }
-        if let value = try storedValue(key, in: persistent, failed: failed) { return value }
-        let count = changes.load(ordering: .acquiring)
-        // NB: not from inside a transaction's body: there, the search must reach the stores, so that what a
-        // body may read does not depend on what is remembered (another writable store refuses it).
-        if !StoreLock.isAnyHeldByCurrentThread,
-            let known = fallThrough.withLock({ $0.value(forKey: key, changes: count) })
-        {
-            return known
-        }
+        if let value = try storedValue(key, in: persistent, failed: failed, skipped: skipped) { return value }
         let (stores, system, registered) = withLayers { ($0.stores, $0.system, $0.registration[key]) }
-        let stamp = ChangeStamp(changes: count, stores: stores.dropFirst())
-        var found = registered
-        var complete = true
         for store in stores.dropFirst() {
             let isSystem = Self.contains(system, store)
-            if let value = try storedValue(
-                key, in: store, asReadOnlyLayer: isSystem, failed: failed, skipped: { complete = false })
-            {
-                found = value
-                break
+            if let value = try storedValue(key, in: store, asReadOnlyLayer: isSystem, failed: failed, skipped: skipped) {
+                return value
             }
         }
-        // NB: a search that skipped a domain it could not read, or read an undecodable row, is not
-        // remembered: the next read tries (and reports) again.
-        if complete { fallThrough.withLock { $0.remember(found, forKey: key, stamp: stamp) } }
-        return found
+        return registered
     }
 
     /// True when `store` is one of `layer`'s (by identity): whether a store of the search is a read-only
@@ -263,10 +297,17 @@ final class SearchList: Sendable {
         !layer.isEmpty && layer.contains { $0 === store }
     }
 
-    /// The value of `key` in the managed domain (the first of its files that holds it), or nil.
-    func managedValue(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
+    /// The value of `key` in the managed domain (the first of its files that holds it), or nil; `skipped`
+    /// as for ``storedValue(_:in:asReadOnlyLayer:failed:skipped:)``.
+    func managedValue(
+        _ key: String, failed: (any Error) throws -> Void, skipped: () -> Void = {}
+    ) rethrows
+        -> PreferenceValue?
+    {
         for store in managed {
-            if let value = try storedValue(key, in: store, asReadOnlyLayer: true, failed: failed) { return value }
+            if let value = try storedValue(key, in: store, asReadOnlyLayer: true, failed: failed, skipped: skipped) {
+                return value
+            }
         }
         return nil
     }

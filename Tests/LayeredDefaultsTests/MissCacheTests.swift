@@ -18,12 +18,54 @@ import Testing
         #expect(view.values["stored"] == .integer(1), "stored values are kept")
     }
 
-    @Test func fallThroughCacheIsBounded() throws {
+    @Test func theResolvedAnswersOfAbsentKeysAreBounded() throws {
         let defaults = try makeInMemoryDefaults()
-        for index in 0..<(FallThroughCache.limit + 100) {
+        try defaults.write(1, forKey: "stored")
+        // NB: the first search past the persistent domain opens the global domain, a change: answers found
+        // before it are stale.
+        #expect(try defaults.value(forKey: "opens.the.global.domain") == nil)
+        #expect(try defaults.value(forKey: "stored") == 1)
+        for index in 0..<(ResolvedAnswers.absentLimit + 100) {
             #expect(defaults.object(forKey: "missing.\(index)") == nil)
         }
-        #expect(defaults.searchList.fallThrough.withLock { $0.entries.count } <= FallThroughCache.limit)
+        let answers = defaults.searchList.resolved.withLock { $0.answers }
+        #expect(answers.count <= ResolvedAnswers.absentLimit + 2)
+        #expect(answers["stored"] == .some(1), "present answers are kept")
+    }
+
+    /// A write of the instance's own forgets the answer of the key it changed and keeps the others: a
+    /// read after it sees the new value, and another key still costs one look-up.
+    @Test func anOwnWriteKeepsTheOtherAnswers() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("test.answers", root: root)
+            try defaults.write("a", forKey: "a")
+            try defaults.write("b", forKey: "b")
+            // NB: the first search past the persistent domain opens the global domain, a change.
+            #expect(try defaults.value(forKey: "missing") == nil)
+            #expect(try defaults.value(forKey: "a") == "a" && defaults.value(forKey: "b") == "b")
+            #expect(try defaults.value(forKey: "missing") == nil)
+            try defaults.write("a2", forKey: "a")
+            #expect(defaults.searchList.resolved.withLock { $0.answers.keys.sorted() } == ["b", "missing"])
+            #expect(try defaults.value(forKey: "a") == "a2")
+            try defaults.write("new", forKey: "missing")
+            #expect(try defaults.value(forKey: "missing") == "new")
+            defaults.register(["r": 1])
+            #expect(defaults.searchList.resolved.withLock { $0.answers.isEmpty }, "a registration forgets them all")
+            #expect(try defaults.value(forKey: "r") == 1)
+        }
+    }
+
+    /// Another instance's commit to the same file makes every answer stale.
+    @Test func anotherInstancesCommitMakesTheAnswersStale() throws {
+        try withTemporaryRoot { root in
+            let first = try makeDefaults("test.answers", root: root)
+            let second = try makeDefaults("test.answers", root: root, arguments: ["-x", "1"])
+            try first.write("one", forKey: "k")
+            #expect(try first.value(forKey: "k") == "one" && first.value(forKey: "other") == nil)
+            try second.write("two", forKey: "k")
+            try second.write("here", forKey: "other")
+            #expect(try first.value(forKey: "k") == "two" && first.value(forKey: "other") == "here")
+        }
     }
 
     @Test func missIsForgottenWhenSearchedDomainsChange() throws {

@@ -108,7 +108,7 @@ extension Defaults {
         let id = ObservationCenter.shared.add(keys: observed.keys, stores: { [weak self] in self?.observedStores ?? [] }) {
             [weak self] in
             guard !mark.isCancelled, let self else { return }
-            let count = searchList.changes.load(ordering: .acquiring)
+            let count = searchList.changeCount
             guard !last.state.withLock({ $0.stamp.isCurrent(changes: count) }) else { return }
             let stamp = searchList.stamp
             let value = observed.read(self)

@@ -75,6 +75,15 @@ final class DomainStore: Sendable {
         table.connection.close()
     }
 
+    /// What a commit of this store did to its fingerprint: from `before` (taken under the write lock) to
+    /// `after`, and whether it was the one commit between them (``ChangeSignal/isOnlyCommit(wroteLog:between:and:)``).
+    struct Commit {
+        let store: DomainStore
+        let before: ChangeSignal.Fingerprint
+        let after: ChangeSignal.Fingerprint
+        let isOnlyCommit: Bool
+    }
+
     /// What the paths of this store's files name now, compared with what its connection opened.
     enum FilesAtPath: Equatable {
         /// The database, its `-wal` and its `-shm` (always, in memory).
@@ -303,9 +312,12 @@ final class DomainStore: Sendable {
     /// - Parameters:
     ///   - key: the key the transaction is about, if one, for error messages.
     ///   - rules: what the body's writes obey (the forced keys, whose rows it does not remove, and the schema).
+    ///   - committed: called once the transaction has committed, the store's lock still held, with what the
+    ///     commit did to the store's fingerprint.
     @discardableResult
     func writeTransaction<T>(
-        key: String? = nil, rules: WriteRules = WriteRules(), _ body: (inout DomainTransaction) throws -> T
+        key: String? = nil, rules: WriteRules = WriteRules(), committed: (Commit) -> Void = { _ in },
+        _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         if let unavailable {
             if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
@@ -353,6 +365,7 @@ final class DomainStore: Sendable {
             view.withLock {
                 $0.patch(changes, removedAll: removedAll, since: before, isOnlyCommit: isOnlyCommit, current: current)
             }
+            committed(Commit(store: self, before: before.fingerprint, after: current, isOnlyCommit: isOnlyCommit))
             // NB: only a commit that wrote to a log asks for a checkpoint: never an in-memory store's.
             if wroteLog {
                 headerAfterOwnCommit.withLock { $0 = isOnlyCommit ? current : nil }

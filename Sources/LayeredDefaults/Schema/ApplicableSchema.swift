@@ -62,6 +62,12 @@ final class ApplicableSchema: Sendable {
     private let loaded = Lock<Loaded?>(nil)
     /// Whether a schema applies, for a read's fast path: 0 not known yet, 1 none, 2 one.
     private let applies = Atomic<UInt8>(0)
+    /// How many times the schema that applies changed (another was read): part of every stamp, so that
+    /// answers found under the old one are not kept.
+    private let changeCount = Atomic<Int>(0)
+
+    /// How many times the schema that applies changed since the store was opened.
+    @inline(__always) var generation: Int { changeCount.load(ordering: .acquiring) }
 
     /// The schema of `suiteName` for a store at `root` (nil in memory) searching `systemDirectories`:
     /// `configured` when given, else the installed one; `report` receives a file that cannot be used.
@@ -130,6 +136,7 @@ final class ApplicableSchema: Sendable {
                     if let loaded, loaded.states.count == states.count { schema = loaded.schema }
                 }
             }
+            if loaded?.schema != schema { changeCount.add(1, ordering: .releasing) }
             loaded = Loaded(files: files, states: states, schema: schema)
             applies.store(schema == nil ? 1 : 2, ordering: .releasing)
             return (schema, failure)

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
     import Darwin
 #else
@@ -14,7 +16,9 @@
 ///   ``HeldByThisThread``, naming the suite whose lock the thread holds: it never waits.
 ///
 /// The lock the calling thread holds is kept in a thread-local slot (one per thread: a thread holds
-/// at most one), so an uncontended lock costs the mutex and two thread-local stores.
+/// at most one), so an uncontended lock costs the mutex and two thread-local stores; and the number of
+/// store locks held in the process is counted, so that a thread asks its slot only while some store's
+/// lock is held: a read outside every transaction pays one atomic load.
 final class StoreLock: Sendable {
     /// The calling thread holds another store's lock: the suite of that store.
     struct HeldByThisThread: Error {
@@ -24,6 +28,9 @@ final class StoreLock: Sendable {
     /// The suite of the store this lock guards.
     let suite: String
     private let lock = Lock(())
+
+    /// How many store locks are held in the process now. While it is 0, no thread holds one.
+    private static let heldCount = Atomic<Int>(0)
 
     /// The lock the calling thread holds, as an unretained pointer (nil: none).
     private static let held: pthread_key_t = {
@@ -44,15 +51,16 @@ final class StoreLock: Sendable {
     }
 
     /// Which store lock the calling thread holds, as seen from this one.
-    var holding: Holding {
-        guard let held = pthread_getspecific(Self.held) else { return .none }
+    @inline(__always) var holding: Holding {
+        // NB: this thread's own count is seen by itself: 0 means it holds no lock.
+        guard Self.heldCount.load(ordering: .relaxed) != 0, let held = pthread_getspecific(Self.held) else { return .none }
         if held == UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) { return .this }
         return .other(suite: Unmanaged<StoreLock>.fromOpaque(held).takeUnretainedValue().suite)
     }
 
     /// True when the calling thread holds any store's lock (it is inside a transaction's body, or a
     /// store's own short work).
-    static var isAnyHeldByCurrentThread: Bool { pthread_getspecific(held) != nil }
+    static var isAnyHeldByCurrentThread: Bool { heldCount.load(ordering: .relaxed) != 0 && pthread_getspecific(held) != nil }
 
     /// Runs `body` holding the lock, and returns what it returns; `reentered` is true when the calling
     /// thread already held it, and `body` then runs without taking it again.
@@ -65,8 +73,12 @@ final class StoreLock: Sendable {
         case .none: break
         }
         return try lock.withLock { _ in
+            Self.heldCount.add(1, ordering: .relaxed)
             pthread_setspecific(Self.held, Unmanaged.passUnretained(self).toOpaque())
-            defer { pthread_setspecific(Self.held, nil) }
+            defer {
+                pthread_setspecific(Self.held, nil)
+                Self.heldCount.subtract(1, ordering: .relaxed)
+            }
             return try body(false)
         }
     }

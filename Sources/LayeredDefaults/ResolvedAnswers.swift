@@ -1,0 +1,74 @@
+/// What the searches of one ``Defaults`` instance found, by key: the value a read gets (nil: no layer
+/// holds the key and the schema gives it no default), valid for one ``ChangeStamp`` of every layer read
+/// (the managed domain, the persistent domain, the suites, the global domain once opened, the system
+/// domain) and of the instance's own changes. A hit, a miss and a default each cost one look-up.
+///
+/// Its rules: an answer is remembered only by a search that read every layer it needed (one that met an
+/// unreadable domain or an undecodable row is not), stamped when that search began, so a commit during it
+/// makes it stale; any change the stamp does not cover empties it; and a commit of the instance's own, the
+/// one commit since the stamp, forgets the answers of the keys it changed and keeps the rest.
+///
+/// NB: values are shared, not copied: an answer holds the same storage as the store's view (copy-on-write),
+/// so the table costs its slots.
+struct ResolvedAnswers {
+    /// How many keys known to be absent everywhere are kept: reading ever more distinct missing keys must
+    /// not grow it without bound. Past it, the absent answers are forgotten.
+    static let absentLimit = 4096
+
+    /// The state the answers were found in (nil: none yet).
+    private var stamp: ChangeStamp?
+    /// The answers, by key: `.some(nil)` for a key that reads as nil.
+    private(set) var answers: [String: PreferenceValue?] = [:]
+    /// How many of ``answers`` are nil.
+    private var absentCount = 0
+
+    /// The answer for `key` while nothing changed since the answers were found (`changes` is the
+    /// instance's count now), else nil (the answers are then forgotten).
+    @inline(__always) mutating func answer(forKey key: String, changes: Int) -> PreferenceValue?? {
+        guard let stamp else { return nil }
+        guard stamp.isCurrent(changes: changes) else {
+            forgetAll()
+            return nil
+        }
+        return answers[key]
+    }
+
+    /// Remembers `value` for `key`, found by a search that began in `stamp`; the answers start again from
+    /// `stamp` when they belong to another state.
+    mutating func remember(_ value: PreferenceValue?, forKey key: String, stamp: ChangeStamp) {
+        if self.stamp != stamp {
+            forgetAll()
+            self.stamp = stamp
+        }
+        if value == nil {
+            if absentCount >= Self.absentLimit {
+                answers = answers.filter { $0.value != nil }
+                absentCount = 0
+            }
+            absentCount += 1
+        }
+        answers[key] = .some(value)
+    }
+
+    /// Applies a commit of the instance's own to `store` that changed `keys` (nil: any key), made when the
+    /// instance's count was `changes` (it is one more now), `store`'s fingerprint going from `before` to
+    /// `after` with no other commit between (`isOnlyCommit`): the answers of `keys` are forgotten and the
+    /// rest stay valid. Otherwise, or for any key, everything is forgotten.
+    mutating func apply(
+        commitTo store: DomainStore, changing keys: (some Sequence<String>)?, changes: Int,
+        before: ChangeSignal.Fingerprint, after: ChangeSignal.Fingerprint, isOnlyCommit: Bool
+    ) {
+        guard let keys, isOnlyCommit, let stamp,
+            let advanced = stamp.advancing(changes: changes, store: store, from: before, to: after)
+        else { return forgetAll() }
+        for key in keys where answers.removeValue(forKey: key) == .some(nil) { absentCount -= 1 }
+        self.stamp = advanced
+    }
+
+    /// Forgets every answer.
+    mutating func forgetAll() {
+        stamp = nil
+        answers.removeAll()
+        absentCount = 0
+    }
+}
