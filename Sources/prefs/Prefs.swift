@@ -67,9 +67,9 @@ enum Prefs {
         do {
             let invocation = try Invocation(
                 parsing: arguments,
-                valued: commands.reduce(Invocation.globalValued) { $0.union($1.valuedOptions) },
-                flags: commands.reduce(Invocation.globalFlags) { $0.union($1.flagOptions) },
-                firstValueOperand: { command(named: $0)?.firstValueOperand })
+                valued: commands.reduce(Invocation.globalValued) { $0.union($1.declaration.valuedOptions) },
+                flags: commands.reduce(Invocation.globalFlags) { $0.union($1.declaration.flagOptions) },
+                firstValueOperand: { command(named: $0)?.declaration.firstValueOperand })
             json = invocation.flags.contains("--json")
             try MacOSOnlyOption.refuse(in: invocation)
             guard let verb = invocation.positionals.first else {
@@ -90,15 +90,15 @@ enum Prefs {
                 throw PrefsError.usage("unknown verb '\(verb)'; run 'prefs --help'")
             }
             if invocation.flags.contains("--help") {
-                console.print(command.help)
+                console.print(command.declaration.fullHelp)
                 return .success
             }
             for option in invocation.values.keys.sorted()
-            where !Invocation.globalValued.contains(option) && !command.valuedOptions.contains(option) {
+            where !Invocation.globalValued.contains(option) && !command.declaration.valuedOptions.contains(option) {
                 throw PrefsError.usage("\(verb) does not take \(option); run 'prefs \(verb) --help'")
             }
             for option in invocation.flags.sorted()
-            where !Invocation.globalFlags.contains(option) && !command.flagOptions.contains(option) {
+            where !Invocation.globalFlags.contains(option) && !command.declaration.flagOptions.contains(option) {
                 throw PrefsError.usage("\(verb) does not take \(option); run 'prefs \(verb) --help'")
             }
             let context = try Context(
@@ -112,7 +112,7 @@ enum Prefs {
 
     /// The verb named `verb`, if there is one.
     static func command(named verb: String) -> (any Command.Type)? {
-        commands.first { $0.verb == verb }
+        commands.first { $0.declaration.verb == verb }
     }
 
     private static func execute(_ command: any Command.Type, _ invocation: Invocation, in context: Context) -> ExitStatus {
@@ -142,7 +142,7 @@ enum Prefs {
         guard topics.count == 1, let command = command(named: topic) else {
             throw PrefsError.usage("unknown verb '\(topic)'; run 'prefs --help'")
         }
-        console.print(command.help)
+        console.print(command.declaration.fullHelp)
         return .success
     }
 }

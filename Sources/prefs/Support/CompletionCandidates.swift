@@ -2,9 +2,10 @@ import Foundation
 import LayeredDefaults
 
 /// What a shell offers for one word of a `prefs` command line, worked out from the same declarations as
-/// the parser and the help: the verbs, ``OptionDeclaration/global``, each verb's ``Command/options``
-/// and ``Command/operandKinds``. The completion scripts (``CompletionScript``) hold no list of their own:
-/// they ask `prefs completions --complete`, so they cannot offer what `prefs` would refuse.
+/// the parser and the help: the verbs, ``OptionDeclaration/global``, each verb's
+/// ``CommandDeclaration/options`` and ``CommandDeclaration/operandKinds``. The completion scripts
+/// (``CompletionScript``) hold no list of their own: they ask `prefs completions --complete`, so they
+/// cannot offer what `prefs` would refuse.
 enum CompletionCandidates {
     /// The first line when the shell should complete a file name itself.
     static let files = ":files"
@@ -49,13 +50,14 @@ enum CompletionCandidates {
         if let option = waitingValue { return complete(option.completion, current, line) }
         if !line.afterSeparator, current.hasPrefix("--") {
             let command = verb.flatMap(Prefs.command(named:))
-            return matching(current, (OptionDeclaration.global + (command?.options ?? [])).map { ($0.name, $0.summary) })
+            return matching(
+                current, (OptionDeclaration.global + (command?.declaration.options ?? [])).map { ($0.name, $0.summary) })
         }
         guard let verb else { return verbs(matching: current) }
         let kind: CompletionKind
         if verb == "help" {
             kind = line.operands.isEmpty ? .verb : .none
-        } else if let kinds = Prefs.command(named: verb)?.operandKinds {
+        } else if let kinds = Prefs.command(named: verb)?.declaration.operandKinds {
             let position = line.operands.count
             kind = position < kinds.count ? kinds[position] : kinds.last == .keys ? .keys : .none
         } else {
@@ -97,7 +99,7 @@ enum CompletionCandidates {
     /// The option `name` as declared for `verb` (or globally), if it is one.
     private static func declared(_ name: String, verb: String?) -> OptionDeclaration? {
         let name = name == "-h" ? "--help" : name
-        let options = OptionDeclaration.global + (verb.flatMap(Prefs.command(named:))?.options ?? [])
+        let options = OptionDeclaration.global + (verb.flatMap(Prefs.command(named:))?.declaration.options ?? [])
         return options.first { $0.name == name }
     }
 
@@ -143,7 +145,9 @@ enum CompletionCandidates {
     }
 
     private static func verbs(matching current: String) -> [String] {
-        matching(current, Prefs.commands.map { ($0.verb, $0.summary) } + [("help", "Prints the help of a verb.")])
+        matching(
+            current,
+            Prefs.commands.map { ($0.declaration.verb, $0.declaration.summary) } + [("help", "Prints the help of a verb.")])
     }
 
     /// The words that start with `current`, each with its description after a tab when it has one.

@@ -5,9 +5,10 @@
 /// that takes a value. Arguments starting with a single `-` (`-int`, `-g`, `-5`) are positional: they
 /// are type flags, domain aliases and values, which the verbs interpret.
 ///
-/// Where a verb's operands are a value to store (``Command/firstValueOperand``), the argument after a
-/// type flag (`-string`, `-int`, ...) is positional whatever it starts with (`-string -h` is the text
-/// `-h`), and an argument there that is no option is named by its position alone: it may be private.
+/// Where a verb's operands are a value to store (``CommandDeclaration/firstValueOperand``), the
+/// argument after a type flag (`-string`, `-int`, ...) is positional whatever it starts with (`-string
+/// -h` is the text `-h`), and an argument there that is no option is named by its position alone: it
+/// may be private.
 struct Invocation: Sendable, Equatable {
     /// The positional arguments, in order; the first is the verb.
     var positionals: [String] = []
@@ -28,7 +29,7 @@ struct Invocation: Sendable, Equatable {
     ///   - valued: the options that take a value.
     ///   - flags: the options without a value.
     ///   - firstValueOperand: for a verb, the index of its first operand that is part of a value to
-    ///     store (``Command/firstValueOperand``), nil when it takes none.
+    ///     store (``CommandDeclaration/firstValueOperand``), nil when it takes none.
     /// - Throws: ``PrefsError/usage(_:)`` for an unknown option, an option without its value, a value
     ///   given to a flag, or an option given twice.
     init(
