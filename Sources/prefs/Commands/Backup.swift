@@ -5,7 +5,7 @@ import LayeredDefaults
 enum Backup: Command {
     static let declaration = CommandDeclaration(
         synopsis: "backup <domain> <file> [--replace]", operandKinds: [.domain, .file],
-        options: [.flag("--replace", "replace an existing <file>, atomically")],
+        options: [.replace],
         help: """
             Writes a complete copy of <domain> to <file> (one SQLite file, mode 0600), safe while it is in use.
 
@@ -26,6 +26,6 @@ enum Backup: Command {
         guard !operands[1].isEmpty else { throw PrefsError.usage("backup needs a file") }
         try Defaults.backup(
             suiteName: domain, location: .directory(context.root), to: URL(fileURLWithPath: operands[1]),
-            replacing: invocation.flags.contains("--replace"))
+            replacing: invocation.has(.replace))
     }
 }

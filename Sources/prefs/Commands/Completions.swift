@@ -2,11 +2,7 @@
 enum Completions: Command {
     static let declaration = CommandDeclaration(
         synopsis: "completions bash|zsh|fish", operandKinds: [.choices(CompletionScript.allCases.map(\.rawValue))],
-        options: [
-            .valued(
-                "--complete", "<index>",
-                "instead of the script, the candidates for word <index> of the words after --, one a line: what the scripts call")
-        ],
+        options: [.complete],
         help: """
             Prints the shell completion script for bash, zsh or fish: verbs, options, domains, keys and choices.
 
@@ -23,7 +19,7 @@ enum Completions: Command {
             """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
-        if let index = invocation.values["--complete"] {
+        if let index = invocation.value(of: .complete) {
             guard let index = Int(index), index >= 0 else { throw PrefsError.usage("--complete needs a word index (0, 1, ...)") }
             // NB: the words are the shell's, after `--`; no store is opened, and nothing goes to standard error.
             let words = invocation.operands

@@ -5,12 +5,7 @@ import LayeredDefaults
 enum Export: Command {
     static let declaration = CommandDeclaration(
         synopsis: "export <domain> <file|-> [--format json|xml|binary]", operandKinds: [.domain, .file],
-        options: [
-            .valued(
-                "--format", "json|xml|binary",
-                "the format; else JSON for a <file> named .json, else (standard output and any other name) an XML property list",
-                completion: .choices(DocumentFormat.allCases.map(\.rawValue)))
-        ],
+        options: [.format],
         help: """
             Writes every key of <domain> to <file> (or standard output for -) as a property list or as JSON.
 
@@ -37,7 +32,7 @@ enum Export: Command {
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 2...2)
         let (domain, destination) = (try Context.domainName(operands[0]), operands[1])
-        let format = try DocumentFormat(option: invocation.values["--format"], destination: destination)
+        let format = try DocumentFormat(option: invocation.value(of: .format), destination: destination)
         if format == .binary, destination == "-" {
             throw PrefsError.usage("a binary property list cannot go to standard output; give a file")
         }

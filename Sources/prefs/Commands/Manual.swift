@@ -4,11 +4,7 @@ import Foundation
 enum Manual: Command {
     static let declaration = CommandDeclaration(
         synopsis: "man [--install]",
-        options: [
-            .flag(
-                "--install",
-                "write the page to $XDG_DATA_HOME/man/man1/prefs.1, else ~/.local/share/man/man1/prefs.1, and print its path")
-        ],
+        options: [.install],
         help: """
             Prints the manual page (prefs.1, roff): `prefs man | man -l -`; with --install, writes it where `man prefs` finds it.
 
@@ -31,7 +27,7 @@ enum Manual: Command {
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         _ = try operands(invocation, 0...0)
-        guard invocation.flags.contains("--install") else { return context.console.writeOutput(ManualPage.roff) }
+        guard invocation.has(.install) else { return context.console.writeOutput(ManualPage.roff) }
         let page = installedPage(environment: context.environment)
         try refuseAnythingButAPage(at: page.path)
         do {

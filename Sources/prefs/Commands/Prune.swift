@@ -6,14 +6,7 @@ import LayeredDefaults
 enum Prune: Command {
     static let declaration = CommandDeclaration(
         synopsis: "prune --prefix <prefix> (--older-than <duration> | --any-age) [--dry-run]",
-        options: [
-            .valued("--prefix", "<prefix>", "required: the start of the names, at least two labels (com.example., test.run-)"),
-            .valued(
-                "--older-than", "<duration>",
-                "only domains none of whose files changed within it: 90s, 15m, 2h, 7d, 1w, 1h30m"),
-            .flag("--any-age", "domains of any age (one of --older-than and --any-age is required)"),
-            .flag("--dry-run", "print what would be deleted, delete nothing"),
-        ],
+        options: [.prefix, .olderThan, .anyAge, .dryRun],
         help: """
             Deletes the files of the domains whose names start with <prefix>: leftover test domains.
 
@@ -46,9 +39,9 @@ enum Prune: Command {
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         _ = try operands(invocation, 0...0)
-        let prefix = try checkedPrefix(invocation.values["--prefix"])
+        let prefix = try checkedPrefix(invocation.value(of: .prefix))
         let minimumAge = try self.minimumAge(invocation)
-        let dryRun = invocation.flags.contains("--dry-run")
+        let dryRun = invocation.has(.dryRun)
         let now = Date()
 
         var chosen: [(domain: String, database: String)] = []
@@ -125,8 +118,8 @@ enum Prune: Command {
     /// The `--older-than` age in seconds, nil with `--any-age`.
     /// - Throws: ``PrefsError/usage(_:)`` unless exactly one of them is given, or for a bad duration.
     private static func minimumAge(_ invocation: Invocation) throws(PrefsError) -> Double? {
-        let anyAge = invocation.flags.contains("--any-age")
-        switch (invocation.values["--older-than"], anyAge) {
+        let anyAge = invocation.has(.anyAge)
+        switch (invocation.value(of: .olderThan), anyAge) {
         case (nil, false):
             throw .usage(
                 "prune needs an age: --older-than <duration> (e.g. 7d), or --any-age to delete matching domains of any age; nothing was deleted"

@@ -28,11 +28,6 @@ struct CommandDeclaration: Sendable {
     /// The rest of the ``help``, after the summary and the blank line: arguments, output, exit status.
     var details: String { String(help.dropFirst(summary.count + 2)) }
 
-    /// The names of the verb's ``options`` that take a value (e.g. `--prefix`).
-    var valuedOptions: Set<String> { Set(options.filter { $0.value != nil }.map(\.name)) }
-    /// The names of the verb's ``options`` without a value (e.g. `--dry-run`).
-    var flagOptions: Set<String> { Set(options.filter { $0.value == nil }.map(\.name)) }
-
     /// The full text of `prefs <verb> --help`: the usage line, the ``help`` and the options.
     var fullHelp: String {
         let text = "usage: prefs [--root <dir>] [--json] \(synopsis)\n\n\(help)"
