@@ -36,8 +36,6 @@ let package = Package(
         .target(name: "ToolSupport"),
         .executableTarget(name: "prefs", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "ToolSupport"]),
         .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
-        .executableTarget(
-            name: "defaults-fixture", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "CSQLite"]),
         .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults", "ToolSupport"]),
 
         .executableTarget(
@@ -45,6 +43,10 @@ let package = Package(
 
         // Tests.
         .target(name: "PackageTestSupport", dependencies: ["LayeredDefaults", "ToolSupport"], path: "Tests/PackageTestSupport"),
+        // The child process of the multi-process tests, found beside them by name (`BuiltProducts`).
+        .executableTarget(
+            name: "defaults-fixture", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "CSQLite"],
+            path: "Tests/defaults-fixture"),
         .testTarget(
             name: "LayeredDefaultsTests",
             dependencies: [

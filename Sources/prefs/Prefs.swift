@@ -35,7 +35,7 @@ enum Prefs {
         do {
             status = run(try Invocation.processArguments(), environment: ProcessInfo.processInfo.environment, console: .standard)
         } catch {
-            status = fail(error, console: .standard, json: CommandLine.arguments.prefix { $0 != "--" }.contains("--json"))
+            status = fail(error, console: .standard, json: asksForJSON(CommandLine.arguments))
         }
         exit(status.rawValue)
     }
@@ -55,7 +55,7 @@ enum Prefs {
         // NB: EPIPE: the reader has gone, having read what it wanted (`prefs read d | head -1`), so no line;
         // the status still says that the output was cut short (as `set -o pipefail` shows).
         let error = PrefsError.storage("cannot write the output (\(String(cString: strerror(failure))))")
-        if failure != EPIPE { console.report(error, json: arguments.prefix { $0 != "--" }.contains("--json")) }
+        if failure != EPIPE { console.report(error, json: asksForJSON(arguments)) }
         return error.status
     }
 
@@ -63,21 +63,20 @@ enum Prefs {
     private static func dispatch(_ arguments: [String], environment: [String: String], console: Console) -> ExitStatus {
         // NB: until the command line is parsed, `--json` is looked for before any `--` (errors of a bad
         // command line are JSON too); once parsed, the parser says (after a type flag it is a value).
-        var json = arguments.prefix { $0 != "--" }.contains("--json")
+        var json = asksForJSON(arguments)
         do {
             let invocation = try Invocation(
                 parsing: arguments,
-                valued: commands.reduce(Invocation.globalValued) { $0.union($1.valuedOptions) },
-                flags: commands.reduce(Invocation.globalFlags) { $0.union($1.flagOptions) },
-                firstValueOperand: { command(named: $0)?.firstValueOperand })
-            json = invocation.flags.contains("--json")
+                options: OptionDeclaration.global + commands.flatMap { $0.declaration.options },
+                firstValueOperand: { command(named: $0)?.declaration.firstValueOperand })
+            json = invocation.has(.json)
             try MacOSOnlyOption.refuse(in: invocation)
             guard let verb = invocation.positionals.first else {
-                if invocation.flags.contains("--version") {
+                if invocation.has(.version) {
                     console.print("prefs \(version)")
                     return .success
                 }
-                if invocation.flags.contains("--help") {
+                if invocation.has(.help) {
                     console.print(overview)
                     return .success
                 }
@@ -89,30 +88,31 @@ enum Prefs {
             guard let command = command(named: verb) else {
                 throw PrefsError.usage("unknown verb '\(verb)'; run 'prefs --help'")
             }
-            if invocation.flags.contains("--help") {
-                console.print(command.help)
+            if invocation.has(.help) {
+                console.print(command.declaration.fullHelp)
                 return .success
             }
-            for option in invocation.values.keys.sorted()
-            where !Invocation.globalValued.contains(option) && !command.valuedOptions.contains(option) {
-                throw PrefsError.usage("\(verb) does not take \(option); run 'prefs \(verb) --help'")
-            }
-            for option in invocation.flags.sorted()
-            where !Invocation.globalFlags.contains(option) && !command.flagOptions.contains(option) {
+            if let option = invocation.firstOption(notIn: OptionDeclaration.global + command.declaration.options) {
                 throw PrefsError.usage("\(verb) does not take \(option); run 'prefs \(verb) --help'")
             }
             let context = try Context(
-                root: invocation.values["--root"], layer: try Context.Layer(invocation.flags), environment: environment,
-                console: console, json: invocation.flags.contains("--json"))
+                root: invocation.value(of: .root), layer: try Context.Layer(invocation), environment: environment,
+                console: console, json: invocation.has(.json))
             return execute(command, invocation, in: context)
         } catch {
             return fail(PrefsError(error), console: console, json: json)
         }
     }
 
+    /// True when `arguments` ask for JSON output before any `--`: how the failure of a command line
+    /// that was not parsed (or whose output failed) is reported.
+    private static func asksForJSON(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains(OptionDeclaration.json.name)
+    }
+
     /// The verb named `verb`, if there is one.
     static func command(named verb: String) -> (any Command.Type)? {
-        commands.first { $0.verb == verb }
+        commands.first { $0.declaration.verb == verb }
     }
 
     private static func execute(_ command: any Command.Type, _ invocation: Invocation, in context: Context) -> ExitStatus {
@@ -142,7 +142,7 @@ enum Prefs {
         guard topics.count == 1, let command = command(named: topic) else {
             throw PrefsError.usage("unknown verb '\(topic)'; run 'prefs --help'")
         }
-        console.print(command.help)
+        console.print(command.declaration.fullHelp)
         return .success
     }
 }

@@ -48,7 +48,7 @@ import Testing
     /// per change.
     @Test func watchsRuleIsTheHelpsRule() throws {
         let rule = "of several writes between two looks only each key's last value is printed"
-        #expect(Watch.details.oneLine.contains(rule))
+        #expect(Watch.declaration.details.oneLine.contains(rule))
         #expect(try PackageFiles.prose(Self.article).contains(rule))
         #expect(try PackageFiles.prose(Self.article).contains("one line for each key whose value differs from its last look"))
     }

@@ -6,14 +6,14 @@ import Testing
 /// The options are declared once (``OptionDeclaration``): what the parser accepts is what the help,
 /// the man page and the completions show, verb by verb.
 @Suite struct DeclarationTests {
-    static let verbs = Prefs.commands.map { $0.verb }
+    static let verbs = Prefs.commands.map { $0.declaration.verb }
 
     @Test(arguments: verbs)
     func everyDeclaredOptionIsAcceptedShownAndOffered(verb: String) throws {
-        let command = try #require(Prefs.command(named: verb))
+        let command = try #require(Prefs.command(named: verb)).declaration
         let manual = ManualPage.roff
         for option in OptionDeclaration.global + command.options {
-            let help = command.options.contains(option) ? command.help : Prefs.overview
+            let help = command.options.contains(option) ? command.fullHelp : Prefs.overview
             #expect(help.contains("  \(option.usage)  "), "\(verb) \(option.name)")
             #expect(manual.contains(".B \(ManualPage.escape(option.usage))\n"), "\(option.name)")
         }
@@ -24,7 +24,7 @@ import Testing
                 #expect(!result.error.contains("does not take") && !result.error.contains("unknown option"), "\(option.name)")
             }
         }
-        let others = Prefs.commands.flatMap { $0.options }.filter { !command.options.map(\.name).contains($0.name) }
+        let others = Prefs.commands.flatMap { $0.declaration.options }.filter { !command.options.map(\.name).contains($0.name) }
         for option in others {
             try withTestRoot { root throws in
                 let result = root.prefs([verb, option.name] + (option.value == nil ? [] : ["1"]))
@@ -39,8 +39,16 @@ import Testing
 
     @Test func theManualPageHasEveryVerb() {
         let manual = ManualPage.roff
-        for command in Prefs.commands {
+        for command in Prefs.commands.map({ $0.declaration }) {
             #expect(manual.contains("\n.SS \(ManualPage.escape(command.synopsis))\n"), "\(command.verb)")
+        }
+    }
+
+    /// A verb's help is its summary, one line, then a blank line and its details.
+    @Test func everyHelpOpensWithItsSummary() {
+        for command in Prefs.commands.map({ $0.declaration }) {
+            let lines = command.help.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+            #expect(lines.count == 3 && !lines[0].isEmpty && lines[1].isEmpty && !lines[2].isEmpty, "\(command.verb)")
         }
     }
 

@@ -4,7 +4,7 @@ import Testing
 @testable import prefs
 
 @Suite struct HelpTests {
-    static let verbs = Prefs.commands.map { $0.verb }
+    static let verbs = Prefs.commands.map { $0.declaration.verb }
 
     @Test(arguments: verbs)
     func everyVerbHasHelp(verb: String) throws {

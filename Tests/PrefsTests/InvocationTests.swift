@@ -3,44 +3,50 @@ import Testing
 @testable import prefs
 
 @Suite struct InvocationTests {
-    let valued: Set<String> = ["--root", "--prefix"]
-    let flags: Set<String> = ["--json", "--help", "--dry-run"]
+    let options: [OptionDeclaration] = [.root, .prefix, .json, .help, .dryRun]
 
     @Test func optionsMayComeAnywhere() throws {
-        let invocation = try Invocation(parsing: ["read", "--json", "d", "--root", "/r", "k"], valued: valued, flags: flags)
+        let invocation = try Invocation(parsing: ["read", "--json", "d", "--root", "/r", "k"], options: options)
         #expect(invocation.positionals == ["read", "d", "k"])
-        #expect(invocation.values == ["--root": "/r"])
-        #expect(invocation.flags == ["--json"])
+        #expect(invocation.value(of: .root) == "/r" && invocation.has(.root))
+        #expect(invocation.has(.json) && !invocation.has(.help) && !invocation.has(.prefix))
         #expect(invocation.operands == ["d", "k"])
     }
 
     @Test func singleDashArgumentsArePositional() throws {
-        let invocation = try Invocation(parsing: ["write", "-g", "k", "-int", "-5"], valued: valued, flags: flags)
+        let invocation = try Invocation(parsing: ["write", "-g", "k", "-int", "-5"], options: options)
         #expect(invocation.positionals == ["write", "-g", "k", "-int", "-5"])
     }
 
     @Test func everythingAfterDoubleDashIsPositional() throws {
-        let invocation = try Invocation(parsing: ["write", "d", "k", "--", "--json", "--root"], valued: valued, flags: flags)
+        let invocation = try Invocation(parsing: ["write", "d", "k", "--", "--json", "--root"], options: options)
         #expect(invocation.positionals == ["write", "d", "k", "--json", "--root"])
         #expect(invocation.firstOperandAfterSeparator == 2)
-        #expect(invocation.flags.isEmpty && invocation.values.isEmpty)
+        #expect(invocation.firstOption(notIn: []) == nil)
     }
 
     @Test func inAValueTheArgumentAfterATypeFlagIsAlwaysAnOperand() throws {
         let arguments = ["write", "d", "-int", "-string", "-h", "-array", "-bool", "--json", "--json"]
-        let write = try Invocation(
-            parsing: arguments, valued: valued, flags: flags, firstValueOperand: { $0 == "write" ? 2 : nil })
+        let write = try Invocation(parsing: arguments, options: options, firstValueOperand: { $0 == "write" ? 2 : nil })
         #expect(write.positionals == ["write", "d", "-int", "-string", "-h", "-array", "-bool", "--json"])
-        #expect(write.flags == ["--json"], "the key -int is no type flag, and after a value options are options again")
+        #expect(
+            write.has(.json) && !write.has(.help), "the key -int is no type flag, and after a value options are options again")
         let read = try Invocation(
-            parsing: ["read", "-string", "-h"], valued: valued, flags: flags, firstValueOperand: { $0 == "write" ? 2 : nil })
-        #expect(read.positionals == ["read", "-string"] && read.flags == ["--help"])
+            parsing: ["read", "-string", "-h"], options: options, firstValueOperand: { $0 == "write" ? 2 : nil })
+        #expect(read.positionals == ["read", "-string"] && read.has(.help))
     }
 
     @Test func inlineValuesAndShortHelp() throws {
-        let invocation = try Invocation(parsing: ["--root=/a=b", "-h"], valued: valued, flags: flags)
-        #expect(invocation.values == ["--root": "/a=b"])
-        #expect(invocation.flags == ["--help"])
+        let invocation = try Invocation(parsing: ["--root=/a=b", "-h"], options: options)
+        #expect(invocation.value(of: .root) == "/a=b")
+        #expect(invocation.has(.help) && invocation.value(of: .help) == nil)
+    }
+
+    @Test func firstOptionNotAccepted() throws {
+        let invocation = try Invocation(parsing: ["--dry-run", "--json", "--prefix", "p", "--root", "r"], options: options)
+        #expect(invocation.firstOption(notIn: options) == nil)
+        #expect(invocation.firstOption(notIn: [.json]) == "--prefix", "those with a value first, by name")
+        #expect(invocation.firstOption(notIn: [.prefix, .root]) == "--dry-run")
     }
 
     @Test(arguments: [
@@ -50,6 +56,6 @@ import Testing
         (["--root", "a", "--root", "b"], "--root is given twice"),
     ])
     func badOptionsAreUsageErrors(arguments: [String], message: String) {
-        #expect(throws: PrefsError.usage(message)) { try Invocation(parsing: arguments, valued: valued, flags: flags) }
+        #expect(throws: PrefsError.usage(message)) { try Invocation(parsing: arguments, options: options) }
     }
 }

@@ -2,17 +2,17 @@ import LayeredDefaults
 
 /// `prefs delete <domain> [<key>]`: removes a key, or every key of a domain.
 enum Delete: Command {
-    static let verb = "delete"
-    static let synopsis = "delete <domain> [<key>]"
-    static let operandKinds: [CompletionKind] = [.domain, .key]
-    static let summary = "Removes <key> from <domain>, or every key of <domain>."
-    static let details = """
-        Without <key>, the domain is emptied in one transaction and its file is kept: deleting a database
-        that another process has open would lose that process's later writes. `prefs prune` deletes the
-        files of domains nobody uses. A key the managed domain forces keeps its value (which no write may
-        change), and a line on standard error names it. Prints nothing else.
-        Exit status: 0; 1 when the key or the domain does not exist (nothing is created).
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "delete <domain> [<key>]", operandKinds: [.domain, .key],
+        help: """
+            Removes <key> from <domain>, or every key of <domain>.
+
+            Without <key>, the domain is emptied in one transaction and its file is kept: deleting a database
+            that another process has open would lose that process's later writes. `prefs prune` deletes the
+            files of domains nobody uses. A key the managed domain forces keeps its value (which no write may
+            change), and a line on standard error names it. Prints nothing else.
+            Exit status: 0; 1 when the key or the domain does not exist (nothing is created).
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 1...2)

@@ -4,22 +4,21 @@ import LayeredDefaultsCompatibility
 
 /// `prefs describe <domain> <key>`: what the schema says of a key, and whether it is set or forced.
 enum Describe: Command {
-    static let verb = "describe"
-    static let synopsis = "describe <domain> <key>"
-    static let operandKinds: [CompletionKind] = [.domain, .schemaKey]
-    static let summary =
-        "Describes <key> of <domain>'s schema: its summary, type, what it accepts, its default, whether it is set and forced."
-    static let details = """
-        One `name: value` line each: key, summary, description (when the schema has one), type, accepts
-        (its choices, range or maximum length, its content, or `any <type>`), default (- for none; computed
-        by the app when read), set (yes when <domain> holds a value for it) and forced (yes when the
-        managed domain forces it); a description of several lines goes on over lines indented by two
-        spaces, and a control character prints escaped (\\U001b). The value itself is not printed: `prefs
-        read` prints it. With --json: the key as the schema file holds it (docs/SCHEMA.md), with "set" and
-        "forced" members.
-        Exit status: 0; 1 when the domain has no schema or the schema no such key; 3 when its schema
-        file is malformed (it is not used) or the domain cannot be read.
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "describe <domain> <key>", operandKinds: [.domain, .schemaKey],
+        help: """
+            Describes <key> of <domain>'s schema: its summary, type, what it accepts, its default, whether it is set and forced.
+
+            One `name: value` line each: key, summary, description (when the schema has one), type, accepts
+            (its choices, range or maximum length, its content, or `any <type>`), default (- for none; computed
+            by the app when read), set (yes when <domain> holds a value for it) and forced (yes when the
+            managed domain forces it); a description of several lines goes on over lines indented by two
+            spaces, and a control character prints escaped (\\U001b). The value itself is not printed: `prefs
+            read` prints it. With --json: the key as the schema file holds it (docs/SCHEMA.md), with "set" and
+            "forced" members.
+            Exit status: 0; 1 when the domain has no schema or the schema no such key; 3 when its schema
+            file is malformed (it is not used) or the domain cannot be read.
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 2...2)

@@ -3,42 +3,36 @@ import LayeredDefaults
 
 /// `prefs export <domain> <file|->`: writes a domain as an XML or binary property list, or as JSON.
 enum Export: Command {
-    static let verb = "export"
-    static let synopsis = "export <domain> <file|-> [--format json|xml|binary]"
-    static let operandKinds: [CompletionKind] = [.domain, .file]
-    static let summary =
-        "Writes every key of <domain> to <file> (or standard output for -) as a property list or as JSON."
-    static let options: [OptionDeclaration] = [
-        .valued(
-            "--format", "json|xml|binary",
-            "the format; else JSON for a <file> named .json, else (standard output and any other name) an XML property list",
-            completion: .choices(DocumentFormat.allCases.map(\.rawValue)))
-    ]
-    static let details = """
-        The format is --format's, else JSON for a <file> whose name ends in .json, else an XML property
-        list (standard output and every other name). macOS `defaults export` writes XML to standard
-        output but a binary property list to a file: --format binary writes what it does. `prefs import`
-        reads each back, and `defaults import` the property lists. A binary property list needs a file.
-        A property list keeps every type (booleans, integers and reals distinct), but XML keeps whole-second
-        dates and no negative zero: when a value would not survive, nothing is written and the keys are
-        named (exit status 2); use --format binary or json, which are lossless for every value.
-        JSON is one object, keys sorted, mapping each key to its
-        value's tagged JSON, an object with exactly one member, named after the type:
-          {"string":"a"} {"integer":42} (digits only) {"double":0.5} ("nan", "inf", "-inf" for the
-          non-finite ones) {"bool":true} {"date":786000000.25} (seconds since 2001-01-01 00:00:00 UTC)
-          {"data":"AAEC"} (canonical base64) {"array":[...]} {"dictionary":{"key":{...}}}
-        e.g. {"fontSize":{"integer":12},"theme":{"string":"dark"}}. `prefs import` reads it back.
-        The file is replaced atomically; it is created readable by its owner only (mode 0600), so no
-        other user can read it, not even while it is written.
-        Exit status: 0; 1 when the domain does not exist (an empty domain exports as an empty dictionary); 2 for a value
-        the format cannot hold (nothing is written); 3 when the store cannot be read or the file cannot
-        be written.
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "export <domain> <file|-> [--format json|xml|binary]", operandKinds: [.domain, .file],
+        options: [.format],
+        help: """
+            Writes every key of <domain> to <file> (or standard output for -) as a property list or as JSON.
+
+            The format is --format's, else JSON for a <file> whose name ends in .json, else an XML property
+            list (standard output and every other name). macOS `defaults export` writes XML to standard
+            output but a binary property list to a file: --format binary writes what it does. `prefs import`
+            reads each back, and `defaults import` the property lists. A binary property list needs a file.
+            A property list keeps every type (booleans, integers and reals distinct), but XML keeps whole-second
+            dates and no negative zero: when a value would not survive, nothing is written and the keys are
+            named (exit status 2); use --format binary or json, which are lossless for every value.
+            JSON is one object, keys sorted, mapping each key to its
+            value's tagged JSON, an object with exactly one member, named after the type:
+              {"string":"a"} {"integer":42} (digits only) {"double":0.5} ("nan", "inf", "-inf" for the
+              non-finite ones) {"bool":true} {"date":786000000.25} (seconds since 2001-01-01 00:00:00 UTC)
+              {"data":"AAEC"} (canonical base64) {"array":[...]} {"dictionary":{"key":{...}}}
+            e.g. {"fontSize":{"integer":12},"theme":{"string":"dark"}}. `prefs import` reads it back.
+            The file is replaced atomically; it is created readable by its owner only (mode 0600), so no
+            other user can read it, not even while it is written.
+            Exit status: 0; 1 when the domain does not exist (an empty domain exports as an empty dictionary); 2 for a value
+            the format cannot hold (nothing is written); 3 when the store cannot be read or the file cannot
+            be written.
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 2...2)
         let (domain, destination) = (try Context.domainName(operands[0]), operands[1])
-        let format = try DocumentFormat(option: invocation.values["--format"], destination: destination)
+        let format = try DocumentFormat(option: invocation.value(of: .format), destination: destination)
         if format == .binary, destination == "-" {
             throw PrefsError.usage("a binary property list cannot go to standard output; give a file")
         }

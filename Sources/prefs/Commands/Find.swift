@@ -2,17 +2,18 @@ import LayeredDefaults
 
 /// `prefs find <word>`: searches every domain.
 enum Find: Command {
-    static let verb = "find"
-    static let synopsis = "find <word>"
-    static let summary = "Searches every domain's name, keys and string values for <word>, ignoring case."
-    static let details = """
-        For each domain with a match prints `Found N keys in domain 'D': { ... }` with the matching keys:
-        those whose key, or any key or string inside whose value, contains <word>; every key when the
-        domain's name contains it. The global domain is searched too. With --json: an object of
-        domain names, each an object of the matching keys' tagged values.
-        Exit status: 0; 1 when nothing matches; 3 when a domain cannot be read (the others are still
-        searched and printed).
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "find <word>",
+        help: """
+            Searches every domain's name, keys and string values for <word>, ignoring case.
+
+            For each domain with a match prints `Found N keys in domain 'D': { ... }` with the matching keys:
+            those whose key, or any key or string inside whose value, contains <word>; every key when the
+            domain's name contains it. The global domain is searched too. With --json: an object of
+            domain names, each an object of the matching keys' tagged values.
+            Exit status: 0; 1 when nothing matches; 3 when a domain cannot be read (the others are still
+            searched and printed).
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let word = try operands(invocation, 1...1)[0]

@@ -3,22 +3,21 @@ import LayeredDefaults
 
 /// `prefs import <domain> <file|->`: replaces a domain with the contents of an export.
 enum Import: Command {
-    static let verb = "import"
-    static let synopsis = "import <domain> <file|->"
-    static let operandKinds: [CompletionKind] = [.domain, .file]
-    static let summary =
-        "Replaces every key of <domain> with those of an export (JSON, or an XML or binary property list) read from <file> (or standard input for -)."
-    static let details = """
-        The input is a format `prefs export` writes (see `prefs export --help`), told by its content:
-        an XML or binary property list (`defaults export`, or the file of a Foundation `UserDefaults`
-        domain) when it starts with '<' or 'bplist', its top level a dictionary and every value keeping
-        its type (booleans, integers and reals stay distinct); else JSON. The domain is created
-        when missing; its keys not in the input are removed, but for a key the managed domain forces,
-        which keeps its value (a line on standard error names it); all in one transaction. The input is read
-        and checked completely first: when it is not valid, nothing is changed. Prints nothing.
-        Exit status: 0; 2 when the input cannot be read or is not an export (nothing is changed); 3 when
-        the store cannot be written (nothing is changed).
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "import <domain> <file|->", operandKinds: [.domain, .file],
+        help: """
+            Replaces every key of <domain> with those of an export (JSON, or an XML or binary property list) read from <file> (or standard input for -).
+
+            The input is a format `prefs export` writes (see `prefs export --help`), told by its content:
+            an XML or binary property list (`defaults export`, or the file of a Foundation `UserDefaults`
+            domain) when it starts with '<' or 'bplist', its top level a dictionary and every value keeping
+            its type (booleans, integers and reals stay distinct); else JSON. The domain is created
+            when missing; its keys not in the input are removed, but for a key the managed domain forces,
+            which keeps its value (a line on standard error names it); all in one transaction. The input is read
+            and checked completely first: when it is not valid, nothing is changed. Prints nothing.
+            Exit status: 0; 2 when the input cannot be read or is not an export (nothing is changed); 3 when
+            the store cannot be written (nothing is changed).
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 2...2)

@@ -3,20 +3,19 @@ import LayeredDefaults
 
 /// `prefs install-schema <file|->`: installs a schema file, as an app does with `Defaults.installSchema`.
 enum InstallSchema: Command {
-    static let verb = "install-schema"
-    static let synopsis = "install-schema <file|->"
-    static let operandKinds: [CompletionKind] = [.file]
-    static let summary =
-        "Installs the schema in <file> (- for standard input) for its domain: <root>/schemas/<domain>.json, or with --system every user's."
-    static let details = """
-        The file is a schema in the format of docs/SCHEMA.md (what `Defaults.installSchema` writes), read
-        strictly: a malformed one is refused and nothing is installed. Its "suite" member names the domain.
-        With --system it goes to <dir>/layered-defaults/schemas (mode 0644), <dir> the first of
-        $XDG_CONFIG_DIRS (else /etc/xdg). A schema of the same or a higher version replaces the installed
-        one; one of a lower version leaves a newer one in place. Prints what was done: installed,
-        replaced version <n>, unchanged, or kept the installed version <n>.
-        Exit status: 0; 2 for a malformed schema file or --managed; 3 when it cannot be written or read.
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "install-schema <file|->", operandKinds: [.file],
+        help: """
+            Installs the schema in <file> (- for standard input) for its domain: <root>/schemas/<domain>.json, or with --system every user's.
+
+            The file is a schema in the format of docs/SCHEMA.md (what `Defaults.installSchema` writes), read
+            strictly: a malformed one is refused and nothing is installed. Its "suite" member names the domain.
+            With --system it goes to <dir>/layered-defaults/schemas (mode 0644), <dir> the first of
+            $XDG_CONFIG_DIRS (else /etc/xdg). A schema of the same or a higher version replaces the installed
+            one; one of a lower version leaves a newer one in place. Prints what was done: installed,
+            replaced version <n>, unchanged, or kept the installed version <n>.
+            Exit status: 0; 2 for a malformed schema file or --managed; 3 when it cannot be written or read.
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 1...1)

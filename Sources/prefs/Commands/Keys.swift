@@ -2,19 +2,19 @@ import LayeredDefaults
 
 /// `prefs keys <domain>`: the keys of the domain's schema, with their types and defaults.
 enum Keys: Command {
-    static let verb = "keys"
-    static let synopsis = "keys <domain>"
-    static let operandKinds: [CompletionKind] = [.domain]
-    static let summary = "Lists the keys of <domain>'s schema: one line each, its name, type and default, tab-separated."
-    static let details = """
-        The schema is the one its app installed (<root>/schemas/<domain>.json), else a system directory's
-        (<dir>/layered-defaults/schemas); `prefs install-schema` installs one. A key without a default (nil
-        until set) shows -, one whose default its app computes when read (computed). Values print as `prefs
-        read` prints them, on one line: ( a, b ), and a string's newlines and tabs as \\n and \\t (any other
-        control character as \\U001b). With --json: the schema's keys as the schema file holds them
-        (docs/SCHEMA.md).
-        Exit status: 0; 1 when the domain has no schema; 3 when its schema file is malformed (it is not used).
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "keys <domain>", operandKinds: [.domain],
+        help: """
+            Lists the keys of <domain>'s schema: one line each, its name, type and default, tab-separated.
+
+            The schema is the one its app installed (<root>/schemas/<domain>.json), else a system directory's
+            (<dir>/layered-defaults/schemas); `prefs install-schema` installs one. A key without a default (nil
+            until set) shows -, one whose default its app computes when read (computed). Values print as `prefs
+            read` prints them, on one line: ( a, b ), and a string's newlines and tabs as \\n and \\t (any other
+            control character as \\U001b). With --json: the schema's keys as the schema file holds them
+            (docs/SCHEMA.md).
+            Exit status: 0; 1 when the domain has no schema; 3 when its schema file is malformed (it is not used).
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 1...1)

@@ -2,27 +2,23 @@ import Foundation
 
 /// `prefs man [--install]`: prints the manual page, `prefs.1`, as roff, or installs it where `man` finds it.
 enum Manual: Command {
-    static let verb = "man"
-    static let synopsis = "man [--install]"
-    static let summary =
-        "Prints the manual page (prefs.1, roff): `prefs man | man -l -`; with --install, writes it where `man prefs` finds it."
-    static let options: [OptionDeclaration] = [
-        .flag(
-            "--install",
-            "write the page to $XDG_DATA_HOME/man/man1/prefs.1, else ~/.local/share/man/man1/prefs.1, and print its path")
-    ]
-    static let details = """
-        Made of the same declarations as the help and the completions: every verb, its options and the
-        global options. docs/prefs.1 in the repository is this output.
-        --install writes the page to $XDG_DATA_HOME/man/man1/prefs.1, else to
-        ~/.local/share/man/man1/prefs.1, making the directories that are missing, and prints the path
-        (with --json, {"installed":"<path>"}). It replaces a page an earlier `prefs man --install` wrote,
-        of any version, and nothing else. man-db's `man prefs` finds ~/.local/share/man when ~/.local/bin
-        is on the PATH; otherwise, and for another $XDG_DATA_HOME, name its man directory in MANPATH:
-          export MANPATH="$HOME/.local/share/man:"   (the final colon keeps the system's pages)
-        Exit status: 0; 2 when a file that is not such a page is in the way (nothing is written); 3 when
-        the page cannot be written.
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "man [--install]",
+        options: [.install],
+        help: """
+            Prints the manual page (prefs.1, roff): `prefs man | man -l -`; with --install, writes it where `man prefs` finds it.
+
+            Made of the same declarations as the help and the completions: every verb, its options and the
+            global options. docs/prefs.1 in the repository is this output.
+            --install writes the page to $XDG_DATA_HOME/man/man1/prefs.1, else to
+            ~/.local/share/man/man1/prefs.1, making the directories that are missing, and prints the path
+            (with --json, {"installed":"<path>"}). It replaces a page an earlier `prefs man --install` wrote,
+            of any version, and nothing else. man-db's `man prefs` finds ~/.local/share/man when ~/.local/bin
+            is on the PATH; otherwise, and for another $XDG_DATA_HOME, name its man directory in MANPATH:
+              export MANPATH="$HOME/.local/share/man:"   (the final colon keeps the system's pages)
+            Exit status: 0; 2 when a file that is not such a page is in the way (nothing is written); 3 when
+            the page cannot be written.
+            """)
 
     /// What `--install --json` prints.
     private struct Installed: Encodable {
@@ -31,7 +27,7 @@ enum Manual: Command {
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         _ = try operands(invocation, 0...0)
-        guard invocation.flags.contains("--install") else { return context.console.writeOutput(ManualPage.roff) }
+        guard invocation.has(.install) else { return context.console.writeOutput(ManualPage.roff) }
         let page = installedPage(environment: context.environment)
         try refuseAnythingButAPage(at: page.path)
         do {

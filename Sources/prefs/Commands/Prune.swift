@@ -4,36 +4,30 @@ import LayeredDefaults
 /// `prefs prune --prefix <p> (--older-than <duration> | --any-age) [--dry-run]`: deletes the files of
 /// leftover domains.
 enum Prune: Command {
-    static let verb = "prune"
-    static let synopsis = "prune --prefix <prefix> (--older-than <duration> | --any-age) [--dry-run]"
-    static let summary = "Deletes the files of the domains whose names start with <prefix>: leftover test domains."
-    static let details = """
-        For each matching domain deletes <name>.sqlite3-wal, -shm and -journal and then <name>.sqlite3
-        (SQLite's WAL first, so it can never be replayed into a new database of the same name). Only
-        regular files are deleted; nothing else under the root is touched, and no store is opened.
-        A bulk deletion is never implied: the prefix must name at least two labels of a reverse-DNS
-        name (com.example. or test.run-, not com, com. or x), and an age is required: --older-than,
-        or --any-age for domains of any age.
-        A domain is skipped, and named on standard error, when its database is not a regular file or
-        when a process has it open (SQLite's lock on its -shm file tells): a process that has a domain
-        open would go on writing to a deleted file. The global domain is never pruned.
-        On a terminal (standard input and standard error), the domains are listed and prune asks before
-        deleting anything; typed on a terminal with standard error sent elsewhere, it refuses (the question
-        would not be seen); elsewhere (a script) it deletes without asking. A domain with a -wal, -shm or
-        -journal that is not a regular file (a link, a directory) is skipped and named.
-        Prints `Deleted <name>` (or `Would delete <name>`) for each domain. With --json:
-        {"deleted":["name",...],"dryRun":false}.
-        Exit status: 0, also when nothing matches; 1 when the question is not answered yes (nothing is
-        deleted); 2 for a bad option; 3 when a file cannot be deleted.
-        """
-    static let options: [OptionDeclaration] = [
-        .valued("--prefix", "<prefix>", "required: the start of the names, at least two labels (com.example., test.run-)"),
-        .valued(
-            "--older-than", "<duration>",
-            "only domains none of whose files changed within it: 90s, 15m, 2h, 7d, 1w, 1h30m"),
-        .flag("--any-age", "domains of any age (one of --older-than and --any-age is required)"),
-        .flag("--dry-run", "print what would be deleted, delete nothing"),
-    ]
+    static let declaration = CommandDeclaration(
+        synopsis: "prune --prefix <prefix> (--older-than <duration> | --any-age) [--dry-run]",
+        options: [.prefix, .olderThan, .anyAge, .dryRun],
+        help: """
+            Deletes the files of the domains whose names start with <prefix>: leftover test domains.
+
+            For each matching domain deletes <name>.sqlite3-wal, -shm and -journal and then <name>.sqlite3
+            (SQLite's WAL first, so it can never be replayed into a new database of the same name). Only
+            regular files are deleted; nothing else under the root is touched, and no store is opened.
+            A bulk deletion is never implied: the prefix must name at least two labels of a reverse-DNS
+            name (com.example. or test.run-, not com, com. or x), and an age is required: --older-than,
+            or --any-age for domains of any age.
+            A domain is skipped, and named on standard error, when its database is not a regular file or
+            when a process has it open (SQLite's lock on its -shm file tells): a process that has a domain
+            open would go on writing to a deleted file. The global domain is never pruned.
+            On a terminal (standard input and standard error), the domains are listed and prune asks before
+            deleting anything; typed on a terminal with standard error sent elsewhere, it refuses (the question
+            would not be seen); elsewhere (a script) it deletes without asking. A domain with a -wal, -shm or
+            -journal that is not a regular file (a link, a directory) is skipped and named.
+            Prints `Deleted <name>` (or `Would delete <name>`) for each domain. With --json:
+            {"deleted":["name",...],"dryRun":false}.
+            Exit status: 0, also when nothing matches; 1 when the question is not answered yes (nothing is
+            deleted); 2 for a bad option; 3 when a file cannot be deleted.
+            """)
 
     /// The JSON output.
     struct Report: Encodable {
@@ -45,9 +39,9 @@ enum Prune: Command {
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         _ = try operands(invocation, 0...0)
-        let prefix = try checkedPrefix(invocation.values["--prefix"])
+        let prefix = try checkedPrefix(invocation.value(of: .prefix))
         let minimumAge = try self.minimumAge(invocation)
-        let dryRun = invocation.flags.contains("--dry-run")
+        let dryRun = invocation.has(.dryRun)
         let now = Date()
 
         var chosen: [(domain: String, database: String)] = []
@@ -124,8 +118,8 @@ enum Prune: Command {
     /// The `--older-than` age in seconds, nil with `--any-age`.
     /// - Throws: ``PrefsError/usage(_:)`` unless exactly one of them is given, or for a bad duration.
     private static func minimumAge(_ invocation: Invocation) throws(PrefsError) -> Double? {
-        let anyAge = invocation.flags.contains("--any-age")
-        switch (invocation.values["--older-than"], anyAge) {
+        let anyAge = invocation.has(.anyAge)
+        switch (invocation.value(of: .olderThan), anyAge) {
         case (nil, false):
             throw .usage(
                 "prune needs an age: --older-than <duration> (e.g. 7d), or --any-age to delete matching domains of any age; nothing was deleted"

@@ -2,30 +2,30 @@ import LayeredDefaults
 
 /// `prefs read [<domain> [<key>]]`: prints a value, a whole domain, or every domain.
 enum Read: Command {
-    static let verb = "read"
-    static let synopsis = "read [<domain> [<key>]]"
-    static let operandKinds: [CompletionKind] = [.domain, .key]
-    static let summary = "Prints the value of <key> in <domain>, every key of <domain>, or without <domain> every domain."
-    static let details = """
-        A string prints as it is (a control character but a newline or a tab escaped, \\U001b; --json is
-        exact) and a date as 2026-11-29 21:44:42 +0000 (as macOS `defaults read` prints
-        them); other values and whole domains print as old-style property-list text: numbers bare, booleans
-        as 1 or 0, data as <0a0b>, arrays as ( ... ), dictionaries as { key = value; }.
-        With --json: the value's tagged JSON ({"integer":42}), or the domain as an object of them (the
-        export format).
-        Without <domain>, as macOS `defaults read`: every domain under the root, the global domain
-        (NSGlobalDomain) among them, as one dictionary of domain names (with --json: an object of them);
-        a domain that cannot be read is named on standard error and left out.
-        <domain> is a domain name, or -g / NSGlobalDomain for the global domain.
-        A stored value the domain's schema does not accept prints with a warning: the app reads the
-        key's default instead. A key that <domain> does not hold prints the value its app reads instead, from the same search the
-        store makes: the managed domain's, the system domain's, or the default of the domain's schema
-        (`prefs keys`), and says so on standard error (with --json: {"default":{"string":"system"}}).
-        (The global domain, which is the user's, is not searched for it: `prefs read -g <key>` reads it.)
-        Exit status: 0, or 1 when the key (with nothing in its place) or the domain does not exist (a
-        domain without keys does not);
-        3 when a domain cannot be read (without <domain>: the others are still printed).
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "read [<domain> [<key>]]", operandKinds: [.domain, .key],
+        help: """
+            Prints the value of <key> in <domain>, every key of <domain>, or without <domain> every domain.
+
+            A string prints as it is (a control character but a newline or a tab escaped, \\U001b; --json is
+            exact) and a date as 2026-11-29 21:44:42 +0000 (as macOS `defaults read` prints
+            them); other values and whole domains print as old-style property-list text: numbers bare, booleans
+            as 1 or 0, data as <0a0b>, arrays as ( ... ), dictionaries as { key = value; }.
+            With --json: the value's tagged JSON ({"integer":42}), or the domain as an object of them (the
+            export format).
+            Without <domain>, as macOS `defaults read`: every domain under the root, the global domain
+            (NSGlobalDomain) among them, as one dictionary of domain names (with --json: an object of them);
+            a domain that cannot be read is named on standard error and left out.
+            <domain> is a domain name, or -g / NSGlobalDomain for the global domain.
+            A stored value the domain's schema does not accept prints with a warning: the app reads the
+            key's default instead. A key that <domain> does not hold prints the value its app reads instead, from the same search the
+            store makes: the managed domain's, the system domain's, or the default of the domain's schema
+            (`prefs keys`), and says so on standard error (with --json: {"default":{"string":"system"}}).
+            (The global domain, which is the user's, is not searched for it: `prefs read -g <key>` reads it.)
+            Exit status: 0, or 1 when the key (with nothing in its place) or the domain does not exist (a
+            domain without keys does not);
+            3 when a domain cannot be read (without <domain>: the others are still printed).
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 0...2)

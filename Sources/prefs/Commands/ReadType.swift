@@ -2,15 +2,15 @@ import LayeredDefaults
 
 /// `prefs read-type <domain> <key>`: prints the type of a value.
 enum ReadType: Command {
-    static let verb = "read-type"
-    static let synopsis = "read-type <domain> <key>"
-    static let operandKinds: [CompletionKind] = [.domain, .key]
-    static let summary = "Prints the type of the value of <key> in <domain>."
-    static let details = """
-        Prints `Type is <type>`, <type> one of string, integer, float, boolean, date, data, array,
-        dictionary. With --json: {"type":"integer"}.
-        Exit status: 0, or 1 when the key does not exist.
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "read-type <domain> <key>", operandKinds: [.domain, .key],
+        help: """
+            Prints the type of the value of <key> in <domain>.
+
+            Prints `Type is <type>`, <type> one of string, integer, float, boolean, date, data, array,
+            dictionary. With --json: {"type":"integer"}.
+            Exit status: 0, or 1 when the key does not exist.
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 2...2)

@@ -2,15 +2,15 @@ import LayeredDefaults
 
 /// `prefs rename <domain> <old key> <new key>`: moves a value to another key.
 enum Rename: Command {
-    static let verb = "rename"
-    static let synopsis = "rename <domain> <old key> <new key>"
-    static let operandKinds: [CompletionKind] = [.domain, .key]
-    static let summary = "Moves the value of <old key> to <new key> in one transaction."
-    static let details = """
-        A value already stored under <new key> is replaced. Renaming a key to itself changes nothing.
-        Prints nothing.
-        Exit status: 0; 1 when <old key> does not exist (nothing is changed).
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "rename <domain> <old key> <new key>", operandKinds: [.domain, .key],
+        help: """
+            Moves the value of <old key> to <new key> in one transaction.
+
+            A value already stored under <new key> is replaced. Renaming a key to itself changes nothing.
+            Prints nothing.
+            Exit status: 0; 1 when <old key> does not exist (nothing is changed).
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 3...3)

@@ -3,21 +3,21 @@ import LayeredDefaults
 
 /// `prefs restore <domain> <file>`: puts a backup back into a domain, safely while it is in use.
 enum Restore: Command {
-    static let verb = "restore"
-    static let synopsis = "restore <domain> <file>"
-    static let operandKinds: [CompletionKind] = [.domain, .file]
-    static let summary = "Replaces the whole of <domain> with the backup <file>, safe while the domain is in use."
-    static let details = """
-        <file> is checked first (a healthy LayeredDefaults store, as `prefs backup` writes, whose rows
-        all read back exactly) and refused otherwise, changing nothing. Then its rows replace the
-        domain's in one transaction on the live database: running apps see the old content or the
-        restored one, never a mix, and follow it within 100 ms. A key the managed domain forces keeps
-        its row, named on standard error. The domain is created when missing; <file> is not modified.
-        Never restore by moving or copying a file over <domain>.sqlite3: a process that has the domain
-        open keeps the old file, and its -wal and -shm make the restored keys vanish.
-        A corrupt domain: move it aside with `prefs repair <domain>` first.
-        Exit status: 0; 2 when <file> is not a backup; 3 when the domain cannot be written.
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "restore <domain> <file>", operandKinds: [.domain, .file],
+        help: """
+            Replaces the whole of <domain> with the backup <file>, safe while the domain is in use.
+
+            <file> is checked first (a healthy LayeredDefaults store, as `prefs backup` writes, whose rows
+            all read back exactly) and refused otherwise, changing nothing. Then its rows replace the
+            domain's in one transaction on the live database: running apps see the old content or the
+            restored one, never a mix, and follow it within 100 ms. A key the managed domain forces keeps
+            its row, named on standard error. The domain is created when missing; <file> is not modified.
+            Never restore by moving or copying a file over <domain>.sqlite3: a process that has the domain
+            open keeps the old file, and its -wal and -shm make the restored keys vanish.
+            A corrupt domain: move it aside with `prefs repair <domain>` first.
+            Exit status: 0; 2 when <file> is not a backup; 3 when the domain cannot be written.
+            """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 2...2)

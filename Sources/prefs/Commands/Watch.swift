@@ -10,27 +10,26 @@ import LayeredDefaults
 /// for a domain that does not exist yet, and follows a file deleted and created again, or replaced
 /// (`mv` over it). It creates nothing, in the user's root or in a system-wide layer.
 enum Watch: Command {
-    static let verb = "watch"
-    static let synopsis = "watch <domain> [<key>...]"
-    static let operandKinds: [CompletionKind] = [.domain, .keys]
-    static let summary =
-        "Prints each change of <domain> (of its <key>s only, when given) it sees, until interrupted."
-    static let details = """
-        Sees every writer: this machine's other processes as well as prefs itself. After each commit
-        (the domain's directory's events, and every 100 ms while another process's commit may still
-        be publishing, as on a slow disk; every 100 ms where the directory cannot be watched, as on a
-        file system without inotify or a root not created yet) it looks at the domain and prints one
-        line for each key whose value differs from its last look:
-        `<key> = <value>` (the value as property-list text on one line) or `<key> removed`; with --json,
-        one object a line: {"key":"theme","value":{"string":"dark"}}, "value":null when removed.
-        So it prints the committed states it sees, not every write: of several writes between two looks
-        only each key's last value is printed, and a key added and removed again between two looks
-        prints nothing. Values present when it starts are not printed.
-        A domain that does not exist yet is waited for (its keys then print as they appear); a domain
-        whose file is deleted prints its keys as removed, and is followed when it is created again or
-        another file is put in its place. Nothing is created, not even in --system or --managed.
-        Ends with exit status 0 on SIGINT (Ctrl-C); 3 when the domain cannot be read.
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "watch <domain> [<key>...]", operandKinds: [.domain, .keys],
+        help: """
+            Prints each change of <domain> (of its <key>s only, when given) it sees, until interrupted.
+
+            Sees every writer: this machine's other processes as well as prefs itself. After each commit
+            (the domain's directory's events, and every 100 ms while another process's commit may still
+            be publishing, as on a slow disk; every 100 ms where the directory cannot be watched, as on a
+            file system without inotify or a root not created yet) it looks at the domain and prints one
+            line for each key whose value differs from its last look:
+            `<key> = <value>` (the value as property-list text on one line) or `<key> removed`; with --json,
+            one object a line: {"key":"theme","value":{"string":"dark"}}, "value":null when removed.
+            So it prints the committed states it sees, not every write: of several writes between two looks
+            only each key's last value is printed, and a key added and removed again between two looks
+            prints nothing. Values present when it starts are not printed.
+            A domain that does not exist yet is waited for (its keys then print as they appear); a domain
+            whose file is deleted prints its keys as removed, and is followed when it is created again or
+            another file is put in its place. Nothing is created, not even in --system or --managed.
+            Ends with exit status 0 on SIGINT (Ctrl-C); 3 when the domain cannot be read.
+            """)
 
     /// How often the domain is looked at where its directory cannot be watched, in milliseconds: a
     /// change is then printed within this time.

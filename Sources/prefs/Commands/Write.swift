@@ -4,42 +4,42 @@ import LayeredDefaults
 /// `prefs write <domain> <key> <value>`: stores a value, typed by a flag or read as a plain value;
 /// `prefs write <domain> '<dictionary>'` replaces the whole domain, as macOS `defaults write` does.
 enum Write: Command {
-    static let verb = "write"
-    static let firstValueOperand: Int? = 2
-    static let synopsis = "write <domain> (<key> [<type flag>] <value>... | '<dictionary>')"
-    static let operandKinds: [CompletionKind] = [.domain, .key, .value(besides: ValueParser.typeFlags)]
-    static let summary =
-        "Stores a value for <key> in <domain>, or replaces <domain> with a dictionary (created when missing); committed when it returns."
-    static let details = """
-        <value> alone, for a key the domain's schema declares (`prefs keys`): read as the key's type, as
-        gsettings does (20 for an integer key, true for a boolean, 0.25 for a float, text as it is for a
-        string, property-list text for an array or dictionary). For any other key: old-style property-list
-        text when it starts with ( { < or " and parses, e.g. '(a, b)' or '{ k = v; }' (every leaf a string),
-        else the string, trimmed, as a launch argument.
-        Type flags:
-          -string <text>            the text exactly as given
-          -int <n>, -integer <n>    a 64-bit integer
-          -float <x>                a double (0.5, 1e-3, inf, nan)
-          -bool <b>, -boolean <b>   true/false, yes/no, 1/0, in any case
-          -date <d>                 2026-11-29T21:44:42Z (fraction and offset allowed), 2026-11-29 21:44:42 +0000, 2026-11-29
-          -data <hex>               bytes as hexadecimal digits, e.g. 0a0b0c
-          -array <v>...             an array; each element a string, or typed by a flag before it: -array a -int 2
-          -array-add <v>...         appends to the array stored (a new array when there is none)
-          -dict <k> <v>...          a dictionary of key-value pairs; a value may be typed: -dict size -int 12
-          -dict-add <k> <v>...      adds to the dictionary stored, replacing those keys (a new one when there is none)
-        Text that starts with '-' needs -string (whatever follows a type flag is its value, -h and --help
-        included), or -- before it: prefs write d k -string --text, prefs write d k -- -text. Prints nothing.
-        The store checks every write against the domain's schema, as it does for every program: a value
-        the key does not accept (of its type, holding its content, one of its choices, in its range, not too
-        long) is refused naming the key and what it accepts, and a key the schema does not declare is
-        refused naming the nearest keys it does (unless the schema allows other keys).
-        Exit status: 0; 2 for a bad value or type flag, a value or key the schema refuses, or
-        -array-add/-dict-add on a value of another type (nothing is changed); 3 when the store cannot be
-        written or refuses the write, e.g. of a key the managed domain forces (nothing is changed).
-        With no <key>, as macOS `defaults write <domain> '<dictionary>'`: the dictionary, as old-style
-        property-list text ('{ fontSize = 14; theme = dark; }', every leaf a string) or an XML property
-        list, replaces every key of <domain> in one transaction; keys not in it are removed.
-        """
+    static let declaration = CommandDeclaration(
+        synopsis: "write <domain> (<key> [<type flag>] <value>... | '<dictionary>')",
+        operandKinds: [.domain, .key, .value(besides: ValueParser.typeFlags)],
+        firstValueOperand: 2,
+        help: """
+            Stores a value for <key> in <domain>, or replaces <domain> with a dictionary (created when missing); committed when it returns.
+
+            <value> alone, for a key the domain's schema declares (`prefs keys`): read as the key's type, as
+            gsettings does (20 for an integer key, true for a boolean, 0.25 for a float, text as it is for a
+            string, property-list text for an array or dictionary). For any other key: old-style property-list
+            text when it starts with ( { < or " and parses, e.g. '(a, b)' or '{ k = v; }' (every leaf a string),
+            else the string, trimmed, as a launch argument.
+            Type flags:
+              -string <text>            the text exactly as given
+              -int <n>, -integer <n>    a 64-bit integer
+              -float <x>                a double (0.5, 1e-3, inf, nan)
+              -bool <b>, -boolean <b>   true/false, yes/no, 1/0, in any case
+              -date <d>                 2026-11-29T21:44:42Z (fraction and offset allowed), 2026-11-29 21:44:42 +0000, 2026-11-29
+              -data <hex>               bytes as hexadecimal digits, e.g. 0a0b0c
+              -array <v>...             an array; each element a string, or typed by a flag before it: -array a -int 2
+              -array-add <v>...         appends to the array stored (a new array when there is none)
+              -dict <k> <v>...          a dictionary of key-value pairs; a value may be typed: -dict size -int 12
+              -dict-add <k> <v>...      adds to the dictionary stored, replacing those keys (a new one when there is none)
+            Text that starts with '-' needs -string (whatever follows a type flag is its value, -h and --help
+            included), or -- before it: prefs write d k -string --text, prefs write d k -- -text. Prints nothing.
+            The store checks every write against the domain's schema, as it does for every program: a value
+            the key does not accept (of its type, holding its content, one of its choices, in its range, not too
+            long) is refused naming the key and what it accepts, and a key the schema does not declare is
+            refused naming the nearest keys it does (unless the schema allows other keys).
+            Exit status: 0; 2 for a bad value or type flag, a value or key the schema refuses, or
+            -array-add/-dict-add on a value of another type (nothing is changed); 3 when the store cannot be
+            written or refuses the write, e.g. of a key the managed domain forces (nothing is changed).
+            With no <key>, as macOS `defaults write <domain> '<dictionary>'`: the dictionary, as old-style
+            property-list text ('{ fontSize = 14; theme = dark; }', every leaf a string) or an XML property
+            list, replaces every key of <domain> in one transaction; keys not in it are removed.
+            """)
 
     /// What a write does, parsed completely before the store is opened.
     enum Change: Equatable {
@@ -59,7 +59,7 @@ enum Write: Command {
         init(
             _ arguments: [String], domain: String, key: String, isOperand: Bool = false, type: PreferenceSchema.ValueType? = nil
         ) throws(PrefsError) {
-            guard let first = arguments.first else { throw .usage("usage: prefs \(Write.synopsis)") }
+            guard let first = arguments.first else { throw .usage("usage: prefs \(Write.declaration.synopsis)") }
             let rest = Array(arguments.dropFirst())
             if isOperand {
                 self = .set(try Self.plain(arguments, domain: domain, key: key, type: type))
@@ -113,7 +113,7 @@ enum Write: Command {
             let kept = try context.changing(domain) { try $0.replacePersistentValues(values) }
             return Context.reportKept(kept, in: domain, console: context.console)
         }
-        guard operands.count >= 3 else { throw PrefsError.usage("usage: prefs \(synopsis)") }
+        guard operands.count >= 3 else { throw PrefsError.usage("usage: prefs \(declaration.synopsis)") }
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])
         guard !key.isEmpty else { throw PrefsError(DefaultsError.invalidKey(suite: domain)) }
         // NB: the schema only says how to read a plain value; what may be stored is the store's rule.

@@ -2,9 +2,10 @@ import Foundation
 import LayeredDefaults
 
 /// What a shell offers for one word of a `prefs` command line, worked out from the same declarations as
-/// the parser and the help: the verbs, ``OptionDeclaration/global``, each verb's ``Command/options``
-/// and ``Command/operandKinds``. The completion scripts (``CompletionScript``) hold no list of their own:
-/// they ask `prefs completions --complete`, so they cannot offer what `prefs` would refuse.
+/// the parser and the help: the verbs, ``OptionDeclaration/global``, each verb's
+/// ``CommandDeclaration/options`` and ``CommandDeclaration/operandKinds``. The completion scripts
+/// (``CompletionScript``) hold no list of their own: they ask `prefs completions --complete`, so they
+/// cannot offer what `prefs` would refuse.
 enum CompletionCandidates {
     /// The first line when the shell should complete a file name itself.
     static let files = ":files"
@@ -22,40 +23,36 @@ enum CompletionCandidates {
         guard index >= 1 else { return [] }
         let current = index < words.count ? words[index] : ""
         var line = Line(environment: environment)
-        var verb: String?
         var waitingValue: OptionDeclaration?
         for word in words.dropFirst().prefix(index - 1) {
             if let option = waitingValue {
-                line.values[option.name] = word
+                line.invocation.record(option, value: word)
                 waitingValue = nil
             } else if !line.afterSeparator, word == "--" {
-                line.afterSeparator = true
+                line.invocation.firstOperandAfterSeparator = line.operands.count
             } else if !line.afterSeparator, word.hasPrefix("--") || word == "-h" {
                 let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
-                guard let option = declared(parts[0], verb: verb) else { continue }
-                if option.value == nil {
-                    line.flags.insert(option.name)
-                } else if parts.count == 2 {
-                    line.values[option.name] = parts[1]
+                guard let option = declared(parts[0], verb: line.verb) else { continue }
+                if option.value == nil || parts.count == 2 {
+                    line.invocation.record(option, value: parts.count == 2 ? parts[1] : nil)
                 } else {
                     waitingValue = option
                 }
-            } else if verb == nil {
-                verb = word
             } else {
-                line.operands.append(word)
+                line.invocation.positionals.append(word)
             }
         }
         if let option = waitingValue { return complete(option.completion, current, line) }
         if !line.afterSeparator, current.hasPrefix("--") {
-            let command = verb.flatMap(Prefs.command(named:))
-            return matching(current, (OptionDeclaration.global + (command?.options ?? [])).map { ($0.name, $0.summary) })
+            let command = line.verb.flatMap(Prefs.command(named:))
+            return matching(
+                current, (OptionDeclaration.global + (command?.declaration.options ?? [])).map { ($0.name, $0.summary) })
         }
-        guard let verb else { return verbs(matching: current) }
+        guard let verb = line.verb else { return verbs(matching: current) }
         let kind: CompletionKind
         if verb == "help" {
             kind = line.operands.isEmpty ? .verb : .none
-        } else if let kinds = Prefs.command(named: verb)?.operandKinds {
+        } else if let kinds = Prefs.command(named: verb)?.declaration.operandKinds {
             let position = line.operands.count
             kind = position < kinds.count ? kinds[position] : kinds.last == .keys ? .keys : .none
         } else {
@@ -64,24 +61,27 @@ enum CompletionCandidates {
         return complete(kind, current, line)
     }
 
-    /// What the words before the one being completed say: the options given and the operands after the verb.
+    /// What the words before the one being completed say: the verb, the options given and the operands.
     private struct Line {
         /// The process's environment (the default root, the system directories).
         let environment: [String: String]
-        /// The options with a value, by name.
-        var values: [String: String] = [:]
-        /// The flags.
-        var flags: Set<String> = []
+        /// The words, read as the parser reads a command line but leniently: an option no verb takes is
+        /// passed over, and a value given again replaces the one before.
+        var invocation = Invocation()
+
+        /// The verb, once it is given.
+        var verb: String? { invocation.positionals.first }
         /// The operands after the verb.
-        var operands: [String] = []
+        var operands: [String] { invocation.operands }
         /// True after a `--`: every word is an operand.
-        var afterSeparator = false
+        var afterSeparator: Bool { invocation.firstOperandAfterSeparator != nil }
 
         /// The context `prefs` would run this command line in (its root, its layer); nil when it would not run.
         func context() -> Context? {
             let discard = Console(writeOutput: { _ in }, writeError: { _ in }, readInput: { _ in Data() })
-            guard let layer = try? Context.Layer(flags) else { return nil }
-            return try? Context(root: values["--root"], layer: layer, environment: environment, console: discard, json: false)
+            guard let layer = try? Context.Layer(invocation) else { return nil }
+            return try? Context(
+                root: invocation.value(of: .root), layer: layer, environment: environment, console: discard, json: false)
         }
 
         /// The domain the first operand names, if it names one.
@@ -96,8 +96,8 @@ enum CompletionCandidates {
 
     /// The option `name` as declared for `verb` (or globally), if it is one.
     private static func declared(_ name: String, verb: String?) -> OptionDeclaration? {
-        let name = name == "-h" ? "--help" : name
-        let options = OptionDeclaration.global + (verb.flatMap(Prefs.command(named:))?.options ?? [])
+        let name = name == "-h" ? OptionDeclaration.help.name : name
+        let options = OptionDeclaration.global + (verb.flatMap(Prefs.command(named:))?.declaration.options ?? [])
         return options.first { $0.name == name }
     }
 
@@ -143,7 +143,9 @@ enum CompletionCandidates {
     }
 
     private static func verbs(matching current: String) -> [String] {
-        matching(current, Prefs.commands.map { ($0.verb, $0.summary) } + [("help", "Prints the help of a verb.")])
+        matching(
+            current,
+            Prefs.commands.map { ($0.declaration.verb, $0.declaration.summary) } + [("help", "Prints the help of a verb.")])
     }
 
     /// The words that start with `current`, each with its description after a tab when it has one.

@@ -22,8 +22,8 @@ struct Context: Sendable {
 
         /// The layer the flags `--system` and `--managed` name.
         /// - Throws: ``PrefsError/usage(_:)`` when both are given.
-        init(_ flags: Set<String>) throws(PrefsError) {
-            switch (flags.contains("--system"), flags.contains("--managed")) {
+        init(_ invocation: Invocation) throws(PrefsError) {
+            switch (invocation.has(.system), invocation.has(.managed)) {
             case (true, true): throw .usage("--system and --managed cannot be given together")
             case (true, false): self = .system
             case (false, true): self = .managed

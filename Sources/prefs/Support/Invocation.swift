@@ -5,36 +5,34 @@
 /// that takes a value. Arguments starting with a single `-` (`-int`, `-g`, `-5`) are positional: they
 /// are type flags, domain aliases and values, which the verbs interpret.
 ///
-/// Where a verb's operands are a value to store (``Command/firstValueOperand``), the argument after a
-/// type flag (`-string`, `-int`, ...) is positional whatever it starts with (`-string -h` is the text
-/// `-h`), and an argument there that is no option is named by its position alone: it may be private.
+/// Where a verb's operands are a value to store (``CommandDeclaration/firstValueOperand``), the
+/// argument after a type flag (`-string`, `-int`, ...) is positional whatever it starts with (`-string
+/// -h` is the text `-h`), and an argument there that is no option is named by its position alone: it
+/// may be private.
 struct Invocation: Sendable, Equatable {
     /// The positional arguments, in order; the first is the verb.
     var positionals: [String] = []
-    /// The options that take a value, by name (with its dashes, e.g. `--root`).
-    var values: [String: String] = [:]
-    /// The options without a value that were given (e.g. `--json`).
-    var flags: Set<String> = []
     /// The index in ``operands`` of the first argument after `--`, nil without `--`.
     var firstOperandAfterSeparator: Int?
+    /// The values of the options given that take one, by name (with its dashes, e.g. `--root`).
+    private var values: [String: String] = [:]
+    /// The names of the options given that take no value (e.g. `--json`).
+    private var flags: Set<String> = []
 
-    /// Options every verb accepts that take a value (from ``OptionDeclaration/global``).
-    static let globalValued = Set(OptionDeclaration.global.filter { $0.value != nil }.map(\.name))
-    /// Flags every verb accepts (from ``OptionDeclaration/global``).
-    static let globalFlags = Set(OptionDeclaration.global.filter { $0.value == nil }.map(\.name))
+    /// An empty command line, for words to be added to one by one.
+    init() {}
 
     /// Splits `arguments` (without the program name).
     /// - Parameters:
-    ///   - valued: the options that take a value.
-    ///   - flags: the options without a value.
+    ///   - options: the options that may be given (every verb's, besides the global ones).
     ///   - firstValueOperand: for a verb, the index of its first operand that is part of a value to
-    ///     store (``Command/firstValueOperand``), nil when it takes none.
+    ///     store (``CommandDeclaration/firstValueOperand``), nil when it takes none.
     /// - Throws: ``PrefsError/usage(_:)`` for an unknown option, an option without its value, a value
     ///   given to a flag, or an option given twice.
     init(
-        parsing arguments: [String], valued: Set<String>, flags: Set<String>,
-        firstValueOperand: (String) -> Int? = { _ in nil }
+        parsing arguments: [String], options: [OptionDeclaration], firstValueOperand: (String) -> Int? = { _ in nil }
     ) throws(PrefsError) {
+        let declared = Dictionary(options.map { ($0.name, $0) }) { first, _ in first }
         /// True when the operand at `index` is part of a value to store.
         func isValue(_ index: Int) -> Bool {
             guard let verb = positionals.first, let first = firstValueOperand(verb) else { return false }
@@ -56,32 +54,56 @@ struct Invocation: Sendable, Equatable {
                 positionals.append(argument)
                 continue
             }
-            var name = argument == "-h" ? "--help" : argument
+            var name = argument == "-h" ? OptionDeclaration.help.name : argument
             var inlineValue: String?
             if let equals = name.firstIndex(of: "=") {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if flags.contains(name) {
-                guard inlineValue == nil else { throw .usage("\(name) takes no value") }
-                self.flags.insert(name)
-            } else if valued.contains(name) {
-                guard values[name] == nil else { throw .usage("\(name) is given twice") }
-                if let inlineValue {
-                    values[name] = inlineValue
-                } else {
-                    guard index < arguments.endIndex else { throw .usage("\(name) needs a value") }
-                    values[name] = arguments[index]
-                    index += 1
+            guard let option = declared[name] else {
+                if isValue(operand) {
+                    throw .usage(
+                        "argument \(position) is not an option; put -string before a value that starts with '-' (-- before a -dict key that does); nothing was changed"
+                    )
                 }
-            } else if isValue(operand) {
-                throw .usage(
-                    "argument \(position) is not an option; put -string before a value that starts with '-' (-- before a -dict key that does); nothing was changed"
-                )
-            } else {
                 throw .usage("unknown option '\(name)'; run 'prefs --help'")
             }
+            if option.value == nil {
+                guard inlineValue == nil else { throw .usage("\(name) takes no value") }
+                record(option)
+            } else {
+                guard !has(option) else { throw .usage("\(name) is given twice") }
+                if let inlineValue {
+                    record(option, value: inlineValue)
+                } else {
+                    guard index < arguments.endIndex else { throw .usage("\(name) needs a value") }
+                    record(option, value: arguments[index])
+                    index += 1
+                }
+            }
         }
+    }
+
+    /// True when `option` was given.
+    func has(_ option: OptionDeclaration) -> Bool {
+        flags.contains(option.name) || values[option.name] != nil
+    }
+
+    /// The value given to `option`, nil when it was not given (or takes no value).
+    func value(of option: OptionDeclaration) -> String? {
+        values[option.name]
+    }
+
+    /// Notes that `option` was given, with its `value` when it takes one (which replaces one given before).
+    mutating func record(_ option: OptionDeclaration, value: String? = nil) {
+        if option.value == nil { flags.insert(option.name) } else { values[option.name] = value }
+    }
+
+    /// The name of the first option given that is none of `accepted` (those that take a value first,
+    /// each kind by name), nil when there is none.
+    func firstOption(notIn accepted: [OptionDeclaration]) -> String? {
+        let names = Set(accepted.map(\.name))
+        return (values.keys.sorted() + flags.sorted()).first { !names.contains($0) }
     }
 
     /// The arguments of this process, without the program name.

@@ -19,7 +19,7 @@ enum MacOSOnlyOption {
         guard let first = positionals.first else { return }
         if let reason = reasons[first] { throw .usage(reason) }
         guard let command = Prefs.command(named: first) else { return }
-        for (index, kind) in command.operandKinds.enumerated() where kind == .domain {
+        for (index, kind) in command.declaration.operandKinds.enumerated() where kind == .domain {
             let position = index + 1
             guard position < positionals.count, invocation.firstOperandAfterSeparator.map({ index < $0 }) ?? true else {
                 continue

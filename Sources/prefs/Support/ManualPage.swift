@@ -1,5 +1,6 @@
 /// The manual page of `prefs` (`prefs.1`), in roff: made of the same declarations as `prefs --help`
-/// (``Prefs/overview``) and each verb's help (``Command/help``), so the two cannot drift apart.
+/// (``Prefs/overview``) and each verb's help (``CommandDeclaration/fullHelp``), so the two cannot drift
+/// apart.
 enum ManualPage {
     /// How the page starts, in every version: a roff comment that tells a page `prefs man` made (which
     /// `prefs man --install` may replace) from any other file.
@@ -23,7 +24,7 @@ enum ManualPage {
         lines += text(Prefs.about) + [".PP"] + text(Prefs.argumentNotes)
         lines += [".SH OPTIONS"] + table(OptionDeclaration.global)
         lines.append(".SH VERBS")
-        for command in Prefs.commands {
+        for command in Prefs.commands.map({ $0.declaration }) {
             lines += [".SS \(escape(command.synopsis))"] + text(command.summary) + [".PP"] + text(command.details)
             if !command.options.isEmpty { lines += [".PP", "Options:"] + table(command.options) }
         }

@@ -26,7 +26,7 @@ extension Prefs {
     /// The text of `prefs --help`: made of the same declarations as each verb's help, the man page and
     /// the completions.
     static var overview: String {
-        let verbs = commands.map { "  \($0.synopsis)\n      \($0.summary)" }
+        let verbs = commands.map { "  \($0.declaration.synopsis)\n      \($0.declaration.summary)" }
         return """
             usage: \(usage)
 
