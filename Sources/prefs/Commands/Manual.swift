@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaults
 
 /// `prefs man [--install]`: prints the manual page, `prefs.1`, as roff, or installs it where `man` finds it.
 enum Manual: Command {
@@ -35,8 +36,8 @@ enum Manual: Command {
         let page = installedPage(environment: context.environment)
         try refuseAnythingButAPage(at: page.path)
         do {
-            try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Descriptor.replace(atPath: page.path, with: Data(ManualPage.roff.utf8), mode: 0o644)
+            try FileActs.createDirectories(page.deletingLastPathComponent().path, mode: nil)
+            try FileActs.replace(page.path, with: Data(ManualPage.roff.utf8), mode: 0o644)
         } catch {
             throw PrefsError.storage(
                 "cannot write the manual page '\(page.path)' (\(Export.reason(error))); nothing was installed")
