@@ -41,7 +41,7 @@ extension Defaults {
     @discardableResult
     public static func repair(suiteName: String, location: Location = .default) throws -> URL? {
         try SuiteName.validate(suiteName)
-        let registry = StoreRegistry(configuration: Configuration(location: location))
+        let registry = Configuration(location: location).storeRegistry()
         return try DomainRepair.repair(suiteName, in: registry).map { URL(fileURLWithPath: $0) }
     }
 }

@@ -45,10 +45,6 @@ final class StoreRegistry: Sendable {
     /// the busy timeout): a slow open of one file must not stall the opening of every other.
     private static let entries = Lock<[FileIdentity: Entry]>([:])
 
-    convenience init(configuration: Defaults.Configuration) {
-        self.init(root: configuration.location.root(), busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
-    }
-
     /// The registry of the domains in `root` (nil: in memory).
     init(root: URL?, busyTimeoutMilliseconds: Int32) {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
