@@ -48,16 +48,8 @@ enum Manual: Command {
     /// Where `--install` writes the page: `$XDG_DATA_HOME/man/man1/prefs.1` (an absolute path only, as
     /// the XDG base directory specification asks), else `$HOME/.local/share/man/man1/prefs.1`.
     static func installedPage(environment: [String: String]) -> URL {
-        let data: URL
-        if let directory = environment["XDG_DATA_HOME"], directory.hasPrefix("/") {
-            data = URL(fileURLWithPath: directory, isDirectory: true)
-        } else {
-            let home =
-                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            data = home.appendingPathComponent(".local/share", isDirectory: true)
-        }
-        return data.appendingPathComponent("man/man1/prefs.1")
+        Location.baseDirectory("XDG_DATA_HOME", inHome: ".local/share", environment: environment)
+            .appendingPathComponent("man/man1/prefs.1")
     }
 
     /// Refuses to replace what is at `path` unless nothing is, or a page `prefs man` made: a regular
