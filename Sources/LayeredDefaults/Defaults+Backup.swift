@@ -34,7 +34,7 @@ extension Defaults {
         suiteName: String, location: Location = .default, to destination: URL, replacing: Bool = false
     ) throws {
         try SuiteName.validate(suiteName)
-        let registry = StoreRegistry(configuration: Configuration(location: location, arguments: [], systemDirectories: []))
+        let registry = Configuration(location: location, arguments: [], systemDirectories: []).storeRegistry()
         guard registry.root != nil, let store = try registry.store(named: suiteName, create: false) else {
             throw DefaultsError.noSuchDomain(suite: suiteName)
         }
@@ -81,7 +81,7 @@ extension Defaults {
         suiteName: String, configuration: Configuration = Configuration(), from backup: URL
     ) throws -> [String] {
         try SuiteName.validate(suiteName)
-        let registry = StoreRegistry(configuration: configuration)
+        let registry = configuration.storeRegistry()
         guard registry.root != nil else { throw DefaultsError.noSuchDomain(suite: suiteName) }
         let existing = try registry.store(named: suiteName, create: false)
         let content = try DomainBackup.contents(

@@ -73,6 +73,11 @@ extension Defaults {
 
         /// ``busyTimeout`` in whole milliseconds, as SQLite takes it: clamped, never trapping.
         var busyTimeoutMilliseconds: Int32 { busyTimeout.wholeMilliseconds }
+
+        /// The registry of the stores under ``location`` (resolved now), whose writes wait ``busyTimeout``.
+        func storeRegistry() -> StoreRegistry {
+            StoreRegistry(root: location.root(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
     }
 
     /// The default ``Configuration/errorHandler``: one line on standard error, a control character in it

@@ -27,7 +27,7 @@ extension Defaults {
             let failure = DefaultsError.wrapping(error, suite: name)
             configuration.errorHandler(failure)
             return Defaults(
-                suiteName: name, configuration: configuration, registry: StoreRegistry(configuration: configuration),
+                suiteName: name, configuration: configuration, registry: configuration.storeRegistry(),
                 persistent: .inMemory(name: name, unavailable: failure), suites: [])
         }
     }()

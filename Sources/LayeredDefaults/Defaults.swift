@@ -64,7 +64,7 @@ public final class Defaults: Sendable {
             throw DefaultsError.invalidSchema(
                 suite: schema.suiteName, key: nil, reason: "it is given to an instance of suite '\(suiteName)'")
         }
-        let registry = StoreRegistry(configuration: configuration)
+        let registry = configuration.storeRegistry()
         let persistent = try registry.store(named: suiteName)!
         let suites = try configuration.suites.map { try registry.store(named: $0)! }
         self.init(suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites)

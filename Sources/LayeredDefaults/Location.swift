@@ -111,14 +111,26 @@ public enum Location: Sendable, Hashable {
             if let home = Self.variable("LAYERED_DEFAULTS_HOME", in: environment), !home.isEmpty {
                 return URL(fileURLWithPath: home, isDirectory: true)
             }
-            if let config = Self.variable("XDG_CONFIG_HOME", in: environment), config.hasPrefix("/") {
-                return URL(fileURLWithPath: config, isDirectory: true).appendingPathComponent("layered-defaults")
-            }
-            let home =
-                Self.variable("HOME", in: environment).map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            return home.appendingPathComponent(".config/layered-defaults", isDirectory: true)
+            return Self.baseDirectory("XDG_CONFIG_HOME", inHome: ".config", environment: environment)
+                .appendingPathComponent("layered-defaults", isDirectory: true)
         }
+    }
+
+    /// A base directory of the user's, as the XDG Base Directory specification resolves it: the one the
+    /// environment variable `variable` names when it is an absolute path, else `relative` in the home
+    /// directory (`HOME`, else the user's).
+    /// - Parameters:
+    ///   - variable: the variable, such as `XDG_CONFIG_HOME`.
+    ///   - relative: the directory's default place in the home directory, such as `.config`.
+    ///   - environment: the environment to read; nil reads the process's.
+    package static func baseDirectory(_ variable: String, inHome relative: String, environment: [String: String]?) -> URL {
+        if let directory = Self.variable(variable, in: environment), directory.hasPrefix("/") {
+            return URL(fileURLWithPath: directory, isDirectory: true)
+        }
+        let home =
+            Self.variable("HOME", in: environment).map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(relative, isDirectory: true)
     }
 
     /// The environment variable `name`: from `environment` when given (tests), else from the process.

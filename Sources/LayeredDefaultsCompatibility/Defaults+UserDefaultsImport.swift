@@ -80,17 +80,8 @@ extension Defaults {
                 let root = resolver.root() ?? URL(fileURLWithPath: "/nonexistent", isDirectory: true)
                 return root.appendingPathComponent(suiteName + ".plist")
             }
-            let environment = environment ?? ProcessInfo.processInfo.environment
-            let directory: URL
-            if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-                directory = URL(fileURLWithPath: config, isDirectory: true)
-            } else {
-                let home =
-                    environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                    ?? FileManager.default.homeDirectoryForCurrentUser
-                directory = home.appendingPathComponent(".config", isDirectory: true)
-            }
-            return directory.appendingPathComponent(suiteName + ".plist")
+            return Location.baseDirectory("XDG_CONFIG_HOME", inHome: ".config", environment: environment)
+                .appendingPathComponent(suiteName + ".plist")
         }
     #endif
 

@@ -15,8 +15,7 @@ struct StoreRegistryTests {
     /// stall could be seen, never whether this test passes.
     @Test func aWaitingOpenDoesNotStallAnotherDomain() throws {
         try withTemporaryRoot { root in
-            let registry = StoreRegistry(
-                configuration: .init(location: .directory(root), arguments: [], busyTimeout: .seconds(10)))
+            let registry = StoreRegistry(root: root, busyTimeoutMilliseconds: 10_000)
             let slowPath = try #require(registry.filePath(of: "slow"))
             #expect(FileManager.default.createFile(atPath: slowPath, contents: nil, attributes: [.posixPermissions: 0o600]))
             let holder = try Connection(path: slowPath, busyTimeoutMilliseconds: 0)
@@ -47,7 +46,7 @@ struct StoreRegistryTests {
     /// Callers opening one file at the same time get the one store of it.
     @Test func concurrentOpensOfOneFileShareOneStore() throws {
         try withTemporaryRoot { root in
-            let registry = StoreRegistry(configuration: .init(location: .directory(root), arguments: []))
+            let registry = StoreRegistry(root: root, busyTimeoutMilliseconds: 5_000)
             let opened = Lock<[DomainStore?]>([])
             try onThreads(8) { _ in
                 let store = try registry.store(named: "shared")

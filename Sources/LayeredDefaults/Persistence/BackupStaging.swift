@@ -34,14 +34,16 @@ final class BackupStaging {
         self.target = target
         (directory, descriptor) = try Self.makeLockedDirectory(in: parent, for: target)
         copy = directory + "/" + Self.copyName
-        let file = open(copy, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard file >= 0 else {
-            let code = errno
-            discard()
-            throw DefaultsError.fileSystem(code, path: target, operation: "create the backup")
+        var failure: Int32?
+        do throws(FileActs.Failure) {
+            if try !FileActs.createExclusively(copy, mode: 0o600) { failure = EEXIST }
+        } catch {
+            failure = error.code
         }
-        fchmod(file, 0o600)
-        close(file)
+        if let failure {
+            discard()
+            throw DefaultsError.fileSystem(failure, path: target, operation: "create the backup")
+        }
     }
 
     deinit { discard() }
@@ -57,22 +59,19 @@ final class BackupStaging {
     func moveIntoPlace(replacing: Bool) throws {
         try synchronize(copy)
         if !replacing {
-            let claim = open(target, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard claim >= 0 else {
-                if errno == EEXIST { throw DefaultsError.backupExists(path: target) }
-                throw DefaultsError.fileSystem(errno, path: target, operation: "create the backup")
+            let claimed: Bool
+            do throws(FileActs.Failure) {
+                claimed = try FileActs.createExclusively(target, mode: 0o600)
+            } catch {
+                throw DefaultsError.fileSystem(error.code, path: target, operation: "create the backup")
             }
-            close(claim)
+            guard claimed else { throw DefaultsError.backupExists(path: target) }
         }
-        guard rename(copy, target) == 0 else {
-            let code = errno
+        do throws(FileActs.Failure) {
+            try FileActs.rename(copy, over: target)
+        } catch {
             if !replacing { unlink(target) }
-            throw DefaultsError.fileSystem(code, path: target, operation: "create the backup")
-        }
-        let parent = open((target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if parent >= 0 {
-            fsync(parent)
-            close(parent)
+            throw DefaultsError.fileSystem(error.code, path: target, operation: "create the backup")
         }
         discard()
     }

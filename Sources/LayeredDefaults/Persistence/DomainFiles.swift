@@ -1,7 +1,8 @@
 import Foundation
 
 /// A domain's files on disk, `<name>.sqlite3` and its `-wal`, `-shm` and `-journal` companions, and the
-/// one way to delete them: used by `prefs prune`, `LeftoverDomains` and the isolated test stores.
+/// one way to delete them: used by `prefs prune` and `prefs restore`, `LeftoverDomains` and the isolated
+/// test stores.
 package enum DomainFiles {
     /// The regular files of the database at `path` that exist, in the order they are deleted: the
     /// companions first, the database last, so that a deletion stopped midway never leaves a `-wal`

@@ -27,17 +27,13 @@ enum FileAdmission {
     /// directory or file system).
     /// - Throws: ``DefaultsError/system(_:path:operation:suite:)`` for any other failure.
     static func create(_ path: String, suite: String) throws -> stat? {
-        let descriptor = Foundation.open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        if descriptor >= 0 {
-            // NB: the umask may have taken bits off 0600 (0400 under umask 0277), and SQLite gives the -wal
-            // and -shm the file's mode. Closing this descriptor drops no lock: the file is new, so no
-            // connection of this process has it open.
-            fchmod(descriptor, 0o600)
-            Foundation.close(descriptor)
-        } else if errno == EACCES || errno == EROFS {
+        do throws(FileActs.Failure) {
+            // NB: whatever the umask: SQLite gives the -wal and -shm the file's mode.
+            try FileActs.createExclusively(path, mode: 0o600)
+        } catch let failure where failure.code == EACCES || failure.code == EROFS {
             return nil
-        } else if errno != EEXIST {
-            throw DefaultsError.system(errno, path: path, operation: "create", suite: suite)
+        } catch {
+            throw DefaultsError.system(error.code, path: path, operation: "create", suite: suite)
         }
         guard let status = try Location.status(ofEntry: path) else {
             throw DefaultsError.system(ENOENT, path: path, operation: "create", suite: suite)

@@ -45,10 +45,6 @@ final class StoreRegistry: Sendable {
     /// the busy timeout): a slow open of one file must not stall the opening of every other.
     private static let entries = Lock<[FileIdentity: Entry]>([:])
 
-    convenience init(configuration: Defaults.Configuration) {
-        self.init(root: configuration.location.root(), busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
-    }
-
     /// The registry of the domains in `root` (nil: in memory).
     init(root: URL?, busyTimeoutMilliseconds: Int32) {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
@@ -210,20 +206,12 @@ final class StoreRegistry: Sendable {
     /// restrictive umask (0177) would leave a directory that not even its owner can search: so each
     /// directory made here is set to 0700 afterwards (mkdir's mode is filtered by the umask, chmod's is not).
     private static func createRoot(_ root: String, suite: String) throws {
-        guard access(root, F_OK) != 0 else { return }
-        var missingParents: [String] = []
-        var parent = (root as NSString).deletingLastPathComponent
-        while parent.count > 1, access(parent, F_OK) != 0 {
-            missingParents.append(parent)
-            parent = (parent as NSString).deletingLastPathComponent
-        }
-        for directory in missingParents.reversed() + [root] {
-            if mkdir(directory, 0o700) == 0 {
-                chmod(directory, 0o700)
-            } else if directory == root, errno != EEXIST, errno != EACCES, errno != EROFS {
-                // NB: a parent's failure shows at the root; a read-only one makes the store read-only.
-                throw DefaultsError.system(errno, path: directory, operation: "create the store directory", suite: suite)
-            }
+        do throws(FileActs.Failure) {
+            try FileActs.createDirectories(root, mode: 0o700)
+        } catch let failure where failure.path == root && (failure.code == EACCES || failure.code == EROFS) {
+            // NB: a root this process may not create makes the store read-only.
+        } catch {
+            throw DefaultsError.system(error.code, path: error.path, operation: "create the store directory", suite: suite)
         }
     }
 }

@@ -128,79 +128,38 @@ extension Defaults {
                 suite: schema.suiteName, key: nil,
                 reason: "its file would be larger than \(PreferenceSchema.maximumFileSize) bytes, which no reader accepts")
         }
-        try createDirectories(directory, mode: shared ? 0o755 : 0o700)
+        let mode: mode_t = shared ? 0o644 : 0o600
+        do throws(FileActs.Failure) {
+            try FileActs.createDirectories(directory.standardizedFileURL.path, mode: shared ? 0o755 : 0o700)
+        } catch {
+            throw .fileSystem(error.code, path: error.path, operation: "create the schema directory")
+        }
         // NB: the look at the installed version and the replacement are one step for every process
-        // installing this suite's schema, so that two installs at once never leave the older one.
-        let lock = open(
-            directory.appendingPathComponent(".\(file.lastPathComponent).lock").path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-            shared ? 0o644 : 0o600)
-        guard lock >= 0 else { throw .fileSystem(errno, path: directory.path, operation: "lock the schema directory") }
-        defer { close(lock) }
-        // NB: whatever the umask, as the schema file's own mode.
-        fchmod(lock, shared ? 0o644 : 0o600)
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw .fileSystem(errno, path: directory.path, operation: "lock the schema directory") }
-        }
-        var outcome = SchemaInstallation.installed
-        // NB: a file that cannot be read as a schema (malformed, too large, a link or a FIFO in its place)
-        // is never trusted, and is replaced: installing is how it is repaired.
-        if let data = try? readSchemaFile(at: file.path), let installed = try? PreferenceSchema(jsonData: data, path: file.path),
-            installed.suiteName == schema.suiteName
-        {
-            if installed == schema { return .unchanged }
-            if installed.version > schema.version { return .keptNewer(installedVersion: installed.version) }
-            outcome = .replaced(previousVersion: installed.version)
-        }
-        try writeAtomically(data, to: file, mode: shared ? 0o644 : 0o600)
-        return outcome
-    }
-
-    /// Creates `directory` and its missing parents with `mode`, whatever the process's umask.
-    private static func createDirectories(_ directory: URL, mode: mode_t) throws(DefaultsError) {
-        var missing: [String] = []
-        var path = directory.standardizedFileURL.path
-        while !path.isEmpty, path != "/", access(path, F_OK) != 0 {
-            missing.append(path)
-            path = (path as NSString).deletingLastPathComponent
-        }
-        for path in missing.reversed() {
-            if mkdir(path, mode) != 0 {
-                guard errno == EEXIST else { throw .fileSystem(errno, path: path, operation: "create the schema directory") }
-                continue
+        // installing this suite's schema, so that two installs at once never leave the older one. The lock
+        // file has the schema file's own mode.
+        return try FileActs.withExclusiveLock(
+            onFile: directory.appendingPathComponent(".\(file.lastPathComponent).lock").path, mode: mode,
+            failure: { .fileSystem($0.code, path: directory.path, operation: "lock the schema directory") }
+        ) { () throws(DefaultsError) -> SchemaInstallation in
+            var outcome = SchemaInstallation.installed
+            // NB: a file that cannot be read as a schema (malformed, too large, a link or a FIFO in its place)
+            // is never trusted, and is replaced: installing is how it is repaired.
+            if let data = try? readSchemaFile(at: file.path),
+                let installed = try? PreferenceSchema(jsonData: data, path: file.path),
+                installed.suiteName == schema.suiteName
+            {
+                if installed == schema { return .unchanged }
+                if installed.version > schema.version { return .keptNewer(installedVersion: installed.version) }
+                outcome = .replaced(previousVersion: installed.version)
             }
-            // NB: mkdir's mode is cut by the umask (077 would leave a system directory 0700, unreadable by
-            // the users it is for); a directory this call made is given its mode outright.
-            guard chmod(path, mode) == 0 else { throw .fileSystem(errno, path: path, operation: "create the schema directory") }
-        }
-    }
-
-    /// Writes `data` to a new file of `mode` (whatever the process's umask) beside `file` and renames it
-    /// over `file`: a reader sees the old file or the new one, never a part.
-    private static func writeAtomically(_ data: Data, to file: URL, mode: mode_t) throws(DefaultsError) {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw .fileSystem(errno, path: temporary.path, operation: "create") }
-        var failure: Int32?
-        // NB: open's mode is cut by the umask, as mkdir's is.
-        if fchmod(descriptor, mode) != 0 { failure = errno }
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while failure == nil, offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
+            do throws(FileActs.Failure) {
+                try FileActs.replace(file.path, with: data, mode: mode)
+            } catch let failure where failure.path != file.path {  // the new file beside it could not be created
+                throw .fileSystem(failure.code, path: failure.path, operation: "create")
+            } catch {
+                throw .fileSystem(error.code, path: file.path, operation: "write the schema file")
             }
-        }
-        if failure == nil, fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        if failure == nil, rename(temporary.path, file.path) != 0 { failure = errno }
-        if let failure {
-            unlink(temporary.path)
-            throw .fileSystem(failure, path: file.path, operation: "write the schema file")
+            return outcome
         }
     }
 
@@ -209,29 +168,10 @@ extension Defaults {
     ///   ``DefaultsError/malformedSchema(path:reason:)`` for one larger than
     ///   ``PreferenceSchema/maximumFileSize``, or the error of the system call that failed.
     private static func readSchemaFile(at path: String) throws(DefaultsError) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            if errno == ELOOP { throw .unsafePath(path: path) }
-            throw .fileSystem(errno, path: path, operation: "open")
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw .fileSystem(errno, path: path, operation: "read") }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .unsafePath(path: path) }
-        // NB: read at most one byte past the limit, whatever the file's size says.
-        var bytes = [UInt8](repeating: 0, count: PreferenceSchema.maximumFileSize + 1)
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress! + count, $0.count - count) }
-            if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { throw .fileSystem(errno, path: path, operation: "read") }
-            if read == 0 { break }
-            count += read
-        }
-        guard count <= PreferenceSchema.maximumFileSize else {
+        guard let data = try FileActs.contents(ofRegularFile: path, limit: PreferenceSchema.maximumFileSize) else { return nil }
+        guard data.count <= PreferenceSchema.maximumFileSize else {
             throw .malformedSchema(path: path, reason: "larger than \(PreferenceSchema.maximumFileSize) bytes")
         }
-        return Data(bytes[0..<count])
+        return data
     }
 }

@@ -49,16 +49,19 @@ enum Export: Command {
         guard destination != "-" else { return context.console.writeOutput(String(decoding: document, as: UTF8.self)) }
         do {
             // NB: mode 0600: never readable by other users, not even while it is written.
-            try Descriptor.replace(atPath: destination, with: document, mode: 0o600)
+            try FileActs.replace(destination, with: document, mode: 0o600)
         } catch {
             throw PrefsError.storage(
                 "cannot write the export file '\(destination)' (\(reason(error))); the domain was not changed")
         }
     }
 
-    /// The operating system's reason for a file error (a `POSIXError`), without the path or any content.
+    /// The operating system's reason for a file error (a `POSIXError` or a `FileActs.Failure`), without
+    /// the path or any content.
     static func reason(_ error: any Error) -> String {
-        guard let error = error as? POSIXError else { return "\(type(of: error))" }
-        return String(cString: strerror(error.code.rawValue))
+        guard let code = (error as? FileActs.Failure)?.code ?? (error as? POSIXError)?.code.rawValue else {
+            return "\(type(of: error))"
+        }
+        return String(cString: strerror(code))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaults
 
 /// `prefs man [--install]`: prints the manual page, `prefs.1`, as roff, or installs it where `man` finds it.
 enum Manual: Command {
@@ -31,8 +32,8 @@ enum Manual: Command {
         let page = installedPage(environment: context.environment)
         try refuseAnythingButAPage(at: page.path)
         do {
-            try FileManager.default.createDirectory(at: page.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Descriptor.replace(atPath: page.path, with: Data(ManualPage.roff.utf8), mode: 0o644)
+            try FileActs.createDirectories(page.deletingLastPathComponent().path, mode: nil)
+            try FileActs.replace(page.path, with: Data(ManualPage.roff.utf8), mode: 0o644)
         } catch {
             throw PrefsError.storage(
                 "cannot write the manual page '\(page.path)' (\(Export.reason(error))); nothing was installed")
@@ -43,16 +44,8 @@ enum Manual: Command {
     /// Where `--install` writes the page: `$XDG_DATA_HOME/man/man1/prefs.1` (an absolute path only, as
     /// the XDG base directory specification asks), else `$HOME/.local/share/man/man1/prefs.1`.
     static func installedPage(environment: [String: String]) -> URL {
-        let data: URL
-        if let directory = environment["XDG_DATA_HOME"], directory.hasPrefix("/") {
-            data = URL(fileURLWithPath: directory, isDirectory: true)
-        } else {
-            let home =
-                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            data = home.appendingPathComponent(".local/share", isDirectory: true)
-        }
-        return data.appendingPathComponent("man/man1/prefs.1")
+        Location.baseDirectory("XDG_DATA_HOME", inHome: ".local/share", environment: environment)
+            .appendingPathComponent("man/man1/prefs.1")
     }
 
     /// Refuses to replace what is at `path` unless nothing is, or a page `prefs man` made: a regular

@@ -33,7 +33,7 @@ enum Restore: Command {
         do {
             kept = try Defaults.restore(suiteName: domain, configuration: context.configuration(of: domain), from: backup)
         } catch {
-            if created { unlink(context.file(of: domain).path) }
+            if created { try? DomainFiles.delete(database: context.file(of: domain).path) }
             throw error
         }
         Context.reportKept(kept, in: domain, console: context.console)

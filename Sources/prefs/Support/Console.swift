@@ -80,11 +80,7 @@ struct Console: Sendable {
         func write(_ text: String) {
             firstFailure.withLock { failure in
                 guard failure == nil else { return }
-                do {
-                    try Descriptor.writeAll(Data(text.utf8), to: descriptor)
-                } catch {
-                    failure = (error as? POSIXError)?.code.rawValue ?? EIO
-                }
+                failure = FileActs.writeAll(Data(text.utf8), to: descriptor)
             }
         }
     }

@@ -189,23 +189,16 @@ struct Context: Sendable {
     @discardableResult
     func createShared(_ domain: String) throws -> Bool {
         do {
-            try FileManager.default.createDirectory(
-                at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            try FileActs.createDirectories(root.path, mode: 0o755)
         } catch {
             throw DefaultsError.permissionDenied(path: root.path)
         }
-        let descriptor = open(file(of: domain).path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        if descriptor >= 0 {
-            fchmod(descriptor, 0o644)
-            close(descriptor)
-            return true
-        } else if errno != EEXIST {
-            let path = file(of: domain).path
-            throw errno == EACCES || errno == EPERM
-                ? DefaultsError.permissionDenied(path: path)
-                : DefaultsError.fileSystemFailure(path: path, operation: "create", code: errno)
+        let path = file(of: domain).path
+        do throws(FileActs.Failure) {
+            return try FileActs.createExclusively(path, mode: 0o644)
+        } catch {
+            throw DefaultsError.fileSystem(error.code, path: path, operation: "create")
         }
-        return false
     }
 
     /// Every value stored in `domain`, nil when the domain has no file.
