@@ -1,13 +1,36 @@
 import Foundation
 import LayeredDefaults
 
-/// The names and places ``withIsolatedDefaults(in:prefix:arguments:printingErrors:_:)`` uses for its throwaway domains.
+/// The names and places the isolated scopes (the `.isolatedDefaults` trait,
+/// ``withIsolatedDefaults(_:prefix:arguments:printingErrors:_:)``) use for their throwaway domains.
 public enum IsolatedDefaults {
     /// The prefix of every suite name the isolation helpers make: `LayeredDefaultsTesting-` followed by
     /// a UUID, e.g. `LayeredDefaultsTesting-E621E1F8-C36C-495A-93FC-0C247A3E6E5F`.
     ///
     /// Pass it to ``LeftoverDomains/remove(prefix:in:olderThan:)`` to clean up after crashed test runs.
     public static let suiteNamePrefix = "LayeredDefaultsTesting-"
+
+    /// Where an isolated scope keeps its fresh domain, and so what it removes afterwards (even when the
+    /// test throws). The trait and the helper take the same value:
+    ///
+    /// ```swift
+    /// @Test(.isolatedDefaults(.inMemory)) func aFastTest() { ... }
+    ///
+    /// try withIsolatedDefaults(.directory(sharedRoot)) { defaults, suiteName in ... }
+    /// ```
+    public enum Storage: Sendable, Hashable {
+        /// A fresh temporary directory of the scope's own, removed whole afterwards: a real SQLite file,
+        /// as in the app, and even the global domain is private to the scope. The default.
+        case temporaryDirectory
+        /// No file at all (`Location.inMemory`): faster, but only this store sees its values, and
+        /// everything is gone when the store is released.
+        case inMemory
+        /// The given directory, kept: only the domain's own files (`<suite>.sqlite3` and its `-wal`,
+        /// `-shm` and `-journal` files) are removed afterwards. Other domains and files in it are left
+        /// alone, the shared global domain `NSGlobalDomain.sqlite3` among them (created by the first read
+        /// that searches past the domain).
+        case directory(URL)
+    }
 
     /// The file name suffixes of one domain: its database and SQLite's companion files.
     static let fileSuffixes = ([""] + Location.companionSuffixes).map { ".\(Location.fileExtension)" + $0 }
@@ -16,76 +39,5 @@ public enum IsolatedDefaults {
     /// - Throws: `DefaultsError.invalidSuiteName` when the prefix makes an invalid suite name.
     static func makeSuiteName(prefix: String) throws -> String {
         try SuiteName.validate(prefix + UUID().uuidString)
-    }
-}
-
-/// One throwaway domain on disk: its suite name and root, and how to remove what it created.
-struct IsolatedDomain {
-    let suiteName: String
-    let root: URL
-    /// True when the root is a fresh directory made for this domain alone (removed whole afterwards).
-    let ownsRoot: Bool
-
-    /// Makes a fresh suite name, and a fresh temporary root unless `root` is given.
-    init(prefix: String, root: URL?) throws {
-        suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
-        if let root {
-            self.root = root
-            ownsRoot = false
-        } else {
-            self.root = FileManager.default.temporaryDirectory
-                .appendingPathComponent("LayeredDefaultsTesting-root-\(UUID().uuidString)", isDirectory: true)
-            try FileManager.default.createDirectory(
-                at: self.root, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-            ownsRoot = true
-        }
-    }
-
-    /// Opens the domain and runs `body` with it, as `Defaults.standard` too, its reported errors collected
-    /// (``IsolatedDefaults/reportedErrors``). The store is released when this returns, so its connection
-    /// is closed (unless `body` kept the store) before the files are removed.
-    func run<T>(arguments: [String], printingErrors: Bool, _ body: (Defaults, String) throws -> T) throws -> T {
-        let scope = try IsolatedScope(
-            suiteName: suiteName, location: .directory(root), arguments: arguments, printingErrors: printingErrors)
-        defer { openEveryStoreSearched(by: scope.defaults) }
-        return try scope.run { try body($0, suiteName) }
-    }
-
-    /// The asynchronous form of ``run(arguments:printingErrors:_:)``.
-    func run<T>(
-        arguments: [String], printingErrors: Bool, isolation: isolated (any Actor)?,
-        _ body: (Defaults, String) async throws -> T
-    ) async throws -> T {
-        let scope = try IsolatedScope(
-            suiteName: suiteName, location: .directory(root), arguments: arguments, printingErrors: printingErrors)
-        defer { openEveryStoreSearched(by: scope.defaults) }
-        return try await scope.run(isolation: isolation) { try await body($0, suiteName) }
-    }
-
-    /// Opens, in a root of its own, every store `defaults` searches that is not open yet (the global
-    /// domain, which a store opens, creating its file, at its first search past its own domain).
-    ///
-    /// NB: a store the test keeps past its scope (in a long-lived object, an observation) and reads
-    /// afterwards would otherwise open the global domain then, making the removed root again, left
-    /// behind in `$TMPDIR`. With every store open, it creates nothing: its files were only unlinked. In
-    /// a root that is not its own, nothing is created that would stay there.
-    private func openEveryStoreSearched(by defaults: Defaults) {
-        if ownsRoot { _ = try? defaults.resolvedValues() }
-    }
-
-    /// Removes what this domain created: the whole root when it made the root, else only the domain's
-    /// own files (`<suite>.sqlite3` and its `-wal`, `-shm` and `-journal` files).
-    func remove() {
-        if ownsRoot {
-            // NB: a store released a moment later on another thread closes and deletes its -wal and -shm
-            // while removeItem walks the directory, which makes removeItem give up half-way; what is left
-            // then is removed by the next attempt.
-            for _ in 0..<5 where FileManager.default.fileExists(atPath: root.path) {
-                try? FileManager.default.removeItem(at: root)
-            }
-            return
-        }
-        try? DomainFiles.delete(database: root.appendingPathComponent(suiteName + "." + Location.fileExtension).path)
     }
 }

@@ -15,24 +15,17 @@ import Testing
 /// ```
 ///
 /// Each test case gets a store of a fresh domain, named ``IsolatedDefaults/suiteNamePrefix`` followed by a
-/// UUID, set up like ``withIsolatedDefaults(in:prefix:arguments:printingErrors:_:)`` (or ``withInMemoryDefaults(prefix:arguments:printingErrors:_:)``)
-/// and removed afterwards, even when the test throws. The argument domain is empty unless `arguments`
-/// are given. `Defaults.standard` is that store through a task-local value: on the test's task and the
-/// child tasks it starts (`async let`, task groups, `Task { }`), not on a detached task or another thread
-/// (there, as outside any scope, it is a throwaway in-memory store, and using it fails the test). A store
-/// of the default location lives in the test's location too. Tests running in parallel each see their
-/// own. The errors the store reports are collected for ``IsolatedDefaults/reportedErrors``, not printed.
+/// UUID, kept where its ``IsolatedDefaults/Storage`` says, set up like
+/// ``withIsolatedDefaults(_:prefix:arguments:printingErrors:_:)`` and removed afterwards, even when the
+/// test throws. The argument domain is empty unless `arguments` are given. `Defaults.standard` is that
+/// store through a task-local value: on the test's task and the child tasks it starts (`async let`, task
+/// groups, `Task { }`), not on a detached task or another thread (there, as outside any scope, it is a
+/// throwaway in-memory store, and using it fails the test). A store of the default location lives in the
+/// test's location too. Tests running in parallel each see their own. The errors the store reports are
+/// collected for ``IsolatedDefaults/reportedErrors``, not printed.
 public struct IsolatedDefaultsTrait: TestTrait, SuiteTrait, TestScoping {
-    /// Where the test's store keeps its domains.
-    public enum Storage: Sendable, Hashable {
-        /// A fresh temporary directory per test, removed whole afterwards: a real SQLite file, as in the app.
-        case temporaryDirectory
-        /// No file at all (`Location.inMemory`): faster, but only this store sees its values.
-        case inMemory
-    }
-
-    /// Where the test's store keeps its domains.
-    public let storage: Storage
+    /// Where the test's store keeps its domain.
+    public let storage: IsolatedDefaults.Storage
     /// The launch arguments of the store's argument domain; empty unless given.
     public let arguments: [String]
     /// Whether the errors the store reports are also written to standard error; they are collected
@@ -51,11 +44,8 @@ public struct IsolatedDefaultsTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        switch storage {
-        case .temporaryDirectory:
-            try await withIsolatedDefaults(arguments: arguments, printingErrors: printsErrors) { _, _ in try await function() }
-        case .inMemory:
-            try await withInMemoryDefaults(arguments: arguments, printingErrors: printsErrors) { _, _ in try await function() }
+        try await withIsolatedDefaults(storage, arguments: arguments, printingErrors: printsErrors) { _, _ in
+            try await function()
         }
     }
 }
@@ -70,12 +60,13 @@ extension Trait where Self == IsolatedDefaultsTrait {
     /// Each test runs with a fresh store, kept where `storage` says and removed afterwards, as
     /// `Defaults.standard`.
     /// - Parameters:
-    ///   - storage: a temporary directory (the default) or memory only.
+    ///   - storage: where each test's domain lives: a temporary directory of its own (the default), memory
+    ///     only, or a given directory (only the domain's files are removed).
     ///   - arguments: the launch arguments of the argument domain, e.g. `["-fontSize", "20"]`; none by default.
     ///   - printingErrors: also write each error the store reports to standard error; by default they
     ///     are only collected, for ``IsolatedDefaults/reportedErrors``.
     public static func isolatedDefaults(
-        _ storage: IsolatedDefaultsTrait.Storage = .temporaryDirectory, arguments: [String] = [], printingErrors: Bool = false
+        _ storage: IsolatedDefaults.Storage = .temporaryDirectory, arguments: [String] = [], printingErrors: Bool = false
     ) -> Self {
         IsolatedDefaultsTrait(storage: storage, arguments: arguments, printsErrors: printingErrors)
     }

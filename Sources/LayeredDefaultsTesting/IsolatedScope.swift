@@ -1,7 +1,7 @@
 import LayeredDefaults
 
-/// One isolated scope (`.isolatedDefaults`, `withIsolatedDefaults`, `withInMemoryDefaults`): its store, which
-/// is `Defaults.standard` inside it, and the errors that store reported to its error handler.
+/// One isolated scope (`.isolatedDefaults`, `withIsolatedDefaults`): its store, which is `Defaults.standard`
+/// inside it, and the errors that store reported to its error handler.
 struct IsolatedScope: Sendable {
     /// The scope bound on the calling task, if any.
     @TaskLocal static var current: IsolatedScope?
@@ -59,10 +59,10 @@ final class ReportedErrorLog: Sendable {
 }
 
 extension IsolatedDefaults {
-    /// The errors the store of the current isolated scope (`.isolatedDefaults`, `withIsolatedDefaults`,
-    /// `withInMemoryDefaults`) reported to its error handler so far, oldest first: what its calls that do
-    /// not throw (typed-key subscripts, the `UserDefaults`-shaped methods) ran into. They are not printed
-    /// unless the scope was asked to (`printingErrors: true`).
+    /// The errors the store of the current isolated scope (`.isolatedDefaults`, `withIsolatedDefaults`)
+    /// reported to its error handler so far, oldest first: what its calls that do not throw (typed-key
+    /// subscripts, the `UserDefaults`-shaped methods) ran into. They are not printed unless the scope was
+    /// asked to (`printingErrors: true`).
     ///
     /// ```swift
     /// @Test(.isolatedDefaults) func aStoredValueOfAnotherTypeReadsAsTheDefault() throws {

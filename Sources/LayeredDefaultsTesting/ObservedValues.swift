@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// ```swift
 /// @Test func theThemeIsObserved() async throws {
-///     try await withInMemoryDefaults { defaults, _ in
+///     try await withIsolatedDefaults(.inMemory) { defaults, _ in
 ///         let themes = ObservedValues(defaults.changes(of: .key(.theme), initial: false))
 ///         defaults[.theme] = .dark
 ///         let delivered = try await themes.first(1)  // resumes when the change is delivered

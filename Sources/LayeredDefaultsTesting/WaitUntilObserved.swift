@@ -5,7 +5,7 @@ import Observation
 ///
 /// ```swift
 /// @Test @MainActor func theModelFollowsTheStore() async throws {
-///     try await withInMemoryDefaults { defaults, _ in
+///     try await withIsolatedDefaults(.inMemory) { defaults, _ in
 ///         let model = SettingsModel(defaults: defaults)
 ///         try defaults.write(20, for: .fontSize)  // as another instance or process would
 ///         try await waitUntilObserved { model.fontSize == 20 }

@@ -10,7 +10,7 @@ import Testing
     static let secret = "4111-1111-1111-1111"
 
     @Test func assertedChangesPass() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults)
             defer { recorder.finish() }
             try recorder.assert(during: { try defaults.write("dark", forKey: "theme") }) {
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func anUnassertedWriteFailsAtFinish() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults)
             try recorder.assert(during: { try defaults.write("dark", forKey: "theme") }) { $0["theme"] = "dark" }
             defaults.set(Self.secret, forKey: "cardNumber")
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aWriteBetweenAssertionsFailsTheNextAssertion() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults)
             defaults.set(Self.secret, forKey: "cardNumber")
             let log = try expectIssues {
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func aWrongExpectationFailsWithADiff() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             try defaults.write(.string(Self.secret), forKey: "cardNumber")
             let recorder = try DefaultsRecorder(defaults)
             let log = try expectIssues {
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func aChangedTypeIsShownWithBothTypes() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults)
             let log = try expectIssues {
                 try recorder.assert(during: { defaults.set("14", forKey: "fontSize") }) { $0["fontSize"] = 14 }
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func anExpectationOfTheOldValueIsChecked() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             try defaults.write("dark", forKey: "theme")
             let recorder = try DefaultsRecorder(defaults)
             let log = try expectIssues {
@@ -117,7 +117,7 @@ import Testing
 
     @Test func exhaustivityOffPassesWhereOnFails() throws {
         func scenario(_ exhaustivity: DefaultsRecorder.Exhaustivity) throws {
-            try withInMemoryDefaults { defaults, _ in
+            try withIsolatedDefaults(.inMemory) { defaults, _ in
                 let recorder = try DefaultsRecorder(defaults, exhaustivity: exhaustivity)
                 try recorder.assert(during: {
                     try defaults.write("dark", forKey: "theme")
@@ -136,7 +136,7 @@ import Testing
     }
 
     @Test func exhaustivityOffStillChecksTheKeysTheExpectationSets() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults, exhaustivity: .off)
             let log = try expectIssues {
                 try recorder.assert(during: {
@@ -155,7 +155,7 @@ import Testing
     }
 
     @Test func exhaustivityOffChecksARemoval() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             try defaults.write("dark", forKey: "theme")
             let recorder = try DefaultsRecorder(defaults, exhaustivity: .off)
             let log = try expectIssues {
@@ -166,7 +166,7 @@ import Testing
     }
 
     @Test func showSkippedAssertionsShowsWithoutFailing() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             // Through the real reporter: a known issue, so this test passes.
             let recorder = try DefaultsRecorder(defaults, exhaustivity: .off(showSkippedAssertions: true))
             try recorder.assert(during: {
@@ -199,7 +199,7 @@ import Testing
     }
 
     @Test func plainOffShowsNothing() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let capture = CapturingReporter()
             let recorder = try DefaultsRecorder(defaults, exhaustivity: .off, reportingTo: capture)
             try recorder.assert(during: {
@@ -213,7 +213,7 @@ import Testing
     }
 
     @Test func exhaustivityCanChangeMidTest() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let capture = CapturingReporter()
             let recorder = try DefaultsRecorder(defaults, exhaustivity: .off, reportingTo: capture)
             try recorder.assert(during: {
@@ -230,7 +230,7 @@ import Testing
     }
 
     @Test func aFailedActionIsCheckedAndItsErrorRethrown() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults)
             #expect(throws: Failure.self) {
                 try recorder.assert(during: { throw Failure() }) { _ in }
@@ -258,7 +258,7 @@ import Testing
     }
 
     @Test func skipChangesAcceptsWithoutAsserting() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults)
             defaults.set(1, forKey: "setUp")
             try recorder.skipChanges()
@@ -280,7 +280,7 @@ import Testing
     }
 
     @Test func releasingAnUnfinishedRecorderFails() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let log = try expectIssues {
                 let recorder = try DefaultsRecorder(defaults)
                 defaults.set(Self.secret, forKey: "cardNumber")
@@ -293,7 +293,7 @@ import Testing
     }
 
     @Test func releasingAFinishedRecorderIsQuiet() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let capture = CapturingReporter()
             do {
                 let recorder = try DefaultsRecorder(defaults, reportingTo: capture)
@@ -306,7 +306,7 @@ import Testing
     }
 
     @Test func asyncAssertion() async throws {
-        try await withInMemoryDefaults { defaults, _ in
+        try await withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults)
             defer { recorder.finish() }
             try await recorder.assert(during: {
@@ -329,7 +329,7 @@ import Testing
 
     @MainActor @Test func asyncAssertionOnTheMainActor() async throws {
         var saved = 0
-        try await withInMemoryDefaults { defaults, _ in
+        try await withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults)
             defer { recorder.finish() }
             try await recorder.assert(during: {
@@ -343,7 +343,7 @@ import Testing
     }
 
     @Test func watchesAnotherDomain() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults, domain: Defaults.globalDomain)
             defer { recorder.finish() }
             try recorder.assert(during: {

@@ -22,7 +22,7 @@ import LayeredDefaultsCompatibility
 
         func testAssertedChangesPass() throws {
             XCTAssertNil(Test.current, "no Swift Testing test is running here")
-            try withInMemoryDefaults { defaults, _ in
+            try withIsolatedDefaults(.inMemory) { defaults, _ in
                 let recorder = try DefaultsRecorder(defaults)
                 try recorder.assert(during: { try defaults.write("dark", forKey: "theme") }) { $0["theme"] = "dark" }
                 recorder.finish()
@@ -31,7 +31,7 @@ import LayeredDefaultsCompatibility
 
         func testAnUnassertedWriteFailsThroughXCTFail() throws {
             var finishLine = 0
-            try withInMemoryDefaults { defaults, _ in
+            try withIsolatedDefaults(.inMemory) { defaults, _ in
                 let recorder = try DefaultsRecorder(defaults)
                 defaults.set("4111-1111-1111-1111", forKey: "cardNumber")
                 capturing = true

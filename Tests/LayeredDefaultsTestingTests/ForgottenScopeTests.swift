@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func insideAScopeNothingIsReported() async throws {
-        try await withInMemoryDefaults { defaults, _ in
+        try await withIsolatedDefaults(.inMemory) { defaults, _ in
             _ = try Defaults(suiteName: "com.example.inside")
             #expect(Defaults.standard === defaults)
             async let fromChild = Defaults.standard

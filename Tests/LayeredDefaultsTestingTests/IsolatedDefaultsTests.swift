@@ -63,7 +63,7 @@ import Testing
             try Data("notes".utf8).write(to: shared.appendingPathComponent("notes.txt"))
             var ownName = ""
             #expect(throws: Failure.self) {
-                try withIsolatedDefaults(in: shared) { defaults, suiteName in
+                try withIsolatedDefaults(.directory(shared)) { defaults, suiteName in
                     ownName = suiteName
                     #expect(directory(of: defaults)?.standardizedFileURL == shared.standardizedFileURL)
                     defaults.set("dark", forKey: "theme")
@@ -86,43 +86,40 @@ import Testing
         }
     }
 
-    @Test func argumentsAreInjectedAndDefaultToNone() throws {
-        try withIsolatedDefaults { defaults, _ in
+    @Test(arguments: [IsolatedDefaults.Storage.temporaryDirectory, .inMemory])
+    func argumentsAreInjectedAndDefaultToNone(_ storage: IsolatedDefaults.Storage) throws {
+        try withIsolatedDefaults(storage) { defaults, _ in
             #expect(defaults.volatileDomain(forName: Defaults.argumentDomain).isEmpty)
         }
-        try withIsolatedDefaults(arguments: ["app", "-theme", "light"]) { defaults, _ in
+        try withIsolatedDefaults(storage, arguments: ["app", "-theme", "light"]) { defaults, _ in
             defaults.set("dark", forKey: "theme")
             #expect(defaults.string(forKey: "theme") == "light")
             let stored = try defaults.persistentValue(forKey: "theme")
             #expect(stored == "dark")
-        }
-        try withInMemoryDefaults { defaults, _ in
-            #expect(defaults.volatileDomain(forName: Defaults.argumentDomain).isEmpty)
-        }
-        try withInMemoryDefaults(arguments: ["app", "-theme", "light"]) { defaults, _ in
-            #expect(defaults.string(forKey: "theme") == "light")
         }
     }
 
     @Test func anInvalidPrefixIsRefusedBeforeAnythingIsTouched() throws {
         try withTemporaryRoot { shared in
             #expect(throws: DefaultsError.self) {
-                try withIsolatedDefaults(in: shared, prefix: "../escape-") { _, _ in Issue.record("the body must not run") }
+                try withIsolatedDefaults(.directory(shared), prefix: "../escape-") { _, _ in Issue.record("the body must not run")
+                }
             }
             #expect(entries(of: shared).isEmpty)
         }
     }
 
     @Test func aCustomPrefixNamesTheDomain() throws {
-        try withInMemoryDefaults(prefix: "MyAppTests.") { defaults, suiteName in
+        try withIsolatedDefaults(.inMemory, prefix: "MyAppTests.") { defaults, suiteName in
             #expect(suiteName.hasPrefix("MyAppTests."))
             #expect(defaults.suiteName == suiteName)
         }
     }
 
     @Test func inMemoryTouchesNoFile() throws {
-        try withInMemoryDefaults { defaults, suiteName in
+        try withIsolatedDefaults(.inMemory) { defaults, suiteName in
             #expect(defaults.configuration.location == .inMemory)
+            #expect(Location.default.root() == nil, "a store of the default location is in memory too")
             #expect(suiteName.hasPrefix(IsolatedDefaults.suiteNamePrefix))
             try defaults.write("dark", forKey: "theme")
             #expect(try defaults.persistentValues() == ["theme": "dark"])
@@ -141,7 +138,7 @@ import Testing
         }
         let root = try #require(seenRoot)
         #expect(!FileManager.default.fileExists(atPath: root.path))
-        let value = try await withInMemoryDefaults { defaults, _ in
+        let value = try await withIsolatedDefaults(.inMemory) { defaults, _ in
             await Task.yield()
             defaults.set(2, forKey: "b")
             return defaults.integer(forKey: "b")

@@ -93,11 +93,31 @@ import Testing
         #expect(store.suiteName.hasPrefix(IsolatedDefaults.suiteNamePrefix))
     }
 
-    @Test func withIsolatedDefaultsBindsStandardToo() throws {
-        try withIsolatedDefaults { defaults, _ in
-            #expect(Defaults.standard === defaults)
+    /// In a given directory, the test's own domain is removed afterwards, and nothing else there.
+    @Test func inAGivenDirectoryOnlyTheTestsDomainIsRemoved() async throws {
+        let test = try #require(Test.current)
+        try await withTemporaryRoot { shared in
+            try Data("notes".utf8).write(to: shared.appendingPathComponent("notes.txt"))
+            let suiteName = Lock("")
+            try await IsolatedDefaultsTrait.isolatedDefaults(.directory(shared)).provideScope(
+                for: test, testCase: Test.Case.current
+            ) {
+                suiteName.withLock { $0 = Defaults.standard.suiteName }
+                #expect(directory(of: Defaults.standard)?.standardizedFileURL == shared.standardizedFileURL)
+                Defaults.standard.set("dark", forKey: "theme")
+                #expect(Defaults.standard.object(forKey: "absent") == nil, "a miss opens (creates) the global domain")
+            }
+            let ownName = suiteName.withLock { $0 }
+            #expect(ownName.hasPrefix(IsolatedDefaults.suiteNamePrefix))
+            #expect(!entries(of: shared).contains { $0.hasPrefix(ownName) })
+            #expect(entries(of: shared).contains("NSGlobalDomain.sqlite3"), "the shared global domain is left alone")
+            #expect(try Data(contentsOf: shared.appendingPathComponent("notes.txt")) == Data("notes".utf8))
         }
-        try withInMemoryDefaults { defaults, _ in
+    }
+
+    @Test(arguments: [IsolatedDefaults.Storage.temporaryDirectory, .inMemory])
+    func withIsolatedDefaultsBindsStandardToo(_ storage: IsolatedDefaults.Storage) throws {
+        try withIsolatedDefaults(storage) { defaults, _ in
             #expect(Defaults.standard === defaults)
         }
     }

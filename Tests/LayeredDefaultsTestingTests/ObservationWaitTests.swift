@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aStoreObservationIsCollected() async throws {
-        try await withInMemoryDefaults { (defaults: Defaults, _: String) async throws in
+        try await withIsolatedDefaults(.inMemory) { (defaults: Defaults, _: String) async throws in
             let key = Defaults.Key("size", default: 12)
             let sizes = ObservedValues(defaults.changes(of: .key(key)))
             #expect(try await sizes.first(1) == [12], "the current value")

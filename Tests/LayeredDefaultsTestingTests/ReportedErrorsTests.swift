@@ -31,7 +31,7 @@ extension Defaults.Key<Int> {
             let expected = try readAMismatchedValue(defaults)
             #expect(IsolatedDefaults.reportedErrors == expected)
         }
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let expected = try readAMismatchedValue(defaults)
             #expect(IsolatedDefaults.reportedErrors == expected)
         }
@@ -43,9 +43,9 @@ extension Defaults.Key<Int> {
     }
 
     @Test func eachScopeHasItsOwn() throws {
-        try withInMemoryDefaults { outer, _ in
+        try withIsolatedDefaults(.inMemory) { outer, _ in
             let expected = try readAMismatchedValue(outer)
-            try withInMemoryDefaults { _, _ in #expect(IsolatedDefaults.reportedErrors.isEmpty) }
+            try withIsolatedDefaults(.inMemory) { _, _ in #expect(IsolatedDefaults.reportedErrors.isEmpty) }
             #expect(IsolatedDefaults.reportedErrors == expected)
         }
     }

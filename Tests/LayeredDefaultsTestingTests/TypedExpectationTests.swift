@@ -49,7 +49,7 @@ extension Defaults.Key<Unencodable> {
     }
 
     @Test func aWrongTypedExpectationFailsWithADiff() throws {
-        try withInMemoryDefaults { defaults, _ in
+        try withIsolatedDefaults(.inMemory) { defaults, _ in
             let recorder = try DefaultsRecorder(defaults)
             let messages = try expectIssues {
                 try recorder.assert(during: { try defaults.write(15, for: .fontSize) }) { $0[.fontSize] = 14 }

@@ -1,0 +1,85 @@
+import Foundation
+import LayeredDefaults
+
+/// One throwaway domain of an isolated scope: its suite name and where it lives, and how to remove what
+/// it created.
+struct IsolatedDomain {
+    let suiteName: String
+    /// The directory of the domain's files; nil for a domain in memory.
+    let root: URL?
+    /// True when the root is a fresh directory made for this domain alone (removed whole afterwards).
+    let ownsRoot: Bool
+
+    /// Makes a fresh suite name, and a fresh temporary root for ``IsolatedDefaults/Storage/temporaryDirectory``.
+    /// - Throws: `DefaultsError.invalidSuiteName` when `prefix` makes an invalid suite name (nothing is
+    ///   created then), or an error creating the directory.
+    init(_ storage: IsolatedDefaults.Storage, prefix: String) throws {
+        suiteName = try IsolatedDefaults.makeSuiteName(prefix: prefix)
+        switch storage {
+        case .temporaryDirectory:
+            let fresh = FileManager.default.temporaryDirectory
+                .appendingPathComponent("LayeredDefaultsTesting-root-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(
+                at: fresh, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            root = fresh
+            ownsRoot = true
+        case .inMemory:
+            root = nil
+            ownsRoot = false
+        case .directory(let given):
+            root = given
+            ownsRoot = false
+        }
+    }
+
+    /// Opens the domain and runs `body` with it, as `Defaults.standard` too, its reported errors collected
+    /// (``IsolatedDefaults/reportedErrors``). The store is released when this returns, so its connection
+    /// is closed (unless `body` kept the store) before the files are removed.
+    func run<T>(arguments: [String], printingErrors: Bool, _ body: (Defaults, String) throws -> T) throws -> T {
+        let scope = try IsolatedScope(
+            suiteName: suiteName, location: location, arguments: arguments, printingErrors: printingErrors)
+        defer { openEveryStoreSearched(by: scope.defaults) }
+        return try scope.run { try body($0, suiteName) }
+    }
+
+    /// The asynchronous form of ``run(arguments:printingErrors:_:)``.
+    func run<T>(
+        arguments: [String], printingErrors: Bool, isolation: isolated (any Actor)?,
+        _ body: (Defaults, String) async throws -> T
+    ) async throws -> T {
+        let scope = try IsolatedScope(
+            suiteName: suiteName, location: location, arguments: arguments, printingErrors: printingErrors)
+        defer { openEveryStoreSearched(by: scope.defaults) }
+        return try await scope.run(isolation: isolation) { try await body($0, suiteName) }
+    }
+
+    /// Where the store keeps its domains.
+    private var location: Location { root.map { .directory($0) } ?? .inMemory }
+
+    /// Opens, in a root of its own, every store `defaults` searches that is not open yet (the global
+    /// domain, which a store opens, creating its file, at its first search past its own domain).
+    ///
+    /// NB: a store the test keeps past its scope (in a long-lived object, an observation) and reads
+    /// afterwards would otherwise open the global domain then, making the removed root again, left
+    /// behind in `$TMPDIR`. With every store open, it creates nothing: its files were only unlinked. In
+    /// a root that is not its own, nothing is created that would stay there.
+    private func openEveryStoreSearched(by defaults: Defaults) {
+        if ownsRoot { _ = try? defaults.resolvedValues() }
+    }
+
+    /// Removes what this domain created: the whole root when it made the root, else only the domain's
+    /// own files (`<suite>.sqlite3` and its `-wal`, `-shm` and `-journal` files); nothing in memory.
+    func remove() {
+        guard let root else { return }
+        if ownsRoot {
+            // NB: a store released a moment later on another thread closes and deletes its -wal and -shm
+            // while removeItem walks the directory, which makes removeItem give up half-way; what is left
+            // then is removed by the next attempt.
+            for _ in 0..<5 where FileManager.default.fileExists(atPath: root.path) {
+                try? FileManager.default.removeItem(at: root)
+            }
+            return
+        }
+        try? DomainFiles.delete(database: root.appendingPathComponent(suiteName + "." + Location.fileExtension).path)
+    }
+}
