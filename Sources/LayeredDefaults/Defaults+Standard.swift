@@ -6,7 +6,7 @@ extension Defaults {
     /// reads find nothing in it, and every write fails with that error: nothing is silently dropped.
     ///
     /// In a test process that links `LayeredDefaultsTesting`: inside `@Test(.isolatedDefaults)`,
-    /// `withIsolatedDefaults` or `withInMemoryDefaults`, this is that scope's own store; outside them it
+    /// `withIsolatedDefaults`, this is that scope's own store; outside them it
     /// is a throwaway in-memory store, and using it while a test runs fails that test, so a test never
     /// reads or writes the user's real preferences (see the `LayeredDefaultsTesting` documentation).
     public static var standard: Defaults {
@@ -38,7 +38,7 @@ extension Defaults {
     // an app cannot swap its own `standard` store, and the public API has no test-only members.
 
     /// The store ``standard`` is while this task-local value is bound: the isolated store of a test
-    /// scope (`.isolatedDefaults`, `withIsolatedDefaults`, `withInMemoryDefaults`). Where
+    /// scope (`.isolatedDefaults`, `withIsolatedDefaults`). Where
     /// ``Location/default`` resolves is the installed ``DefaultLocationResolver``'s business.
     @TaskLocal package static var scopedStandard: Defaults?
 
