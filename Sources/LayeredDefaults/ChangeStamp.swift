@@ -8,18 +8,26 @@
 struct ChangeStamp: Equatable {
     /// ``SearchList/changes`` when the stamp was taken.
     private(set) var changes: Int
-    /// The stores the stamp covers, with their fingerprints when it was taken.
-    private(set) var stores: [(store: DomainStore, fingerprint: ChangeSignal.Fingerprint)]
+    /// The stores the stamp covers.
+    private let stores: [DomainStore]
+    /// Their fingerprints when it was taken, in the same order.
+    private var fingerprints: [ChangeSignal.Fingerprint]
 
     /// The stamp of `stores` now, with `changes` read before their fingerprints.
     init(changes: Int, stores: some Sequence<DomainStore>) {
         self.changes = changes
-        self.stores = stores.map { ($0, $0.fingerprint) }
+        self.stores = Array(stores)
+        self.fingerprints = self.stores.map(\.fingerprint)
     }
 
     /// True when `changes` is still the count and no store committed since the stamp was taken.
-    func isCurrent(changes current: Int) -> Bool {
-        current == changes && stores.allSatisfy { $0.store.fingerprint == $0.fingerprint }
+    ///
+    /// NB: every read outside a transaction asks it: two arrays side by side, indexed, so that no element
+    /// is copied out (a tuple of a store and its fingerprint was, with a retain, at each read).
+    @inline(__always) func isCurrent(changes current: Int) -> Bool {
+        guard current == changes else { return false }
+        for index in stores.indices where stores[index].fingerprint != fingerprints[index] { return false }
+        return true
     }
 
     /// This stamp after a commit to `store` that took its fingerprint from `before` to `after` and the count
@@ -28,17 +36,16 @@ struct ChangeStamp: Equatable {
     func advancing(
         changes: Int, store: DomainStore, from before: ChangeSignal.Fingerprint, to after: ChangeSignal.Fingerprint
     ) -> ChangeStamp? {
-        guard self.changes == changes, let index = stores.firstIndex(where: { $0.store === store }),
-            stores[index].fingerprint == before
+        guard self.changes == changes, let index = stores.firstIndex(where: { $0 === store }), fingerprints[index] == before
         else { return nil }
         var advanced = self
         advanced.changes = changes + 1
-        advanced.stores[index].fingerprint = after
+        advanced.fingerprints[index] = after
         return advanced
     }
 
     static func == (a: ChangeStamp, b: ChangeStamp) -> Bool {
-        a.changes == b.changes && a.stores.count == b.stores.count
-            && zip(a.stores, b.stores).allSatisfy { $0.store === $1.store && $0.fingerprint == $1.fingerprint }
+        a.changes == b.changes && a.fingerprints == b.fingerprints && a.stores.count == b.stores.count
+            && zip(a.stores, b.stores).allSatisfy { $0 === $1 }
     }
 }

@@ -287,7 +287,7 @@ final class DomainStore: Sendable {
     }
 
     /// The current fingerprint of the database: it changes whenever anyone commits to it.
-    var fingerprint: ChangeSignal.Fingerprint { signal.fingerprint }
+    @inline(__always) var fingerprint: ChangeSignal.Fingerprint { signal.fingerprint }
 
     /// True when another process may be in the middle of a commit to this database, its frames in the
     /// log and its WAL-index header not yet written (which raises no directory event): it has a
