@@ -30,18 +30,17 @@ struct ChangeStamp: Equatable {
         return true
     }
 
-    /// This stamp after a commit to `store` that took its fingerprint from `before` to `after` and the count
-    /// from `changes` to `changes + 1`; nil when the stamp was not current then (another count, or
-    /// another fingerprint of `store`).
-    func advancing(
+    /// Makes this the stamp after a commit to `store` that took its fingerprint from `before` to `after`
+    /// and the count from `changes` to `changes + 1`, when it was current then (that count, and that
+    /// fingerprint of `store`); returns false, changing nothing, otherwise.
+    mutating func advance(
         changes: Int, store: DomainStore, from before: ChangeSignal.Fingerprint, to after: ChangeSignal.Fingerprint
-    ) -> ChangeStamp? {
+    ) -> Bool {
         guard self.changes == changes, let index = stores.firstIndex(where: { $0 === store }), fingerprints[index] == before
-        else { return nil }
-        var advanced = self
-        advanced.changes = changes + 1
-        advanced.fingerprints[index] = after
-        return advanced
+        else { return false }
+        self.changes = changes + 1
+        fingerprints[index] = after
+        return true
     }
 
     static func == (a: ChangeStamp, b: ChangeStamp) -> Bool {

@@ -20,7 +20,9 @@ extension Defaults {
     /// applies where the domain's schema does not declare the key).
     func write(_ value: PreferenceValue?, forKey key: String, declared: PreferenceSchema.Entry?) throws {
         var commit: DomainStore.Commit?
-        _ = try writing(in: persistent, key: key, committed: { commit = $0 }) {
+        // NB: a value is one upsert, which commits on its own; a removal may delete several rows (a key
+        // stored in other Unicode forms), in one transaction.
+        _ = try writing(in: persistent, key: key, asOneStatement: value != nil, committed: { commit = $0 }) {
             try $0.write(value, forKey: key, declared: declared)
         }
         postChange(changedKeys: CollectionOfOne(key), commit: commit)
@@ -98,8 +100,8 @@ extension Defaults {
     /// instance's system directories) are forced, and its schema (``Configuration/schema`` for this
     /// instance's own domain, else the installed one) is checked.
     func writing<T>(
-        in store: DomainStore, key: String? = nil, committed: (DomainStore.Commit) -> Void = { _ in },
-        _ body: (inout DomainTransaction) throws -> T
+        in store: DomainStore, key: String? = nil, asOneStatement: Bool = false,
+        committed: (DomainStore.Commit) -> Void = { _ in }, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         let rules =
             store === persistent
@@ -107,7 +109,7 @@ extension Defaults {
                 forcedKeys: try Self.forcedKeys(of: (searchList.managed, searchList.managedFailure)),
                 schema: searchList.schema.forWriting)
             : try Self.writeRules(of: store.name, excluding: store, root: registry.root, configuration: configuration)
-        return try store.writeTransaction(key: key, rules: rules, committed: committed, body)
+        return try store.writeTransaction(key: key, rules: rules, committed: committed, asOneStatement: asOneStatement, body)
     }
 
     /// The rules of a write to the domain `name` at `root` (nil in memory) that is not the persistent

@@ -58,11 +58,12 @@ struct ResolvedAnswers {
         commitTo store: DomainStore, changing keys: (some Sequence<String>)?, changes: Int,
         before: ChangeSignal.Fingerprint, after: ChangeSignal.Fingerprint, isOnlyCommit: Bool
     ) {
-        guard let keys, isOnlyCommit, let stamp,
-            let advanced = stamp.advancing(changes: changes, store: store, from: before, to: after)
+        // NB: in place: the stamp's arrays are not copied.
+        guard let keys, isOnlyCommit, stamp?.advance(changes: changes, store: store, from: before, to: after) == true
         else { return forgetAll() }
-        for key in keys where answers.removeValue(forKey: key) == .some(nil) { absentCount -= 1 }
-        self.stamp = advanced
+        for key in keys {
+            if case .some(.none) = answers.removeValue(forKey: key) { absentCount -= 1 }
+        }
     }
 
     /// Forgets every answer.

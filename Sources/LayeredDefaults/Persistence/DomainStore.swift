@@ -314,10 +314,15 @@ final class DomainStore: Sendable {
     ///   - rules: what the body's writes obey (the forced keys, whose rows it does not remove, and the schema).
     ///   - committed: called once the transaction has committed, the store's lock still held, with what the
     ///     commit did to the store's fingerprint.
+    ///   - asOneStatement: the body makes at most one statement that writes (a single key's value), which
+    ///     then commits on its own, without `BEGIN IMMEDIATE` and `COMMIT` around it: SQLite takes the write
+    ///     lock for the statement, with the same busy timeout. The fingerprint taken before it is then not
+    ///     taken under the write lock, which changes nothing: a commit of another process in between makes
+    ///     ours not the only one, and the view is only revalidated.
     @discardableResult
     func writeTransaction<T>(
         key: String? = nil, rules: WriteRules = WriteRules(), committed: (Commit) -> Void = { _ in },
-        _ body: (inout DomainTransaction) throws -> T
+        asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         if let unavailable {
             if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
@@ -327,7 +332,7 @@ final class DomainStore: Sendable {
             guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
             try refuseWritingIfReplaced()
             do {
-                try table.begin()
+                if asOneStatement { try table.beginStatement() } else { try table.begin() }
             } catch {
                 throw failure(error, key: key)
             }
@@ -336,22 +341,25 @@ final class DomainStore: Sendable {
             let result: T
             let wroteLog: Bool
             do {
-                // Holding the write lock, the view now matches the database (or is discarded).
+                // Holding the write lock (or before the one statement takes it), the view now matches the
+                // database (or is discarded).
                 before = view.withLock { view in
                     view.revalidate(signal.fingerprint)
                     return (view.generation, view.fingerprint)
                 }
+                // NB: before the body: one statement commits inside it.
+                let commitsBefore = table.connection.walCommitCount
                 runsTransaction.store(true, ordering: .releasing)
                 defer { runsTransaction.store(false, ordering: .releasing) }
                 result = try body(&transaction)
                 // NB: a body that caught a failed statement's error must not commit the rest: SQLite may
                 // already have rolled back, leaving later statements to commit one by one.
                 if let failed = table.transactionFailure { throw failed }
-                let commitsBefore = table.connection.walCommitCount
-                try table.commit()
+                if !asOneStatement { try table.commit() }
                 wroteLog = table.connection.walCommitCount != commitsBefore
             } catch {
-                table.rollback()
+                // NB: a statement that failed in autocommit rolled itself back.
+                if !asOneStatement { table.rollback() }
                 throw failure(error, key: key)
             }
             Self.afterCommitForTesting?()

@@ -39,13 +39,19 @@ final class PreferencesTable {
 
     /// The value of the row whose key column is exactly `text`, or nil when there is none.
     /// - Throws: ``DefaultsError/undecodableValue(suite:key:type:)`` naming `key`, or a ``SQLiteError``.
-    private func value(inRowKeyed text: String, forKey key: String) throws -> PreferenceValue? {
+    private func value(inRowKeyed text: String, forKey name: String) throws -> PreferenceValue? {
         let statement = try connection.statement(Self.pointRead)
         defer { statement.reset() }
-        statement.bind(text, at: 1)
-        guard try statement.step() else { return nil }
+        // NB: the key lent to the statement, not copied, while it steps to its row.
+        var key = text
+        guard
+            try key.withUTF8({ bytes in
+                statement.bind(borrowing: bytes, at: 1)
+                return try statement.step()
+            })
+        else { return nil }
         guard let value = StoredValue.decode(from: statement, at: 0) else {
-            throw DefaultsError.undecodableValue(suite: suite, key: key, type: statement.text(at: 0))
+            throw DefaultsError.undecodableValue(suite: suite, key: name, type: statement.text(at: 0))
         }
         return value
     }
@@ -169,9 +175,13 @@ final class PreferencesTable {
         let statement = try connection.statement(
             "INSERT INTO preferences (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value"
         )
-        statement.bind(storedKey, at: 1)
-        try StoredValue.bind(value, to: statement, at: 2)
-        try statement.run()
+        // NB: the key (and a string's text) bound from the string's own bytes, not copied by SQLite: the
+        // statement runs while they are lent.
+        var keyText = storedKey
+        try keyText.withUTF8 { key in
+            statement.bind(borrowing: key, at: 1)
+            try StoredValue.withBound(value, to: statement, at: 2) { try statement.run() }
+        }
     }
 
     /// Removes every key.
@@ -233,10 +243,20 @@ final class PreferencesTable {
     /// NB: `BEGIN IMMEDIATE`, because a deferred transaction that later upgrades to a writer fails at
     /// once with `SQLITE_BUSY` when another process wrote in between; the busy timeout cannot help it.
     func begin() throws {
-        transactionFailure = nil
+        prepareToWrite()
         if !isDurabilitySet { try setDurability() }
         try connection.statement("BEGIN IMMEDIATE").run()
     }
+
+    /// Prepares a write that is one statement, which commits on its own (autocommit): what ``begin()``
+    /// does but the `BEGIN`.
+    func beginStatement() throws {
+        prepareToWrite()
+        if !isDurabilitySet { try setDurability() }
+    }
+
+    /// Forgets the failure of the last transaction.
+    private func prepareToWrite() { transactionFailure = nil }
 
     /// Sets `synchronous = NORMAL`: in WAL mode, durable at each commit, the log synced at checkpoints only.
     ///

@@ -30,6 +30,22 @@ enum StoredValue {
     }
 
     /// Binds the type tag at `index` and the value at `index + 1`.
+    /// Binds `value` as ``bind(_:to:at:)`` does and runs `body` (the statement's step), a string's text
+    /// lent to the statement without a copy while `body` runs.
+    static func withBound<T>(
+        _ value: PreferenceValue, to statement: Statement, at index: Int32, _ body: () throws -> T
+    ) throws -> T {
+        guard case .string(var text) = value else {
+            try bind(value, to: statement, at: index)
+            return try body()
+        }
+        statement.bind(tag(of: value), at: index)
+        return try text.withUTF8 { bytes in
+            statement.bind(borrowing: bytes, at: index + 1)
+            return try body()
+        }
+    }
+
     static func bind(_ value: PreferenceValue, to statement: Statement, at index: Int32) throws {
         statement.bind(tag(of: value), at: index)
         switch value {

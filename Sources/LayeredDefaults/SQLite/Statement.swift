@@ -9,6 +9,12 @@ final class Statement {
     private let connection: OpaquePointer
     /// The SQL text, for error messages (never the bound values).
     let sql: String
+    #if DEBUG
+        /// The parameters bound since the last reset, one bit each: a debug build refuses to step with one
+        /// unbound (see ``reset()``).
+        private var bound: UInt64 = 0
+        private lazy var parameterCount = Int(sqlite3_bind_parameter_count(handle))
+    #endif
 
     /// Compiles `sql` on `connection`.
     /// - Throws: ``SQLiteError`` naming the SQL.
@@ -25,10 +31,15 @@ final class Statement {
 
     deinit { sqlite3_finalize(handle) }
 
-    /// Resets the statement so it can run again, and clears its bindings.
+    /// Resets the statement so it can run again.
+    ///
+    /// NB: its bindings are not cleared (`sqlite3_clear_bindings`, a cost of every write): every run binds
+    /// every parameter, which a debug build checks at each step.
     func reset() {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        #if DEBUG
+            bound = 0
+        #endif
     }
 
     /// Advances to the next row.
@@ -36,6 +47,9 @@ final class Statement {
     /// - Throws: ``SQLiteError`` naming the SQL.
     @discardableResult
     func step() throws -> Bool {
+        #if DEBUG
+            precondition(bound == (1 << parameterCount) - 1, "a parameter of \(sql) is not bound")
+        #endif
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -46,7 +60,7 @@ final class Statement {
         }
     }
 
-    /// Runs the statement to completion and resets it, clearing its bindings.
+    /// Runs the statement to completion and resets it.
     /// - Throws: ``SQLiteError`` naming the SQL.
     func run() throws {
         defer { reset() }
@@ -56,6 +70,7 @@ final class Statement {
     // MARK: Binding
 
     func bind(_ value: String, at index: Int32) {
+        markBound(index)
         // NB: bound from the string's own UTF-8 with its length (SQLite copies it). As a C string
         // (length -1) SQLite would stop at the first NUL ("a\0b" stored, and looked up, as "a"), and
         // Swift would allocate a NUL-terminated copy first. An empty string must not bind a null
@@ -67,23 +82,42 @@ final class Statement {
         }
     }
 
+    /// Binds the UTF-8 text `bytes` without copying it (`SQLITE_STATIC`): the caller keeps `bytes` alive
+    /// until the statement has stepped (it binds and steps inside its `withUTF8`).
+    func bind(borrowing bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
+        markBound(index)
+        let text = UnsafeRawPointer(bytes.baseAddress ?? Self.emptyText.utf8Start).assumingMemoryBound(to: CChar.self)
+        sqlite3_bind_text(handle, index, text, Int32(bytes.count), nil)
+    }
+
     private static let emptyText: StaticString = ""
+
+    /// Records that the parameter at `index` is bound (a debug build's check, see ``reset()``).
+    @inline(__always) private func markBound(_ index: Int32) {
+        #if DEBUG
+            bound |= 1 << (index - 1)
+        #endif
+    }
 
     /// Binds constant text without copying it (`SQLITE_STATIC`: the text lives as long as the program).
     func bind(_ value: StaticString, at index: Int32) {
+        markBound(index)
         let text = UnsafeRawPointer(value.utf8Start).assumingMemoryBound(to: CChar.self)
         sqlite3_bind_text(handle, index, text, Int32(value.utf8CodeUnitCount), nil)
     }
 
     func bind(_ value: Int, at index: Int32) {
+        markBound(index)
         sqlite3_bind_int64(handle, index, Int64(value))
     }
 
     func bind(_ value: Double, at index: Int32) {
+        markBound(index)
         sqlite3_bind_double(handle, index, value)
     }
 
     func bind(_ value: Data, at index: Int32) {
+        markBound(index)
         // NB: a zero-length blob bound from a nil pointer reads back as NULL; zeroblob(0) stays a blob.
         guard !value.isEmpty else {
             sqlite3_bind_zeroblob(handle, index, 0)
