@@ -32,6 +32,15 @@ struct Sandbox: Sendable {
     /// The directory of the raw SQLite databases.
     var sqliteDirectory: URL { root.appendingPathComponent("sqlite", isDirectory: true) }
 
+    /// The SQLite database of the domain `suite` of `kind` (ours or raw SQLite), else nil.
+    func databasePath(of kind: PeerKind, suite: String) -> String? {
+        switch kind {
+        case .ours: oursDirectory.appendingPathComponent(suite + ".sqlite3").path
+        case .sqlite: sqliteDirectory.appendingPathComponent(suite + ".sqlite3").path
+        default: nil
+        }
+    }
+
     /// The file in which Foundation keeps the domain `suite`.
     func foundationFile(of suite: String) -> URL { configHome.appendingPathComponent(suite + ".plist") }
 

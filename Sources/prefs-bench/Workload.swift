@@ -64,6 +64,50 @@ struct Workload: Sendable {
         return (0..<poolSize).map { _ in keys[Int(generator.next() % UInt64(keys.count))] }
     }
 
+    /// ``randomPool(of:seed:)`` with each of its keys made anew (see ``madeAnew(_:)``): no two entries,
+    /// and no entry and a key of `keys`, share a string's storage.
+    /// - Throws: ``KeySharing`` when one does (see ``checkNoSharing(_:with:)``).
+    static func freshPool(of keys: [String], seed: UInt64) throws -> [String] {
+        let pool = randomPool(of: keys, seed: seed).map(madeAnew)
+        try checkNoSharing(pool, with: keys)
+        return pool
+    }
+
+    /// `key` built anew from its UTF-8 bytes: an equal string with storage of its own, as the key of an
+    /// app's lookup is (a literal, or a string it built), never the very instance a store keeps.
+    ///
+    /// NB: a lookup with the instance a dictionary stored compares equal at once (the same storage); any
+    /// other equal key longer than 15 bytes is compared byte by byte. Stores keep the first instance they
+    /// were asked with (the absent set, the fall-through memo), and a floor keeps the workload's: a pool of
+    /// those instances measured a comparison no app makes. A key of at most 15 bytes is a small string,
+    /// held in the `String` value itself: equal small strings are the same bits, for an app as here.
+    static func madeAnew(_ key: String) -> String {
+        String(decoding: Array(key.utf8), as: UTF8.self)
+    }
+
+    /// A string's storage is shared: a lookup key would compare by identity.
+    struct KeySharing: Error, CustomStringConvertible {
+        let key: String
+        var description: String { "the lookup key \(key) shares its storage with another key: it would compare by identity" }
+    }
+
+    /// Checks that no key of `lookups` longer than 15 bytes (one held in storage of its own) shares that
+    /// storage with another of `lookups` or with one of `stored`: equal `String` values (their 16 bytes)
+    /// of such a length are one instance.
+    /// - Throws: ``KeySharing`` naming the first key that does.
+    static func checkNoSharing(_ lookups: [String], with stored: [String]) throws {
+        var seen = Set(stored.filter { $0.utf8.count > 15 }.map(bits))
+        for key in lookups where key.utf8.count > 15 {
+            guard seen.insert(bits(key)).inserted else { throw KeySharing(key: key) }
+        }
+    }
+
+    /// The 16 bytes of a `String` value: for a string longer than 15 bytes, its storage's address with
+    /// its count and flags.
+    private static func bits(_ string: String) -> [UInt8] {
+        withUnsafeBytes(of: string) { Array($0) }
+    }
+
     /// Every pair as a property list, for Foundation.
     var propertyList: [String: Any] {
         var result: [String: Any] = [:]

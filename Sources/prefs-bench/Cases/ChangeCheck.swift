@@ -30,6 +30,9 @@ enum ChangeCheck {
         // descriptor of the file would drop the process's POSIX locks on it, those of SQLite included.
         deinit { munmap(UnsafeMutableRawPointer(mutating: address), length) }
 
+        /// The 32-bit word at `offset` of the `-shm` file (an acquire load).
+        func word(at offset: Int) -> UInt32 { csqlite_load_acquire_u32(address + offset) }
+
         /// The words every commit rewrites: iChange, mxFrame, the frame checksum, the salts.
         @inline(__always)
         func words() -> (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) {

@@ -20,7 +20,7 @@ enum ObserverCases {
     /// instructions of both.
     static func observedWrite(_ run: BenchRun) throws -> [Row] {
         let workload = Workload(size: size)
-        let existing = Workload.randomPool(of: workload.strings.map(\.key), seed: 6)
+        let existing = try Workload.freshPool(of: workload.strings.map(\.key), seed: 6)
         let settings = run.settings.withRepetitions(of: run.options.quick ? 60e6 : 150e6)
         var unobserved = Row(caseID: "observers", item: 10, label: unobservedLabel, keys: size, unit: .nanoseconds)
         var observed = Row(caseID: "observers", item: 10, label: observedLabel, keys: size, unit: .nanoseconds)

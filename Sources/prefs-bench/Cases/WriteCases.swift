@@ -13,7 +13,7 @@ enum WriteCases {
         var rows: [Row] = []
         for size in run.sizes {
             let workload = Workload(size: size)
-            let existing = Workload.randomPool(of: workload.strings.map(\.key), seed: 6)
+            let existing = try Workload.freshPool(of: workload.strings.map(\.key), seed: 6)
             var newRow = Row(caseID: "write", item: 4, label: "durable write, new key", keys: size, unit: .nanoseconds)
             var existingRow = Row(caseID: "write", item: 4, label: "durable write, existing key", keys: size, unit: .nanoseconds)
             for kind in run.peers(writers) {

@@ -39,7 +39,7 @@ enum WriteLatency {
         var rows: [Row] = []
         for size in run.sizes {
             let workload = Workload(size: size)
-            let existing = Workload.randomPool(of: workload.strings.map(\.key), seed: 10)
+            let existing = try Workload.freshPool(of: workload.strings.map(\.key), seed: 10)
             for pattern in Pattern.allCases {
                 let repetitions = run.options.quick ? 1 : pattern == .bursts ? 3 : 5
                 var percentileRows = percentiles.map {

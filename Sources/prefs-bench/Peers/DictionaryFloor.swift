@@ -15,7 +15,12 @@ final class DictionaryFloor: Peer {
     private let values: Mutex<[String: PreferenceValue]>
     /// The registration domain: consulted on a miss once ``register(_:)`` gave it something.
     private let registration = Mutex<[String: PreferenceValue]>([:])
-    private var hasRegistration = false
+    /// Whether the registration domain holds anything: a relaxed load, a plain load on x86-64.
+    ///
+    /// NB: every field is a `let`: a `var` of a class may be accessed through Swift's runtime exclusivity
+    /// check (`swift_beginAccess`, `swift_endAccess`), which a floor must not pay; whether the optimizer
+    /// removes it is not this file's to decide (it did here, not in the pthread floor).
+    private let hasRegistration = Atomic<Bool>(false)
 
     /// A dictionary holding the pairs of `workload` (empty without one).
     init(workload: Workload?) {
@@ -52,12 +57,12 @@ final class DictionaryFloor: Peer {
         registration.withLock { registered in
             for (key, value) in values { registered[key] = .string(value) }
         }
-        hasRegistration = true
+        hasRegistration.store(true, ordering: .releasing)
     }
 
     @inline(__always)
     private func value(forKey key: String) -> PreferenceValue? {
         if let value = values.withLock({ $0[key] }) { return value }
-        return hasRegistration ? registration.withLock { $0[key] } : nil
+        return hasRegistration.load(ordering: .relaxed) ? registration.withLock { $0[key] } : nil
     }
 }

@@ -115,6 +115,38 @@ final class RawSQLitePeer: Peer {
         return sqlite3_step(dataVersionStatement) == SQLITE_ROW ? Int(sqlite3_column_int64(dataVersionStatement, 0)) : 0
     }
 
+    /// The number of rows in the preferences table.
+    /// - Throws: ``PeerError/failed(_:_:)`` with SQLite's message.
+    func rowCount() throws -> Int {
+        let statement = try prepare("SELECT count(*) FROM preferences")
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw failure("SELECT count(*)") }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+
+    /// Copies the whole log of the database at `path` into it and empties the log (`TRUNCATE`), through
+    /// a connection of its own, waiting up to 5 s for the store's own checkpoint or writer.
+    /// - Throws: ``PeerError/failed(_:_:)`` when SQLite cannot, or left frames in the log.
+    static func checkpointTruncating(path: String) throws {
+        let peer = try RawSQLitePeer(path: path)
+        // NB: a connection learns that the file is in WAL mode by reading it; before, a checkpoint does
+        // nothing and says -1 frames.
+        _ = try peer.rowCount()
+        var logFrames: Int32 = -1
+        var copied: Int32 = -1
+        // NB: another checkpoint running (ours' idle checkpoint, on its own thread) makes this one return
+        // SQLITE_BUSY at once, without waiting: it is tried again, for up to 5 s.
+        var result = SQLITE_BUSY
+        for _ in 0..<250 {
+            result = sqlite3_wal_checkpoint_v2(peer.handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &copied)
+            guard result == SQLITE_BUSY || result == SQLITE_LOCKED else { break }
+            usleep(20_000)
+        }
+        guard result == SQLITE_OK, logFrames == 0 else {
+            throw peer.failure("wal_checkpoint(TRUNCATE) of \(path) (\(logFrames) frames left)")
+        }
+    }
+
     // MARK: The C API
 
     /// Ours' `SELECT`, prepared on first use (nil when it cannot be).

@@ -21,6 +21,13 @@ import LayeredDefaults
 /// `write-new` (each followed by its removal), `batch` (`<count>` batches rewriting every key of the domain),
 /// `open` (the store opened, one key read, the store closed again: cold start without the process).
 /// Foundation is refused unless `HOME` is the sandbox's (see ``Sandbox``).
+///
+/// Every operation checks its own result outside the counted calls, and the run fails otherwise (see
+/// ``ProfileChecks``): each read returns the value expected; a write loop starts from a log of one
+/// commit, takes exactly one commit a write (two for a new key and its removal), holds no checkpoint
+/// and leaves its rows as last written, read through a connection of its own; each open finds the
+/// database closed before it, open after it and closed after the close. Each lookup's key is a string
+/// made anew, sharing no storage with a key the store, the floor or another lookup holds.
 enum ProfileMode {
     /// The operations, by name.
     static let operations = [
@@ -52,42 +59,110 @@ enum ProfileMode {
         let workload = Workload(size: keys, keyLength: operation == "hot-read-short" ? .short : .long)
         let suite = "profile.\(kind.tag).\(getpid())"
         if operation == "open" { return try profileOpen(kind, suite: suite, in: sandbox, workload: workload, count: count) }
+        let step = Step(operation)
         let peer = try kind.open(
             suite: suite, in: sandbox, workload: workload, asAnAppMeetsIt: operation == "missing" || operation == "registered")
         ReadCases.warm(peer, workload)
-        let pool = Workload.randomPool(
-            of: operation == "missing"
-                ? (0..<1000).map(Workload.missingKey)
-                : operation == "registered" ? (0..<1000).map(Workload.registeredKey) : workload.strings.map(\.key), seed: 7)
+        let domainKeys = workload.strings.map(\.key) + workload.integers.map(\.key)
+        let sources =
+            operation == "missing"
+            ? (0..<1000).map(Workload.missingKey)
+            : operation == "registered" ? (0..<1000).map(Workload.registeredKey) : workload.strings.map(\.key)
+        // NB: the keys of the loop are made anew, one for each operation, and the warm pass has its own:
+        // no lookup is given an instance a store or a floor kept, as no app's is (see `Workload.madeAnew`).
+        let sequence = Workload.randomPool(of: sources, seed: 7)
+        let loopKeys = (0..<count).map { Workload.madeAnew(sequence[$0 & (Workload.poolSize - 1)]) }
+        let warmKeys = sequence.map(Workload.madeAnew)
+        let newKeys = step == .writeNew ? (0..<count).map { Workload.madeAnew(Workload.newKey($0)) } : []
+        try Workload.checkNoSharing(loopKeys + warmKeys + newKeys, with: domainKeys + sources)
         if operation == "registered" {
-            try peer.register(Dictionary(pool.map { ($0, "registered") }, uniquingKeysWith: { first, _ in first }))
+            try peer.register(Dictionary(uniqueKeysWithValues: sources.map { ($0, "registered") }))
         }
-        for key in pool { consume(peer.string(forKey: key)?.utf8.count ?? 0) }
+        for key in warmKeys { consume(peer.string(forKey: key)?.utf8.count ?? 0) }
+        let values = Dictionary(uniqueKeysWithValues: workload.strings.map { ($0.key, $0.value) })
+        let expected: [String?] = loopKeys.map {
+            operation == "missing" ? nil : operation == "registered" ? "registered" : values[$0]
+        }
         var observations: [DefaultsObservation] = []
         if operation == "write-observed" {
             guard let ours = peer as? OursPeer else { throw PeerError.unsupported(kind, "observe") }
             observations = ObserverCases.observeOtherKeys(ours.defaults)
         }
         defer { for observation in observations { observation.cancel() } }
-        let domainKeys = workload.strings.map(\.key) + workload.integers.map(\.key)
         let batches = ["a", "b"].map { tag in domainKeys.enumerated().map { (key: $1, value: "batch-\(tag)-\($0)") } }
+        let log = try step.writes ? emptyLog(of: peer, kind, suite: suite, in: sandbox, workload: workload) : nil
+        let before = log.map(ProfileChecks.LogState.init)
+        var mismatches = 0
         // NB: the operation is resolved before the loop: matching its name there cost both sides the same
-        // instructions an iteration (string comparisons, about 45 for `missing`), diluting the ratios.
-        let step = Step(operation)
+        // instructions an iteration (string comparisons, about 45 for `missing`), diluting the ratios. The
+        // keys are made before it for the same reason; the value read is compared with the one expected
+        // (a few instructions, the same for every peer: equal small strings compare by their bits).
         try profiledLoop(operation, count) { index in
-            let key = pool[index & (Workload.poolSize - 1)]
+            let key = loopKeys[index]
             switch step {
-            case .read: consume(peer.string(forKey: key)?.utf8.count ?? 0)
+            case .read: if peer.string(forKey: key) != expected[index] { mismatches += 1 }
             case .readAfterWrite:
-                try peer.plainWrite("after-\(index)", forKey: key)
-                consume(peer.string(forKey: key)?.utf8.count ?? 0)
+                let value = "after-\(index)"
+                try peer.plainWrite(value, forKey: key)
+                if peer.string(forKey: key) != value { mismatches += 1 }
             case .write: try peer.write("changed-\(index)", forKey: key)
             case .writeNew:
-                try peer.write("new-\(index)", forKey: Workload.newKey(index))
-                try peer.remove(forKey: Workload.newKey(index))
+                try peer.write("new-\(index)", forKey: newKeys[index])
+                try peer.remove(forKey: newKeys[index])
             case .batch: try peer.writeBatch(batches[index % 2])
             }
         }
+        // NB: the log is read at once: ours' idle checkpoint runs 100 ms after its last commit.
+        let after = log.map(ProfileChecks.LogState.init)
+        guard mismatches == 0 else {
+            throw ProfileChecks.Failure(
+                description: "\(operation): \(mismatches) of \(count) reads did not return the value expected")
+        }
+        guard let before, let after, let path = sandbox.databasePath(of: kind, suite: suite) else { return }
+        let commits = step == .writeNew ? 2 * count : count
+        try ProfileChecks.checkLog(from: before, to: after, commits: commits, operation)
+        var written: [String: String?] = [:]
+        for index in 0..<count {
+            switch step {
+            case .write: written[loopKeys[index]] = "changed-\(index)"
+            case .readAfterWrite: written[loopKeys[index]] = "after-\(index)"
+            case .writeNew: written[newKeys[index]] = .some(nil)
+            default: for (key, value) in batches[index % 2] { written[key] = value }
+            }
+        }
+        try ProfileChecks.checkRows(at: path, written, rows: workload.size, operation)
+        FileHandle.standardError.write(
+            Data("prefs-bench: \(operation) \(kind.rawValue): checked \(commits) commits, log \(before) -> \(after)\n".utf8))
+    }
+
+    /// Prepares the log of `peer`'s database for a write loop and maps its WAL-index header, uncounted:
+    /// the log is checkpointed and emptied through a connection of its own; ours reads its whole domain
+    /// again (its view was complete before); then the peer writes one value (its first commit to the new
+    /// log, which writes the log's header and its salts, and its first write, which prepares what the
+    /// raw peer prepares on first use), so that both sides start the loop from a log of one commit, and
+    /// any checkpoint in the loop shows (see ``ProfileChecks/checkLog(from:to:commits:_:)``).
+    /// - Throws: ``PeerError/unsupported(_:_:)`` for a peer without a database.
+    private static func emptyLog(
+        of peer: any Peer, _ kind: PeerKind, suite: String, in sandbox: Sandbox, workload: Workload
+    ) throws -> ChangeCheck.WALIndexHeader {
+        guard let path = sandbox.databasePath(of: kind, suite: suite), let last = workload.strings.last?.key else {
+            throw PeerError.unsupported(kind, "be profiled writing (it has no SQLite log to check)")
+        }
+        try RawSQLitePeer.checkpointTruncating(path: path)
+        let header = try ChangeCheck.WALIndexHeader(databasePath: path)
+        let emptied = ProfileChecks.LogState(header)
+        if let ours = peer as? OursPeer { _ = try ours.defaults.persistentValues() }
+        ReadCases.warm(peer, workload)
+        // NB: a new value: SQLite writes no page, and commits nothing to the log, for a row rewritten as it
+        // was. Written last, just before the loop: ours' idle checkpoint runs 100 ms after a commit when no
+        // other followed, and the loop's commits follow at once.
+        try peer.write("before-the-loop", forKey: last)
+        let state = ProfileChecks.LogState(header)
+        guard emptied.frames == 0, state.frames > 0, state.changes &- emptied.changes == 1 else {
+            throw ProfileChecks.Failure(
+                description: "the log of \(path) is not one commit long before the loop: \(emptied) -> \(state)")
+        }
+        return header
     }
 
     /// What one iteration of the profiled loop does, by operation.
@@ -103,10 +178,20 @@ enum ProfileMode {
             default: self = .batch
             }
         }
+
+        /// Whether the operation commits to the database.
+        var writes: Bool { self != .read }
     }
 
     /// `open`: fills the domain, closes it, then `count` times opens it, reads one key and closes it.
+    ///
+    /// Each open and each close is checked, uncounted, between two calls of the profiled loop: the
+    /// database must be open in this process after the open (it is the file meant, and it was opened:
+    /// it was not open before), and no longer after the close.
     private static func profileOpen(_ kind: PeerKind, suite: String, in sandbox: Sandbox, workload: Workload, count: Int) throws {
+        guard let path = sandbox.databasePath(of: kind, suite: suite) else {
+            throw PeerError.unsupported(kind, "be profiled opening (it holds no database open)")
+        }
         _ = try kind.open(suite: suite, in: sandbox, workload: workload)
         let (key, expected) = workload.strings[workload.strings.count / 3]
         // NB: raw SQLite is opened from its path, made before the loop, as a minimal app holds it: building
@@ -115,14 +200,29 @@ enum ProfileMode {
         // about 10,800 instructions an open).
         let sqlitePath = sandbox.sqliteDirectory.appendingPathComponent(suite + ".sqlite3").path
         let oursDirectory = sandbox.oursDirectory
-        try profiledLoop("open", count) { _ in
-            let peer: any Peer =
-                switch kind {
-                case .sqlite: try RawSQLitePeer(path: sqlitePath)
-                case .ours: try OursPeer(suite: suite, directory: oursDirectory)
-                default: try kind.open(suite: suite, in: sandbox)
+        var peer: (any Peer)?
+        for index in 0..<count {
+            guard try !ProfileChecks.processHasOpen(path) else {
+                throw ProfileChecks.Failure(description: "open \(index): \(path) is open before the store is opened")
+            }
+            try profiledLoop("open", 1) { _ in
+                let opened: any Peer =
+                    switch kind {
+                    case .sqlite: try RawSQLitePeer(path: sqlitePath)
+                    default: try OursPeer(suite: suite, directory: oursDirectory)
+                    }
+                guard opened.string(forKey: key) == expected else {
+                    throw PeerError.failed(kind, "the first read of \(key) failed")
                 }
-            guard peer.string(forKey: key) == expected else { throw PeerError.failed(kind, "the first read of \(key) failed") }
+                peer = opened
+            }
+            guard peer?.kind == kind, try ProfileChecks.processHasOpen(path) else {
+                throw ProfileChecks.Failure(description: "open \(index): the first value was read without opening \(path)")
+            }
+            profiledLoop("open", 1) { _ in peer = nil }
+        }
+        guard try !ProfileChecks.processHasOpen(path) else {
+            throw ProfileChecks.Failure(description: "\(path) is still open after the last close")
         }
     }
 
