@@ -31,7 +31,12 @@ extension Defaults {
         /// the global domain. Both are read-only through ``Defaults``; a missing file is no layer, and
         /// nothing is created there. Which files exist is decided when the instance is created. The
         /// default is `$XDG_CONFIG_DIRS` (`/etc/xdg` when unset); tests pass `[]` or a temporary directory.
-        public var systemDirectories: [URL]
+        public var systemDirectories: [URL] {
+            didSet { systemDirectoryPaths = Self.paths(of: systemDirectories) }
+        }
+        /// ``systemDirectories``' paths, each without a trailing slash: an instance joins the paths of its
+        /// system layers and schema files to them, and a `URL`'s path costs a hundredth of an open.
+        private(set) var systemDirectoryPaths: [String]
         /// Receives the errors of calls that do not throw: the subscript of typed keys and the
         /// `UserDefaults`-shaped methods. The default, ``Defaults/reportToStandardError``, writes one
         /// line to standard error naming the suite and the key, never the value. A handler may read
@@ -68,7 +73,12 @@ extension Defaults {
             self.busyTimeout = busyTimeout
             self.postsChangeNotifications = postsChangeNotifications
             self.systemDirectories = systemDirectories
+            self.systemDirectoryPaths = Self.paths(of: systemDirectories)
             self.errorHandler = errorHandler
+        }
+
+        private static func paths(of directories: [URL]) -> [String] {
+            directories.map { StoreRegistry.withoutTrailingSlash($0.path) }
         }
 
         /// ``busyTimeout`` in whole milliseconds, as SQLite takes it: clamped, never trapping.

@@ -52,8 +52,8 @@ extension Defaults {
         var firstFailure: DefaultsError?
         // NB: absent layers are the common case and must cost next to nothing at open: one lstat each,
         // paths joined as strings, no registry, no URL.
-        let stores = configuration.systemDirectories.compactMap { directory -> DomainStore? in
-            let root = StoreRegistry.withoutTrailingSlash(directory.path) + "/" + subdirectory
+        let stores = configuration.systemDirectoryPaths.compactMap { directory -> DomainStore? in
+            let root = directory + "/" + subdirectory
             var status = stat()
             guard lstat(StoreRegistry.path(of: suiteName, inDirectory: root), &status) == 0 else { return nil }
             let registry = StoreRegistry(

@@ -124,8 +124,9 @@ extension Defaults {
         of name: String, excluding store: DomainStore?, root: URL?, configuration: Configuration
     ) throws -> WriteRules {
         let schema = ApplicableSchema(
-            suiteName: name, configured: configuration.schema.flatMap { $0.suiteName == name ? $0 : nil }, root: root,
-            systemDirectories: configuration.systemDirectories, report: configuration.errorHandler)
+            suiteName: name, configured: configuration.schema.flatMap { $0.suiteName == name ? $0 : nil },
+            rootPath: root.map { StoreRegistry.withoutTrailingSlash($0.path) },
+            systemDirectoryPaths: configuration.systemDirectoryPaths, report: configuration.errorHandler)
         return WriteRules(
             forcedKeys: try forcedKeys(of: managedLayer(of: name, configuration: configuration, excluding: store)),
             schema: schema.forWriting)

@@ -92,8 +92,8 @@ final class SearchList: Sendable {
         self.managed = system.managed
         self.managedFailure = system.managedFailure
         self.schema = ApplicableSchema(
-            suiteName: suiteName, configured: configuration.schema, root: registry.root,
-            systemDirectories: configuration.systemDirectories, report: configuration.errorHandler)
+            suiteName: suiteName, configured: configuration.schema, rootPath: registry.rootPath,
+            systemDirectoryPaths: configuration.systemDirectoryPaths, report: configuration.errorHandler)
         self.hasArguments = Atomic(!layers.arguments.isEmpty)
         self.layers = Lock(layers)
     }

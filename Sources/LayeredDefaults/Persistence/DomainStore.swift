@@ -166,7 +166,9 @@ final class DomainStore: Sendable {
             path, status: status, suite: name, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let connection = candidate.connection
         do {
-            switch try Schema.prepare(connection, path: path, inMemory: false, verify: candidate.mayBeTruncated) {
+            switch try Schema.prepare(
+                connection, path: path, inMemory: false, verify: candidate.mayBeTruncated,
+                headerProvesOurs: candidate.headerProvesOurs) {
             case .emptyReadOnly:
                 connection.close()
                 return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))

@@ -5,7 +5,7 @@ import Foundation
 /// then its header, read through the connection SQLite opened before SQLite itself reads anything.
 ///
 /// A file that fails is reported, never modified, moved or deleted. One that passes is handed to
-/// ``Schema/prepare(_:path:inMemory:verify:)`` with checkpoint-on-close still off.
+/// ``Schema/prepare(_:path:inMemory:verify:headerProvesOurs:)`` with checkpoint-on-close still off.
 enum FileAdmission {
     /// A file admitted so far: open, its header judged, not yet known to hold our schema.
     struct Candidate {
@@ -20,6 +20,10 @@ enum FileAdmission {
         /// when it says rollback mode, nil when no header was judged (a new, empty file; one being written
         /// too busily to hold still): then only SQLite can tell.
         let headerSaysWAL: Bool?
+        /// True when the judged header is the file's page 1 as it stands, no log beside it holding a newer
+        /// one, and it carries our application id and a schema version this one reads: the file is ours,
+        /// and ``Schema/prepare(_:path:inMemory:verify:headerProvesOurs:)`` need not ask SQLite again.
+        let headerProvesOurs: Bool
     }
 
     /// Creates the empty database file at `path`, mode 0600 whatever the umask, and returns its status
@@ -75,7 +79,7 @@ enum FileAdmission {
             let checked = try checkHeader(connection, path: path)
             return Candidate(
                 connection: connection, isSnapshot: snapshot, mayBeTruncated: checked.mayBeTruncated,
-                headerSaysWAL: checked.saysWAL)
+                headerSaysWAL: checked.saysWAL, headerProvesOurs: checked.provesOurs)
         } catch {
             close(refused: connection, path: path)
             throw DefaultsError.storage(error, suite: suite, key: nil)
@@ -147,30 +151,36 @@ enum FileAdmission {
     /// any statement runs; a descriptor of our own would drop, once closed, every POSIX lock this process
     /// holds on the file (another store's, say). Garbage, a foreign database (with an application id of
     /// its own, or with tables and no pending log), a newer version of ours, and an empty file beside a
-    /// non-empty log are refused here; what passes goes to ``Schema/prepare(_:path:inMemory:verify:)`` with
+    /// non-empty log are refused here; what passes goes to ``Schema/prepare(_:path:inMemory:verify:headerProvesOurs:)`` with
     /// checkpoint-on-close off.
     /// - Returns: whether the file may have lost pages (see ``HeaderSnapshot/mayBeTruncated``; then
-    ///   ``Schema/prepare(_:path:inMemory:verify:)`` must verify it), and what the judged header says of the
-    ///   journal mode (nil when none was judged, see ``Candidate/headerSaysWAL``).
+    ///   ``Schema/prepare(_:path:inMemory:verify:headerProvesOurs:)`` must verify it), what the judged header
+    ///   says of the journal mode (nil when none was judged, see ``Candidate/headerSaysWAL``), and whether it
+    ///   proves the file ours (see ``Candidate/headerProvesOurs``).
     /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``.
     private static func checkHeader(
         _ connection: Connection, path: String
-    ) throws -> (mayBeTruncated: Bool, saysWAL: Bool?) {
+    ) throws -> (mayBeTruncated: Bool, saysWAL: Bool?, provesOurs: Bool) {
         // NB: other processes may be writing the file meanwhile (creating it; a checkpoint grows it before
         // it rewrites page 1), and header, size and log cannot be read at one instant. So look at header
         // and size, then the log, then header and size again, and judge only a picture that held still.
         // One that keeps changing is being written busily by SQLite: SQLite judges it (checkpoint-on-close
         // stays off until the file is ours).
         for _ in 0..<20 {
-            guard let first = HeaderSnapshot(connection) else { return (false, nil) }  // SQLite reports why
+            guard let first = HeaderSnapshot(connection) else { return (false, nil, false) }  // SQLite reports why
             var status = stat()
             let logSize = lstat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
             guard first == HeaderSnapshot(connection) else { continue }
-            try judge(first, logSize: logSize, path: path)
-            return (first.mayBeTruncated, first.header.isEmpty ? nil : first.header[18] == 2 && first.header[19] == 2)
+            let isOurs = try judge(first, logSize: logSize, path: path)
+            // NB: a log without frames (absent, or emptied) holds no newer page 1 than the file's: the header
+            // read is the file as it stands. With frames SQLite may know better, and is asked.
+            return (
+                first.mayBeTruncated, first.header.isEmpty ? nil : first.header[18] == 2 && first.header[19] == 2,
+                isOurs && logSize == 0
+            )
         }
-        return (true, nil)
+        return (true, nil, false)
     }
 
     /// The first 100 bytes of a file and its size, read through a connection's own open file.
@@ -198,14 +208,15 @@ enum FileAdmission {
         }
     }
 
-    /// Refuses a header that is plainly not a store of ours (see ``checkHeader(_:path:)``).
-    private static func judge(_ snapshot: HeaderSnapshot, logSize: Int, path: String) throws {
+    /// Refuses a header that is plainly not a store of ours (see ``checkHeader(_:path:)``); returns true
+    /// when it carries our application id and a schema version this one reads.
+    private static func judge(_ snapshot: HeaderSnapshot, logSize: Int, path: String) throws -> Bool {
         let header = snapshot.header
         if header.isEmpty {
             guard logSize == 0 else {
                 throw DefaultsError.corruptStore(path: path, reason: "empty, beside a non-empty write-ahead log")
             }
-            return
+            return false
         }
         func big32(_ offset: Int) -> UInt32 { header[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) } }
         let rawPageSize = Int(header.count >= 18 ? UInt16(header[16]) << 8 | UInt16(header[17]) : 0)
@@ -220,10 +231,12 @@ enum FileAdmission {
             guard found <= Schema.version else {
                 throw DefaultsError.unsupportedSchemaVersion(path: path, found: found, supported: Schema.version)
             }
+            return true
         case 0:
             // NB: our own file has its application id on page 1 from its first checkpoint on; before that
             // it is one page (the WAL switch writes page 1) and the rest is in its log.
             if snapshot.size / pageSize >= 2, logSize == 0 { throw DefaultsError.foreignDatabase(path: path) }
+            return false
         default:
             throw DefaultsError.foreignDatabase(path: path)
         }

@@ -48,10 +48,15 @@ package enum Schema {
     /// version is refused with the file untouched.
     /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``, or a ``SQLiteError``.
-    /// - Parameter verify: run `PRAGMA quick_check` on a file of ours before accepting it (see ``FileAdmission/checkHeader(_:path:)``).
-    static func prepare(_ connection: Connection, path: String, inMemory: Bool, verify: Bool = false) throws -> State {
+    /// - Parameters:
+    ///   - verify: run `PRAGMA quick_check` on a file of ours before accepting it (see ``FileAdmission/checkHeader(_:path:)``).
+    ///   - headerProvesOurs: the file's current header was read and is ours (see
+    ///     ``FileAdmission/Candidate/headerProvesOurs``): SQLite is not asked again.
+    static func prepare(
+        _ connection: Connection, path: String, inMemory: Bool, verify: Bool = false, headerProvesOurs: Bool = false
+    ) throws -> State {
         do {
-            if try isOurs(connection, path: path) { return try checked(connection, path: path, verify: verify) }
+            if try headerProvesOurs || isOurs(connection, path: path) { return try checked(connection, path: path, verify: verify) }
             if connection.isReadOnly { return .emptyReadOnly }
             let deadline = ContinuousClock.now + .milliseconds(Int(connection.busyTimeoutMilliseconds))
             if !inMemory { try switchToWAL(connection, until: deadline) }

@@ -11,7 +11,7 @@ final class StoreRegistry: Sendable {
     /// ``root``'s path, without a trailing slash.
     ///
     /// NB: paths are joined as strings: building and reading `URL`s cost about a tenth of opening a store.
-    private let rootPath: String?
+    let rootPath: String?
     /// The private stores of an in-memory registry.
     private let memoryStores = Lock<[String: DomainStore]>([:])
     /// How long a write waits for another connection's lock before failing with ``DefaultsError/busy(suite:key:)``.

@@ -18,7 +18,7 @@ final class ApplicableSchema: Sendable {
         case configured(PreferenceSchema)
         /// The installed files, searched in order: those of the suite under the root (none in memory),
         /// then under each system directory.
-        case installed(root: URL?, systemDirectories: [URL])
+        case installed(rootPath: String?, systemDirectoryPaths: [String])
     }
 
     /// What was last read: the files' states then, and the schema they gave.
@@ -69,10 +69,11 @@ final class ApplicableSchema: Sendable {
     /// How many times the schema that applies changed since the store was opened.
     @inline(__always) var generation: Int { changeCount.load(ordering: .acquiring) }
 
-    /// The schema of `suiteName` for a store at `root` (nil in memory) searching `systemDirectories`:
-    /// `configured` when given, else the installed one; `report` receives a file that cannot be used.
+    /// The schema of `suiteName` for a store at `rootPath` (nil in memory) searching the system directories
+    /// at `systemDirectoryPaths` (paths without a trailing slash): `configured` when given, else the
+    /// installed one; `report` receives a file that cannot be used.
     init(
-        suiteName: String, configured: PreferenceSchema?, root: URL?, systemDirectories: [URL],
+        suiteName: String, configured: PreferenceSchema?, rootPath: String?, systemDirectoryPaths: [String],
         report: @escaping @Sendable (DefaultsError) -> Void
     ) {
         self.suiteName = suiteName
@@ -82,7 +83,7 @@ final class ApplicableSchema: Sendable {
             applies.store(2, ordering: .relaxed)
         } else {
             // NB: the paths are made at the first read, not here: opening a store must not pay for them.
-            source = .installed(root: root, systemDirectories: systemDirectories)
+            source = .installed(rootPath: rootPath, systemDirectoryPaths: systemDirectoryPaths)
         }
     }
 
@@ -112,11 +113,12 @@ final class ApplicableSchema: Sendable {
     /// The installed schema, read again when the files changed since last read (or, with
     /// `onlyIfUnread`, only when never read).
     private func revalidated(onlyIfUnread: Bool) -> PreferenceSchema? {
-        guard case .installed(let root, let systemDirectories) = source else { return current }
+        guard case .installed(let rootPath, let systemDirectoryPaths) = source else { return current }
         let (schema, failure) = loaded.withLock { loaded -> (PreferenceSchema?, DefaultsError?) in
             if let loaded, onlyIfUnread || loaded.isCurrent { return (loaded.schema, nil) }
             let files =
-                loaded?.files ?? Defaults.schemaFiles(of: suiteName, root: root, systemDirectories: systemDirectories)
+                loaded?.files
+                ?? Defaults.schemaFiles(of: suiteName, rootPath: rootPath, systemDirectoryPaths: systemDirectoryPaths)
             var states: [FileState?] = []
             for file in files {
                 states.append(Self.state(of: file))

@@ -77,21 +77,23 @@ extension Defaults {
         suiteName: String, location: Location = .default, systemDirectories: [URL] = Location.systemDirectories()
     ) throws(DefaultsError) -> PreferenceSchema? {
         guard SuiteName.isValid(suiteName) else { throw .invalidSuiteName(suiteName) }
-        for path in schemaFiles(of: suiteName, root: location.root(), systemDirectories: systemDirectories) {
+        let root = location.root().map { StoreRegistry.withoutTrailingSlash($0.path) }
+        let systemPaths = systemDirectories.map { StoreRegistry.withoutTrailingSlash($0.path) }
+        for path in schemaFiles(of: suiteName, rootPath: root, systemDirectoryPaths: systemPaths) {
             if let schema = try schema(inFile: path, suiteName: suiteName) { return schema }
         }
         return nil
     }
 
     /// The paths where a schema of `suiteName` may be installed, in the order they are searched: the
-    /// user's under `root` (none in memory), then each system directory's.
+    /// user's under `rootPath` (none in memory), then each system directory's (paths without a trailing
+    /// slash).
     ///
     /// NB: joined as strings: a store reads them at its first read, and `URL`s cost a tenth of an open.
-    static func schemaFiles(of suiteName: String, root: URL?, systemDirectories: [URL]) -> [String] {
+    static func schemaFiles(of suiteName: String, rootPath: String?, systemDirectoryPaths: [String]) -> [String] {
         let file = "/" + schemaDirectoryName + "/" + suiteName + ".json"
-        let user = root.map { [StoreRegistry.withoutTrailingSlash($0.path) + file] } ?? []
-        return user
-            + systemDirectories.map { StoreRegistry.withoutTrailingSlash($0.path) + "/" + Location.systemSubdirectory + file }
+        let user = rootPath.map { [$0 + file] } ?? []
+        return user + systemDirectoryPaths.map { $0 + "/" + Location.systemSubdirectory + file }
     }
 
     /// The schema in the file at `path`, nil when there is none.
