@@ -21,24 +21,53 @@ struct ResolvedAnswers {
     private(set) var answers: [String: PreferenceValue?] = [:]
     /// How many of ``answers`` are nil.
     private var absentCount = 0
+    /// Counts the times the answers were forgotten or patched: a search remembered under the stamp it
+    /// began with is refused once this moved (see ``Basis/epoch(_:)``).
+    private var epoch = 0
 
-    /// The answer for `key` while nothing changed since the answers were found (`changes` is the
-    /// instance's count now), else nil (the answers are then forgotten).
-    @inline(__always) mutating func answer(forKey key: String, changes: Int) -> PreferenceValue?? {
-        guard let stamp else { return nil }
-        guard stamp.isCurrent(changes: changes) else {
-            forgetAll()
-            return nil
-        }
-        return answers[key]
+    /// What the answers know of one key.
+    enum Lookup {
+        /// The key's answer (nil: it reads as nil).
+        case answered(PreferenceValue?)
+        /// No answer. `epoch` is the answers' ``epoch`` when their stamp is still current: a search of the
+        /// key that begins now may be remembered under that stamp (``Basis/epoch(_:)``), taking none of its
+        /// own; nil when everything was forgotten.
+        case unanswered(epoch: Int?)
     }
 
-    /// Remembers `value` for `key`, found by a search that began in `stamp`; the answers start again from
-    /// `stamp` when they belong to another state.
-    mutating func remember(_ value: PreferenceValue?, forKey key: String, stamp: ChangeStamp) {
-        if self.stamp != stamp {
+    /// What a search is remembered under: the state it began in.
+    enum Basis {
+        /// The answers' own stamp, current when the search began, when their ``epoch`` was this. Refused
+        /// once they were forgotten or patched since (a commit during the search may have changed the
+        /// key); a commit of another's during it leaves the stamp stale, and the next read forgets all.
+        case epoch(Int)
+        /// A stamp the search took when it began; the answers start again from it when they belong to
+        /// another state.
+        case stamp(ChangeStamp)
+    }
+
+    /// The answer for `key` while nothing changed since the answers were found (`changes` is the
+    /// instance's count now); else the answers are forgotten.
+    @inline(__always) mutating func answer(forKey key: String, changes: Int) -> Lookup {
+        guard let stamp else { return .unanswered(epoch: nil) }
+        guard stamp.isCurrent(changes: changes) else {
             forgetAll()
-            self.stamp = stamp
+            return .unanswered(epoch: nil)
+        }
+        guard let answer = answers[key] else { return .unanswered(epoch: epoch) }
+        return .answered(answer)
+    }
+
+    /// Remembers `value` for `key`, found by a search that began in the state `basis` names.
+    mutating func remember(_ value: PreferenceValue?, forKey key: String, under basis: Basis) {
+        switch basis {
+        case .epoch(let epoch):
+            guard epoch == self.epoch else { return }
+        case .stamp(let stamp):
+            if self.stamp != stamp {
+                forgetAll()
+                self.stamp = stamp
+            }
         }
         if value == nil {
             if absentCount >= Self.absentLimit {
@@ -61,6 +90,7 @@ struct ResolvedAnswers {
         // NB: in place: the stamp's arrays are not copied.
         guard let keys, isOnlyCommit, stamp?.advance(changes: changes, store: store, from: before, to: after) == true
         else { return forgetAll() }
+        epoch &+= 1
         for key in keys {
             if case .some(.none) = answers.removeValue(forKey: key) { absentCount -= 1 }
         }
@@ -68,6 +98,7 @@ struct ResolvedAnswers {
 
     /// Forgets every answer.
     mutating func forgetAll() {
+        epoch &+= 1
         stamp = nil
         answers.removeAll()
         absentCount = 0

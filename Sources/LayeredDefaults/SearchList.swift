@@ -224,25 +224,31 @@ final class SearchList: Sendable {
             return try searchChecked(key, declared: declared?.entry, schemaDefault: schemaDefault, failed: failed)
         }
         let count = changeCount
-        if let known = resolved.withLock({ $0.answer(forKey: key, changes: count) }) { return known }
-        return try searchRemembering(key, changes: count, failed: failed)
+        switch resolved.withLock({ $0.answer(forKey: key, changes: count) }) {
+        case .answered(let answer): return answer
+        case .unanswered(let epoch): return try searchRemembering(key, changes: count, epoch: epoch, failed: failed)
+        }
     }
 
-    /// The search of ``search(_:declared:schemaDefault:failed:)``, remembered in ``resolved`` with the
-    /// stamp taken before it began (`changes`, and the layers' fingerprints) unless it skipped a domain it
-    /// could not read or a row it could not decode: the next read then tries (and reports) again.
+    /// The search of ``search(_:declared:schemaDefault:failed:)``, remembered in ``resolved`` under the
+    /// stamp current before it began unless it skipped a domain it could not read or a row it could not
+    /// decode (the next read then tries, and reports, again): the answers' own stamp when it is current
+    /// (`epoch` is theirs then, see ``ResolvedAnswers/Basis/epoch(_:)``), else one taken now of
+    /// `changes` and the layers' fingerprints.
     @inline(never)
     private func searchRemembering(
-        _ key: String, changes count: Int, failed: (any Error) throws -> Void
+        _ key: String, changes count: Int, epoch: Int?, failed: (any Error) throws -> Void
     ) rethrows
         -> PreferenceValue?
     {
         // NB: the stores searched now, without opening the global domain: a search that opens it counts a
         // change, and the stamp taken before it is stale.
-        let stamp = ChangeStamp(changes: count, stores: managed + layers.withLock { $0.stores })
+        let basis =
+            epoch.map(ResolvedAnswers.Basis.epoch)
+            ?? .stamp(ChangeStamp(changes: count, stores: managed + layers.withLock { $0.stores }))
         var complete = true
         let found = try searchChecked(key, declared: nil, schemaDefault: true, failed: failed) { complete = false }
-        if complete { resolved.withLock { $0.remember(found, forKey: key, stamp: stamp) } }
+        if complete { resolved.withLock { $0.remember(found, forKey: key, under: basis) } }
         return found
     }
 

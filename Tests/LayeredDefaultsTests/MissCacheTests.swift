@@ -55,6 +55,41 @@ import Testing
         }
     }
 
+    /// A search remembered under the answers' own stamp (begun while it was current) is refused when the
+    /// answers were patched or forgotten meanwhile: a commit of the instance's own during the search may
+    /// have changed the very key, whose answer the search found before it.
+    @Test func aSearchOverlappingAPatchIsNotRemembered() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("test.answers.epoch", root: root)
+            try defaults.write("a", forKey: "a")
+            #expect(try defaults.value(forKey: "missing") == nil)  // opens the global domain: a change
+            #expect(try defaults.value(forKey: "a") == "a")
+            let changes = defaults.searchList.changeCount
+            let lookup = defaults.searchList.resolved.withLock { $0.answer(forKey: "b", changes: changes) }
+            guard case .unanswered(.some(let epoch)) = lookup else {
+                Issue.record("an unknown key under a current stamp is unanswered with the answers' epoch")
+                return
+            }
+            // The commit lands while the search of "b" runs: the answers are patched.
+            try defaults.write("b", forKey: "b")
+            defaults.searchList.resolved.withLock { $0.remember(nil, forKey: "b", under: .epoch(epoch)) }
+            #expect(defaults.searchList.resolved.withLock { $0.answers["b"] } == nil, "the overlapping search is refused")
+            #expect(try defaults.value(forKey: "b") == "b")
+            let current = defaults.searchList.changeCount
+            guard
+                case .unanswered(.some(let later)) = defaults.searchList.resolved.withLock({
+                    $0.answer(forKey: "c", changes: current)
+                })
+            else {
+                Issue.record("the stamp is current after the read")
+                return
+            }
+            defaults.searchList.resolved.withLock { $0.remember(nil, forKey: "c", under: .epoch(later)) }
+            #expect(
+                defaults.searchList.resolved.withLock { $0.answers["c"] } == .some(nil), "an undisturbed search is remembered")
+        }
+    }
+
     /// Another instance's commit to the same file makes every answer stale.
     @Test func anotherInstancesCommitMakesTheAnswersStale() throws {
         try withTemporaryRoot { root in

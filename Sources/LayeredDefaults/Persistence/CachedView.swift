@@ -41,12 +41,19 @@ struct CachedView {
         generation += 1
     }
 
-    /// What the view knows of `key` (after revalidating against `current`): `.some(value)` (nil: known
-    /// absent), or nil when it does not know and the file must be asked.
-    @inline(__always) mutating func lookUp(_ key: String, current: ChangeSignal.Fingerprint) -> PreferenceValue?? {
+    /// What the view knows of one key.
+    enum Lookup: Equatable {
+        /// The key's stored value (nil: known to be absent).
+        case known(PreferenceValue?)
+        /// Not known: the file must be asked.
+        case unknown
+    }
+
+    /// What the view knows of `key`, after revalidating against `current`.
+    @inline(__always) mutating func lookUp(_ key: String, current: ChangeSignal.Fingerprint) -> Lookup {
         revalidate(current)
-        if let value = values[key] { return .some(value) }
-        return isComplete || absent.contains(key) ? .some(nil) : nil
+        if let value = values[key] { return .known(value) }
+        return isComplete || absent.contains(key) ? .known(nil) : .unknown
     }
 
     /// Remembers `value` for `key`, read by a query that began in `generation`, unless the view was

@@ -168,7 +168,8 @@ final class DomainStore: Sendable {
         do {
             switch try Schema.prepare(
                 connection, path: path, inMemory: false, verify: candidate.mayBeTruncated,
-                headerProvesOurs: candidate.headerProvesOurs) {
+                headerProvesOurs: candidate.headerProvesOurs)
+            {
             case .emptyReadOnly:
                 connection.close()
                 return inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
@@ -236,7 +237,7 @@ final class DomainStore: Sendable {
                 throw DefaultsError.otherSuiteInTransaction(suite: name, transactionSuite: suite)
             }
         }
-        if let cached = view.withLock({ $0.lookUp(key, current: signal.fingerprint) }) { return cached }
+        if case .known(let value) = view.withLock({ $0.lookUp(key, current: signal.fingerprint) }) { return value }
         return try withTable(key: key, fromAnotherTransaction: fromAnotherTransaction) { table, reentered in
             let generation = view.withLock { view in
                 view.revalidate(signal.fingerprint)

@@ -56,7 +56,9 @@ package enum Schema {
         _ connection: Connection, path: String, inMemory: Bool, verify: Bool = false, headerProvesOurs: Bool = false
     ) throws -> State {
         do {
-            if try headerProvesOurs || isOurs(connection, path: path) { return try checked(connection, path: path, verify: verify) }
+            if try headerProvesOurs || isOurs(connection, path: path) {
+                return try checked(connection, path: path, verify: verify)
+            }
             if connection.isReadOnly { return .emptyReadOnly }
             let deadline = ContinuousClock.now + .milliseconds(Int(connection.busyTimeoutMilliseconds))
             if !inMemory { try switchToWAL(connection, until: deadline) }
