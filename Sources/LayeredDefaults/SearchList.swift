@@ -247,25 +247,32 @@ final class SearchList: Sendable {
             epoch.map(ResolvedAnswers.Basis.epoch)
             ?? .stamp(ChangeStamp(changes: count, stores: managed + layers.withLock { $0.stores }))
         var complete = true
-        let found = try searchChecked(key, declared: nil, schemaDefault: true, failed: failed) { complete = false }
+        let found = try searchChecked(key, declared: nil, schemaDefault: true, remembered: true, failed: failed) {
+            complete = false
+        }
         if complete { resolved.withLock { $0.remember(found, forKey: key, under: basis) } }
         return found
     }
 
     /// ``search(_:declared:schemaDefault:failed:)`` through the layers; `skipped` runs for a domain that
-    /// could not be read or a row that could not be decoded.
+    /// could not be read or a row that could not be decoded. `remembered`: the caller keeps the answer
+    /// (in ``resolved``), so the stores' views do not keep what their queries found (see
+    /// ``storedValue(_:in:asReadOnlyLayer:remembered:failed:skipped:)``).
     private func searchChecked(
-        _ key: String, declared: PreferenceSchema.Entry?, schemaDefault: Bool, failed: (any Error) throws -> Void,
-        skipped: () -> Void = {}
+        _ key: String, declared: PreferenceSchema.Entry?, schemaDefault: Bool, remembered: Bool = false,
+        failed: (any Error) throws -> Void, skipped: () -> Void = {}
     ) rethrows -> PreferenceValue? {
         let schemaEntry = schema.forReading?.entry(named: key)
         guard let entry = schemaEntry ?? declared else {
-            return try searchLayers(key, argumentType: nil, failed: failed, skipped: skipped)
+            return try searchLayers(key, argumentType: nil, remembered: remembered, failed: failed, skipped: skipped)
         }
         // NB: a forced value reads as itself: the administrator's rule comes before any schema (a user's
         // own schema file must not undo it).
-        if !managed.isEmpty, let forced = try managedValue(key, failed: failed, skipped: skipped) { return forced }
-        if let found = try searchLayers(key, argumentType: entry.type, searchingManaged: false, failed: failed, skipped: skipped)
+        if !managed.isEmpty, let forced = try managedValue(key, remembered: remembered, failed: failed, skipped: skipped) {
+            return forced
+        }
+        if let found = try searchLayers(
+            key, argumentType: entry.type, searchingManaged: false, remembered: remembered, failed: failed, skipped: skipped)
         {
             if entry.accepts(found) { return found }
             reportOnce(.storedValueNotAccepted(suite: suiteName, key: key, accepts: entry.acceptedPhrase), key: key)
@@ -277,20 +284,26 @@ final class SearchList: Sendable {
     /// the registration domain last; an argument read as `argumentType` when given (see
     /// ``PreferenceSchema/ValueType/value(ofArgument:)``).
     private func searchLayers(
-        _ key: String, argumentType: PreferenceSchema.ValueType?, searchingManaged: Bool = true,
+        _ key: String, argumentType: PreferenceSchema.ValueType?, searchingManaged: Bool = true, remembered: Bool,
         failed: (any Error) throws -> Void, skipped: () -> Void
     ) rethrows -> PreferenceValue? {
-        if searchingManaged, !managed.isEmpty, let forced = try managedValue(key, failed: failed, skipped: skipped) {
+        if searchingManaged, !managed.isEmpty,
+            let forced = try managedValue(key, remembered: remembered, failed: failed, skipped: skipped)
+        {
             return forced
         }
         if hasArguments.load(ordering: .acquiring), let argument = layers.withLock({ $0.arguments[key] }) {
             return argumentType.map { $0.value(ofArgument: argument) } ?? argument
         }
-        if let value = try storedValue(key, in: persistent, failed: failed, skipped: skipped) { return value }
+        if let value = try storedValue(key, in: persistent, remembered: remembered, failed: failed, skipped: skipped) {
+            return value
+        }
         let (stores, system, registered) = withLayers { ($0.stores, $0.system, $0.registration[key]) }
         for store in stores.dropFirst() {
             let isSystem = Self.contains(system, store)
-            if let value = try storedValue(key, in: store, asReadOnlyLayer: isSystem, failed: failed, skipped: skipped) {
+            if let value = try storedValue(
+                key, in: store, asReadOnlyLayer: isSystem, remembered: remembered, failed: failed, skipped: skipped)
+            {
                 return value
             }
         }
@@ -303,15 +316,17 @@ final class SearchList: Sendable {
         !layer.isEmpty && layer.contains { $0 === store }
     }
 
-    /// The value of `key` in the managed domain (the first of its files that holds it), or nil; `skipped`
-    /// as for ``storedValue(_:in:asReadOnlyLayer:failed:skipped:)``.
+    /// The value of `key` in the managed domain (the first of its files that holds it), or nil; `remembered`
+    /// and `skipped` as for ``storedValue(_:in:asReadOnlyLayer:remembered:failed:skipped:)``.
     func managedValue(
-        _ key: String, failed: (any Error) throws -> Void, skipped: () -> Void = {}
+        _ key: String, remembered: Bool = false, failed: (any Error) throws -> Void, skipped: () -> Void = {}
     ) rethrows
         -> PreferenceValue?
     {
         for store in managed {
-            if let value = try storedValue(key, in: store, asReadOnlyLayer: true, failed: failed, skipped: skipped) {
+            if let value = try storedValue(
+                key, in: store, asReadOnlyLayer: true, remembered: remembered, failed: failed, skipped: skipped)
+            {
                 return value
             }
         }
@@ -321,13 +336,17 @@ final class SearchList: Sendable {
     /// The value of `key` in `store`. A row that cannot be decoded reads as missing and is reported
     /// (it is left untouched); any other failure goes to `failed`. Either way `skipped` runs first.
     /// `asReadOnlyLayer` (the managed and system domains): from inside a transaction's body, read
-    /// without waiting instead of refused (see ``DomainStore/FromAnotherTransaction``).
+    /// without waiting instead of refused (see ``DomainStore/FromAnotherTransaction``). `remembered`: the
+    /// caller keeps the answer, so the store's view does not keep what a query found (one table of the
+    /// values read, not two).
     func storedValue(
-        _ key: String, in store: DomainStore, asReadOnlyLayer: Bool = false, failed: (any Error) throws -> Void,
-        skipped: () -> Void = {}
+        _ key: String, in store: DomainStore, asReadOnlyLayer: Bool = false, remembered: Bool = false,
+        failed: (any Error) throws -> Void, skipped: () -> Void = {}
     ) rethrows -> PreferenceValue? {
         do {
-            return try store.value(forKey: key, fromAnotherTransaction: asReadOnlyLayer ? .answeredWithoutWaiting : .refused)
+            return try store.value(
+                forKey: key, fromAnotherTransaction: asReadOnlyLayer ? .answeredWithoutWaiting : .refused,
+                keepingQueried: !remembered)
         } catch let error as DefaultsError where error.isUndecodableValue {
             skipped()
             report(error)

@@ -46,4 +46,19 @@ import Testing
             #expect(try storage(of: resolved) == storage(of: defaults.persistent.viewValuesForTesting))
         }
     }
+
+    /// A value read through an instance is held once: its resolved answers keep it, the domain's view
+    /// does not keep it again.
+    @Test func aReadRememberedInTheAnswersIsNotKeptTwice() throws {
+        try withTemporaryRoot { root in
+            // NB: written through an instance let go first: its commit would have put the value in the view.
+            try makeDefaults("test.memory.once", root: root).write(1, forKey: "a")
+            let reader = try makeDefaults("test.memory.once", root: root)
+            #expect(reader.persistent.viewValuesForTesting.isEmpty)
+            #expect(try reader.value(forKey: "a") == 1)
+            #expect(try reader.value(forKey: "a") == 1)
+            #expect(reader.searchList.resolved.withLock { $0.answers["a"] } == .some(1))
+            #expect(reader.persistent.viewValuesForTesting["a"] == nil)
+        }
+    }
 }

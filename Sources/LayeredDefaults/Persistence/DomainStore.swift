@@ -221,11 +221,14 @@ final class DomainStore: Sendable {
         case answeredWithoutWaiting
     }
 
-    /// The stored value of `key`: from memory when the view is current, else one point query.
+    /// The stored value of `key`: from memory when the view is current, else one point query, whose
+    /// answer the view keeps unless `keepingQueried` is false (the caller keeps it itself).
     /// - Throws: ``DefaultsError/otherSuiteInTransaction(suite:transactionSuite:)`` from inside another
     ///   store's transaction (see ``FromAnotherTransaction``), ``DefaultsError`` when the database cannot
     ///   be read.
-    func value(forKey key: String, fromAnotherTransaction: FromAnotherTransaction = .refused) throws -> PreferenceValue? {
+    func value(
+        forKey key: String, fromAnotherTransaction: FromAnotherTransaction = .refused, keepingQueried: Bool = true
+    ) throws -> PreferenceValue? {
         switch tableLock.holding {
         case .none: break
         case .this:
@@ -250,7 +253,7 @@ final class DomainStore: Sendable {
                 throw failure(error, key: key)
             }
             // NB: re-entered from a transaction's body, the query saw that transaction's uncommitted changes.
-            if !reentered { view.withLock { $0.remember(value, forKey: key, readIn: generation) } }
+            if keepingQueried, !reentered { view.withLock { $0.remember(value, forKey: key, readIn: generation) } }
             return value
         }
     }
