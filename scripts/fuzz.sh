@@ -42,11 +42,11 @@ build_binary() {
     echo "== building the fuzz binary (.build/fuzz)"
     rm -rf "$build/modules" "$build/objects" "$build/bin"
     mkdir -p "$build/modules" "$build/objects" "$build/bin"
-    # NB: one package name for every module, so the harness reaches the library's `package` API; the
-    # modules are compiled as a library (the prefs entry point renamed, as SwiftPM does for its tests), so
-    # libFuzzer's main is the binary's.
+    # NB: one package name for every module, and each testable, so the harness reaches the library's
+    # `package` and internal API as `swift test` builds it; the modules are compiled as a library (the prefs
+    # entry point renamed, as SwiftPM does for its tests), so libFuzzer's main is the binary's.
     local flags=(-swift-version 6 -package-name LayeredDefaults -parse-as-library -sanitize=fuzzer,address
-        -Onone -g -warnings-as-errors -I Sources/CSQLite -I "$build/modules" -module-cache-path "$build/module-cache")
+        -enable-testing -Onone -g -warnings-as-errors -I Sources/CSQLite -I "$build/modules" -module-cache-path "$build/module-cache")
     compile() {
         local module=$1; shift
         swiftc "${flags[@]}" -wmo -module-name "$module" -emit-module -emit-module-path "$build/modules/$module.swiftmodule" \
@@ -56,7 +56,7 @@ build_binary() {
     compile LayeredDefaults $(find Sources/LayeredDefaults -name '*.swift' | sort)
     compile LayeredDefaultsCompatibility $(find Sources/LayeredDefaultsCompatibility -name '*.swift' | sort)
     compile ToolSupport $(find Sources/ToolSupport -name '*.swift' | sort)
-    compile prefs -enable-testing -Xfrontend -entry-point-function-name -Xfrontend prefs_main \
+    compile prefs -Xfrontend -entry-point-function-name -Xfrontend prefs_main \
         $(find Sources/prefs -name '*.swift' | sort)
     compile FuzzTargets $(find Tests/FuzzRegressionTests/Harness -name '*.swift' | sort) Fuzz/Entry.swift
     # NB: lld, not the default gold, which warns of every AddressSanitizer helper symbol.

@@ -17,7 +17,7 @@ package enum ArgumentDomain {
     /// The argument domain of `arguments`.
     /// - Parameter arguments: the launch arguments, typically `CommandLine.arguments`.
     /// - Returns: the key-value pairs found; a later pair for the same key wins.
-    package static func parse(_ arguments: [String]) -> [String: PreferenceValue] {
+    static func parse(_ arguments: [String]) -> [String: PreferenceValue] {
         var domain: [String: PreferenceValue] = [:]
         var index = arguments.startIndex
         while index + 1 < arguments.endIndex {
@@ -34,7 +34,7 @@ package enum ArgumentDomain {
     }
 
     /// The value of one argument: property-list text when it looks like one and parses, else the string.
-    package static func value(of argument: String) -> PreferenceValue {
+    static func value(of argument: String) -> PreferenceValue {
         do {
             return try checkedValue(of: argument)
         } catch {

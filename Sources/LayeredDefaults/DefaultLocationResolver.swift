@@ -10,7 +10,7 @@ package struct DefaultLocationResolver: Sendable {
     /// The directory of the default location (nil: memory only), resolved when a store is created.
     package var root: @Sendable () -> URL?
     /// The default system directories, or nil to read them from the environment (`XDG_CONFIG_DIRS`).
-    package var systemDirectories: @Sendable () -> [URL]?
+    var systemDirectories: @Sendable () -> [URL]?
 
     /// A resolver of the two closures.
     package init(root: @escaping @Sendable () -> URL?, systemDirectories: @escaping @Sendable () -> [URL]?) {

@@ -6,7 +6,7 @@ import Foundation
 /// `..`. It therefore names exactly one file directly inside the store's directory.
 package enum SuiteName {
     /// The longest accepted name, in characters.
-    package static let maximumLength = DefaultsError.maximumSuiteNameLength
+    static let maximumLength = DefaultsError.maximumSuiteNameLength
 
     /// Returns `name` when it is valid.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` otherwise.

@@ -67,9 +67,8 @@ extension Defaults {
 
     /// The URL of `key`, as stored by ``set(_:forKey:)-(URL?,_)``: a string with a scheme is that URL,
     /// `~/...` is a file URL under the home directory, any other string a file path. Nil for data or
-    /// any other type (never a crash).
+    /// any other type (never a crash). What a `URL` typed key reads (`URL.init(preferenceValue:)`).
     public func url(forKey key: String) -> URL? {
-        guard case .string(let text)? = lookup(key) else { return nil }
-        return StoredURL.url(fromText: text)
+        lookup(key).flatMap(URL.init(preferenceValue:))
     }
 }

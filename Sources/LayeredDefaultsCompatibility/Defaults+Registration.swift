@@ -9,7 +9,7 @@ extension Defaults {
     /// If any other value is not a property list, nothing is registered and the error handler receives
     /// `DefaultsError.notPropertyList`.
     public func register(defaults: [String: Any]) {
-        let values = defaults.mapValues { value in (value as? URL).map { StoredURL.text(of: $0) } ?? value }
+        let values = defaults.mapValues { value in (value as? URL).map { $0.preferenceValue() } ?? value }
         _ = reportingErrors { register(try Self.values(of: values, suite: Self.registrationDomain)) }
     }
 }

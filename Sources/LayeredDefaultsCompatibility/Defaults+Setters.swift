@@ -25,9 +25,10 @@ extension Defaults {
     public func set(_ value: Bool, forKey key: String) { set(PreferenceValue.bool(value), forKey: key) }
 
     /// Stores a URL as a string: a file URL under the home directory as `~/...` (read back expanded),
-    /// any other URL as its whole absolute string. Nil removes the key.
+    /// any other URL as its whole absolute string. Nil removes the key. What a `URL` typed key stores
+    /// (`URL.preferenceValue()`).
     public func set(_ url: URL?, forKey key: String) {
-        set(url.map { PreferenceValue.string(StoredURL.text(of: $0)) } as Any?, forKey: key)
+        set(url.map { $0.preferenceValue() } as Any?, forKey: key)
     }
 
     /// Removes `key` from the persistent domain; a registered default or another domain's value shows

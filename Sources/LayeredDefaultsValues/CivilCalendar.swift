@@ -40,7 +40,7 @@ package enum CivilCalendar {
 
     /// `date` as `2026-11-29 21:44:42 +0000` (whole seconds, UTC), as `defaults read` prints dates; nil
     /// outside ``PreferenceValue/dateRange``.
-    package static func text(of date: Date) -> String? {
+    static func text(of date: Date) -> String? {
         guard PreferenceValue.dateRange.contains(date) else { return nil }
         let seconds = Int(date.timeIntervalSinceReferenceDate.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400  // rounded down

@@ -37,7 +37,7 @@ extension PreferenceValue {
     /// The most values a property-list document may stand for, counting an object shared by several
     /// containers of a binary property list each time it is used: a few hundred bytes could otherwise
     /// stand for billions of values.
-    package static let maximumPropertyListValues = 1_000_000
+    static let maximumPropertyListValues = 1_000_000
 
     /// The dictionary of a property-list document (XML or binary), each value mapped exactly: booleans to
     /// `.bool`, integers to `.integer`, reals to `.double`, dates, data, strings, arrays and dictionaries

@@ -20,7 +20,7 @@ import Foundation
 /// to that tree.
 package enum PropertyListText {
     /// Nesting this deep or deeper is refused (``ParseError/Kind/tooDeep``) rather than risking the stack.
-    package static let maximumDepth = 256
+    static let maximumDepth = 256
 
     /// Why text is not an old-style property list, with the offset (in Unicode scalars) where it failed.
     package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -35,7 +35,7 @@ package enum PropertyListText {
         /// What kind of failure this is.
         package let kind: Kind
         /// What was expected.
-        package let reason: String
+        let reason: String
         /// Where parsing stopped, counted in Unicode scalars from the start.
         package let offset: Int
         package var description: String { "Not an old-style property list: \(reason) at offset \(offset)" }
@@ -107,7 +107,7 @@ package enum PropertyListText {
     /// The escape of `scalar` inside a quoted string when it is a control character (Unicode's `Cc`:
     /// U+0000 to U+001F, U+007F to U+009F), which a terminal may act on instead of showing: `\n`, `\t`,
     /// `\r`, else `\U001b`; nil for any other scalar, which stands for itself.
-    package static func escape(_ scalar: Unicode.Scalar) -> String? {
+    static func escape(_ scalar: Unicode.Scalar) -> String? {
         switch scalar {
         case "\n": "\\n"
         case "\t": "\\t"

@@ -15,15 +15,15 @@ import Foundation
 /// ``waker``. Where inotify is missing (not Linux, a file system or a limit without it) ``init()``
 /// fails, or ``follow(databases:)`` reports the directories it could not watch: the caller then looks
 /// on a timer instead.
-package final class DirectoryEvents {
+final class DirectoryEvents {
     /// Wakes the thread waiting in ``DirectoryEvents/wait(until:listening:)``, from any thread; a wake
     /// made while nobody waits ends the next wait at once.
-    package struct Waker: Sendable {
+    struct Waker: Sendable {
         /// The writing end of the pipe the waiting thread polls.
         let descriptor: Int32
 
         /// Wakes the waiter.
-        package func wake() {
+        func wake() {
             var byte: UInt8 = 1
             // NB: a full pipe (EAGAIN) has a wake pending already.
             _ = write(descriptor, &byte, 1)
@@ -31,27 +31,27 @@ package final class DirectoryEvents {
     }
 
     /// What ended a wait.
-    package struct Wakeup: Equatable {
+    struct Wakeup: Equatable {
         /// A ``Waker`` woke it.
-        package var woken = false
+        var woken = false
         /// A followed database (or its directory) changed.
-        package var changed = false
+        var changed = false
     }
 
     /// What ``follow(databases:)`` could not watch.
-    package struct Unwatched: Equatable {
+    struct Unwatched: Equatable {
         /// The directories that do not exist (or are not directories).
-        package var missing: Set<String> = []
+        var missing: Set<String> = []
         /// The directories that exist but could not be watched (a limit reached, a file system without
         /// inotify): their changes are seen only by looking.
-        package var failed: Set<String> = []
+        var failed: Set<String> = []
 
         /// True when every directory is watched.
-        package var isEmpty: Bool { missing.isEmpty && failed.isEmpty }
+        var isEmpty: Bool { missing.isEmpty && failed.isEmpty }
     }
 
     /// Wakes this instance's waiter.
-    package let waker: Waker
+    let waker: Waker
     /// The reading end of the waker's pipe.
     private let woken: Int32
     private let inotify: Int32
@@ -73,7 +73,7 @@ package final class DirectoryEvents {
     /// A watcher of no directory yet; nil where inotify or a pipe cannot be had.
     ///
     /// NB: a pipe, not an eventfd: Glibc's module does not bring `sys/eventfd.h`.
-    package init?() {
+    init?() {
         #if os(Linux)
             let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
             guard inotify >= 0 else { return nil }
@@ -108,7 +108,7 @@ package final class DirectoryEvents {
     /// directory; deleted while a process keeps it open, it reports nothing more, and never ends.
     /// - Returns: the directories not watched, and why.
     @discardableResult
-    package func follow<Paths: Sequence<String>>(databases: Paths) -> Unwatched {
+    func follow<Paths: Sequence<String>>(databases: Paths) -> Unwatched {
         var wanted: [String: Set<String>] = [:]
         for path in databases {
             let url = URL(fileURLWithPath: path)
@@ -143,7 +143,7 @@ package final class DirectoryEvents {
     }
 
     /// The directories watched now.
-    package var watchedDirectories: Set<String> { Set(watches.keys) }
+    var watchedDirectories: Set<String> { Set(watches.keys) }
 
     private func unwatch(_ directory: String) {
         guard let descriptor = watches.removeValue(forKey: directory)?.descriptor else { return }
@@ -162,7 +162,7 @@ package final class DirectoryEvents {
     /// NB: not listening leaves the events queued, unread (the kernel merges repeats of one event), and
     /// so costs no wake-up: for a caller that will look at a known time anyway, as while a burst of
     /// commits goes on. The next listening wait reads them.
-    package func wait(until deadline: ContinuousClock.Instant?, listening: Bool) -> Wakeup {
+    func wait(until deadline: ContinuousClock.Instant?, listening: Bool) -> Wakeup {
         var wakeup = Wakeup()
         #if os(Linux)
             var descriptors = [

@@ -28,15 +28,15 @@
 /// not once a commit and not never: events that cannot bring the next look sooner are left unread.
 /// Looks every 1 ms made a durable write with 100 observers of other keys 1.21x one with none (the
 /// looks compete with the writer for 2 cores), where the target is 1.2x.
-package struct LookSchedule {
+struct LookSchedule {
     /// When the looks after an event are due, counted from the event.
-    package static let lookDelays: [Duration] = (0..<10).map { .milliseconds(1 << $0) }
+    static let lookDelays: [Duration] = (0..<10).map { .milliseconds(1 << $0) }
     /// The least time from a look to the look of an event that came less than this after it: the
     /// events of a burst of commits are looked at about every 3 ms.
-    package static let burstSpacing = Duration.milliseconds(2)
+    static let burstSpacing = Duration.milliseconds(2)
     /// How far apart the looks after the last of ``lookDelays`` are, while another process may be in the
     /// middle of a commit: such a commit is seen within this time of its publication.
-    package static let inFlightSpacing = Duration.milliseconds(100)
+    static let inFlightSpacing = Duration.milliseconds(100)
 
     private var lastEvent: ContinuousClock.Instant?
     private var lastLook: ContinuousClock.Instant?
@@ -49,10 +49,10 @@ package struct LookSchedule {
     private var commitInFlight = false
 
     /// A schedule with no look due.
-    package init() {}
+    init() {}
 
     /// When the next look is due; nil: none is.
-    package var deadline: ContinuousClock.Instant? {
+    var deadline: ContinuousClock.Instant? {
         guard let lastEvent else { return nil }
         guard nextLook < Self.lookDelays.count else { return commitInFlight ? lastLook.map { $0 + Self.inFlightSpacing } : nil }
         return Self.deadline(after: lastEvent, delay: Self.lookDelays[nextLook], lastLook: lastLook, inBurst: inBurst)
@@ -68,14 +68,14 @@ package struct LookSchedule {
     /// True when an event at `now` would bring the next look sooner: else events may wait unread.
     ///
     /// NB: so a burst of events wakes the waiter once a look, not once an event.
-    package func wantsEvents(at now: ContinuousClock.Instant) -> Bool {
+    func wantsEvents(at now: ContinuousClock.Instant) -> Bool {
         guard let deadline else { return true }
         let burst = lastLook.map { now - $0 < Self.burstSpacing } ?? false
         return Self.deadline(after: now, delay: Self.lookDelays[0], lastLook: lastLook, inBurst: burst) < deadline
     }
 
     /// After an event, at `now`: the looks after it are due from 1 ms on (see ``burstSpacing``).
-    package mutating func eventArrived(at now: ContinuousClock.Instant) {
+    mutating func eventArrived(at now: ContinuousClock.Instant) {
         inBurst = lastLook.map { now - $0 < Self.burstSpacing } ?? false
         lastEvent = now
         nextLook = 0
@@ -83,12 +83,12 @@ package struct LookSchedule {
     }
 
     /// True when a look is due at `now`.
-    package func isDue(at now: ContinuousClock.Instant) -> Bool { deadline.map { $0 <= now } ?? false }
+    func isDue(at now: ContinuousClock.Instant) -> Bool { deadline.map { $0 <= now } ?? false }
 
     /// After the look that was due, made at `now` (right before it reads): the next look after the last
     /// event, if any is left (those whose time passed while this one was late are skipped); else one
     /// ``inFlightSpacing`` later when `anotherProcessMayBeCommitting`, asked only then.
-    package mutating func looked(at now: ContinuousClock.Instant, anotherProcessMayBeCommitting: () -> Bool) {
+    mutating func looked(at now: ContinuousClock.Instant, anotherProcessMayBeCommitting: () -> Bool) {
         lastLook = now
         guard let lastEvent else { return }
         repeat { nextLook += 1 } while nextLook < Self.lookDelays.count && lastEvent + Self.lookDelays[nextLook] <= now

@@ -8,22 +8,22 @@ import Synchronization
 /// static let guardHook = InstalledHook<@Sendable () -> Defaults?>()
 /// if let replacement = guardHook.value?() { return replacement }
 /// ```
-package final class InstalledHook<Value: Sendable>: Sendable {
+final class InstalledHook<Value: Sendable>: Sendable {
     private let installed = Lock<Value?>(nil)
     /// Whether ``installed`` holds a value: an app, which installs none, never takes the lock.
     private let isInstalled = Atomic<Bool>(false)
 
     /// A hook with nothing installed.
-    package init() {}
+    init() {}
 
     /// The installed value, or nil when none is.
-    package var value: Value? {
+    var value: Value? {
         guard isInstalled.load(ordering: .acquiring) else { return nil }
         return installed.withLock { $0 }
     }
 
     /// Installs `value`; a later call replaces it.
-    package func install(_ value: Value) {
+    func install(_ value: Value) {
         installed.withLock { $0 = value }
         isInstalled.store(true, ordering: .releasing)
     }

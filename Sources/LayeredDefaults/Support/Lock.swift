@@ -76,7 +76,7 @@ package final class Lock<State>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the state when the lock is free now, and returns what it
     /// returns; returns nil, without waiting and without running `body`, when another thread holds it.
     /// - Throws: what `body` throws; the lock is released either way.
-    package func withLockIfAvailable<Result: ~Copyable, E: Error>(
+    func withLockIfAvailable<Result: ~Copyable, E: Error>(
         _ body: (inout sending State) throws(E) -> sending Result
     ) throws(E) -> sending Result? {
         #if LAYERED_DEFAULTS_TSAN

@@ -73,6 +73,11 @@ struct Report: Codable {
                         target.limit, target.verdict.rawValue,
                     ]
                 }, leftColumns: 1)
+        if targets.contains(where: { $0.verdict == .missed }) {
+            lines.append(
+                "Each MISSED target's measured reason, the best instruction figure reached and what was tried:"
+                    + " docs/PERFORMANCE.md, \"At the limit\".")
+        }
         lines += notes.map { "Note: \($0)" }
         return lines.joined(separator: "\n")
     }

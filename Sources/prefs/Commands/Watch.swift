@@ -3,8 +3,8 @@ import LayeredDefaults
 
 /// `prefs watch <domain> [<key>...]`: prints the changes of a domain as it sees them, until interrupted.
 ///
-/// It looks at the domain's file after each change of it (its directory's events, ``DirectoryEvents``,
-/// as observations do; every ``intervalMilliseconds`` where the directory cannot be watched) and prints
+/// It looks at the domain's file after each change of it (a `FileWatch`, waiting as observations do;
+/// every ``intervalMilliseconds`` where the directory cannot be watched) and prints
 /// each key whose value differs from the last look: so what it prints is the sequence of committed
 /// states it saw, not every write. It waits
 /// for a domain that does not exist yet, and follows a file deleted and created again, or replaced
@@ -58,7 +58,8 @@ enum Watch: Command {
         // the watch between two looks, never half-way through a line.
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let waiter = Waiter(database: context.file(of: domain).path)
+        let waiter = FileWatch(
+            database: context.file(of: domain).path, pollInterval: .milliseconds(intervalMilliseconds))
         interrupt.setEventHandler(handler: waiter.stop)
         interrupt.resume()
         defer { interrupt.cancel() }
@@ -76,59 +77,6 @@ enum Watch: Command {
             // NB: output that cannot be written (a reader gone, as in `prefs watch d | head -1`) ends the
             // watch; `Prefs.run` then gives the status of output cut short.
             if context.console.outputFailure() != nil { return }
-        }
-    }
-
-    /// Sleeps until the next look: after a change of the database's directory (and the re-checks of a
-    /// ``LookSchedule``), or one ``intervalMilliseconds`` after the last look while the directory
-    /// cannot be watched (no inotify, or no directory yet).
-    private final class Waiter {
-        let database: String
-        private let events = DirectoryEvents()
-        private var schedule = LookSchedule()
-        private var polling = true
-        private let stopped = Lock(false)
-        private var isStopped: Bool { stopped.withLock { $0 } }
-        private let fallback = DispatchSemaphore(value: 0)
-
-        init(database: String) { self.database = database }
-
-        /// Ends the wait for the next look (from any thread, a signal handler's queue): the watch stops.
-        var stop: @Sendable () -> Void {
-            let waker = events?.waker
-            return { [stopped, fallback] in
-                stopped.withLock { $0 = true }
-                if let waker { waker.wake() } else { fallback.signal() }
-            }
-        }
-
-        /// Watches the database's directory, when it can (and it exists).
-        func follow() {
-            polling = events.map { !$0.follow(databases: [database]).isEmpty } ?? true
-        }
-
-        /// Waits for the next look; false once stopped. `anotherProcessMayBeCommitting` is asked when a
-        /// look may be the last (see ``LookSchedule``).
-        func nextLook(anotherProcessMayBeCommitting: () -> Bool) -> Bool {
-            guard let events else {
-                _ = fallback.wait(timeout: .now() + .milliseconds(Watch.intervalMilliseconds))
-                return !isStopped
-            }
-            let poll = polling ? ContinuousClock.now + .milliseconds(Watch.intervalMilliseconds) : nil
-            while true {
-                let deadline = [schedule.deadline, poll].compactMap { $0 }.min()
-                let wakeup = events.wait(until: deadline, listening: schedule.wantsEvents(at: .now))
-                if isStopped { return false }
-                let now = ContinuousClock.now
-                if wakeup.changed { schedule.eventArrived(at: now) }
-                if schedule.isDue(at: now) {
-                    schedule.looked(at: now, anotherProcessMayBeCommitting: anotherProcessMayBeCommitting)
-                    break
-                }
-                if let poll, poll <= now { break }
-            }
-            follow()  // NB: a directory created meanwhile is watched from now on (before the look).
-            return true
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
-import LayeredDefaults
+
+@testable import LayeredDefaults
 
 extension FuzzTarget {
     /// The argument domain (``ArgumentDomain``): the input is a list of launch arguments separated by

@@ -1,6 +1,8 @@
 import Foundation
 import LayeredDefaults
 
+@testable import LayeredDefaultsValues
+
 extension FuzzTarget {
     /// A binary property list as `prefs import` and `Defaults.importUserDefaults` read it
     /// (`PreferenceValue.dictionary(propertyList:path:)`). An

@@ -1,10 +1,10 @@
 import Foundation
 
 /// How a `URL` is stored: as a string, which `url(forKey:)` and the `URL` typed key read back.
-package enum StoredURL {
+enum StoredURL {
     /// The text `url` is stored as: a file URL under the home directory as `~/...`, any other URL as its
     /// whole absolute string.
-    package static func text(of url: URL) -> String {
+    static func text(of url: URL) -> String {
         guard url.isFileURL else { return url.absoluteString }
         let path = url.standardizedFileURL.path
         let home = homeDirectory
@@ -15,7 +15,7 @@ package enum StoredURL {
 
     /// The URL a stored string stands for: a string with a scheme is that URL, `~/...` a file URL under
     /// the home directory, any other string a file path; nil for an empty string.
-    package static func url(fromText text: String) -> URL? {
+    static func url(fromText text: String) -> URL? {
         guard !text.isEmpty else { return nil }
         if text == "~" || text.hasPrefix("~/") {
             return URL(fileURLWithPath: homeDirectory + text.dropFirst())
@@ -24,12 +24,12 @@ package enum StoredURL {
         return URL(fileURLWithPath: text)
     }
 
-    package static var homeDirectory: String {
+    static var homeDirectory: String {
         ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
     }
 
     /// True when `text` starts with an RFC 3986 scheme: a letter, then letters, digits, `+`, `-`, `.`, then `:`.
-    package static func hasScheme(_ text: String) -> Bool {
+    static func hasScheme(_ text: String) -> Bool {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex, text.first!.isASCII, text.first!.isLetter
         else { return false }
         return text[..<colon].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
