@@ -7,7 +7,7 @@ import Testing
 
 /// The write-ahead log is checkpointed on the store's own connection once the store is idle, and by the
 /// WAL hook's backstop when it never is. "Idle now" is ``DomainStore/checkpointIfIdle()``: no test
-/// here waits for the quiet period, and each looks only at its own stores.
+/// here waits for the quiet period, and each checkpoints only its own stores.
 @Suite struct CheckpointTests {
     /// The frames of `defaults`' log (`mxFrame`) and how many of them are in the database file
     /// (`nBackfill`), from the WAL index SQLite keeps in the `-shm` file (https://sqlite.org/walformat.html).
@@ -20,7 +20,7 @@ import Testing
         }
     }
 
-    /// Whether `store` waits for a look of the checkpointer.
+    /// Whether `store` waits for an idle checkpoint.
     func awaits(_ store: DomainStore) -> Bool { store.idleCheckpoint?.isArmed == true }
 
     @Test func anIdleStoreIsCheckpointed() throws {
@@ -100,9 +100,9 @@ import Testing
         #expect(!awaits(defaults.persistent))
     }
 
-    /// Stores opened, written and released on several threads while looks run on another: nothing is
+    /// Stores opened, written and released on several threads while idle checkpoints run on another: nothing is
     /// lost, nothing crashes (and, under ThreadSanitizer, nothing races).
-    @Test func storesReleasedWhileLookedAtLoseNothing() throws {
+    @Test func storesReleasedWhileCheckpointedLoseNothing() throws {
         try withTemporaryRoot { root in
             try whileRepeating({ StoreRegistry.checkpointIfIdleForTesting(under: root) }) {
                 try onThreads(4) { writer in

@@ -7,7 +7,7 @@ import ToolSupport
 @testable import LayeredDefaults
 
 /// The idle checkpoint (``IdleCheckpoint``) under attack: writers killed while the log is copied,
-/// readers in other processes, stores released and reopened while a look is pending, batch writes and
+/// readers in other processes, stores released and reopened while an idle checkpoint is pending, batch writes and
 /// repair around one, lock order with transactions and observers, a full disk, a deleted log.
 @Suite(.hangLimit(minutes: 2))
 struct IdleCheckpointTests {
@@ -39,8 +39,8 @@ struct IdleCheckpointTests {
         return try condition()
     }
 
-    /// The looks of the stores under `root`, run now: what a test repeats without pause (`whileRepeating`).
-    func looks(under root: URL) -> @Sendable () -> Void {
+    /// The idle checkpoints of the stores under `root`, run now: what a test repeats without pause (`whileRepeating`).
+    func idleCheckpoints(under root: URL) -> @Sendable () -> Void {
         { StoreRegistry.checkpointIfIdleForTesting(under: root) }
     }
 
@@ -185,12 +185,12 @@ struct IdleCheckpointTests {
     }
 
     /// On 4 threads, 200 rounds each: open a suite, read the last round's value, write this round's, drop
-    /// the store, while another thread runs looks without pause; the store is often reopened while the
-    /// old one's look is pending or running (and its last reference released by the checkpointer).
-    @Test func aStoreReopenedWhileItsLookIsPendingSeesItsWrites() throws {
+    /// the store, while another thread runs idle checkpoints without pause; the store is often reopened while the
+    /// old one's idle checkpoint is pending or running (and its last reference released by the checkpointer).
+    @Test func aStoreReopenedWhileItsCheckpointIsPendingSeesItsWrites() throws {
         try withTemporaryRoot { root in
             let problems = Lock<[String]>([])
-            try whileRepeating(looks(under: root)) {
+            try whileRepeating(idleCheckpoints(under: root)) {
                 try onThreads(4) { writer in
                     for round in 0..<200 {
                         let defaults = try open("reopen\(writer % 2)", root)
@@ -218,8 +218,8 @@ struct IdleCheckpointTests {
     }
 
     /// Batch writes (replace, remove) and a repair of the healthy file, each right after a write that
-    /// asked for a look, then the look: nothing is lost, the log is checkpointed.
-    @Test func batchWritesAndRepairAroundAPendingLook() throws {
+    /// asked for an idle checkpoint, then the checkpoint: nothing is lost, the log is checkpointed.
+    @Test func batchWritesAndRepairAroundAPendingCheckpoint() throws {
         try withTemporaryRoot { root in
             let errors = ReportedErrors()
             let defaults = try open("batch", root, errors: errors)
@@ -249,9 +249,9 @@ struct IdleCheckpointTests {
     }
 
     /// Transactions whose bodies try to read another suite (refused at once: store locks are leaves),
-    /// observers (`observe`) reading both, and looks running all the time, on two suites written
+    /// observers (`observe`) reading both, and idle checkpoints running all the time, on two suites written
     /// crosswise: nothing deadlocks, and every round commits.
-    @Test func transactionsObserversAndLooksDoNotDeadlock() throws {
+    @Test func transactionsObserversAndCheckpointsDoNotDeadlock() throws {
         try withTemporaryRoot { root in
             let a = try open("lockA", root)
             let b = try open("lockB", root)
@@ -263,7 +263,7 @@ struct IdleCheckpointTests {
                     seen.add(1, ordering: .relaxed)
                 }
             }
-            try whileRepeating(looks(under: root)) {
+            try whileRepeating(idleCheckpoints(under: root)) {
                 try onThreads(2) { index in
                     let (mine, other) = index == 0 ? (a, b) : (b, a)
                     for round in 0..<300 {
@@ -274,7 +274,7 @@ struct IdleCheckpointTests {
                             try domain.write(.integer(round), forKey: "k")
                         }
                         // NB: a quiet period now and then, so the store's own timer (not only the
-                        // repeated looks) checkpoints while the other thread commits.
+                        // repeated idle checkpoints) checkpoints while the other thread commits.
                         if round % 50 == 0 { Thread.sleep(forTimeInterval: 0.12) }
                     }
                 }
@@ -310,10 +310,10 @@ struct IdleCheckpointTests {
         }
     }
 
-    /// The `-wal` file is deleted (as a cleaner of "temporary files" would) while a look is pending: the
-    /// store's next write is refused, typed (another process would not find its commit), and the look
+    /// The `-wal` file is deleted (as a cleaner of "temporary files" would) while an idle checkpoint is pending: the
+    /// store's next write is refused, typed (another process would not find its commit), and the checkpoint
     /// still copies what the store acknowledged into the database, where it is once the store closes.
-    @Test func aDeletedLogWhileALookIsPendingLosesNothing() throws {
+    @Test func aDeletedLogWhileACheckpointIsPendingLosesNothing() throws {
         try withTemporaryRoot { root in
             let errors = ReportedErrors()
             let file = databaseFile("unlinked", in: root)

@@ -18,7 +18,7 @@ final class IdleCheckpoint: Sendable {
     /// How long a store must have committed nothing before its log is checkpointed.
     ///
     /// NB: 100 ms: writes made by hand (a click, a keystroke, the end of a drag) are mostly further
-    /// apart than that, writes of one burst closer; and a store is looked at no more often.
+    /// apart than that, writes of one burst closer; and a store is checkpointed no more often.
     static let quietPeriod = Duration.milliseconds(100)
 
     private static let queue = DispatchQueue(label: "LayeredDefaults.checkpoint")
