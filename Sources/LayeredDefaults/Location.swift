@@ -136,7 +136,7 @@ public enum Location: Sendable, Hashable {
     /// The environment variable `name`: from `environment` when given (tests), else from the process.
     ///
     /// NB: `getenv`, not `ProcessInfo.processInfo.environment`, which copies the whole environment into a
-    /// dictionary on every call (about 700,000 instructions: a third of opening a store).
+    /// dictionary on every call (a large part of opening a store: docs/PERFORMANCE.md).
     private static func variable(_ name: String, in environment: [String: String]?) -> String? {
         if let environment { return environment[name] }
         return getenv(name).flatMap { String(validatingCString: $0) }

@@ -59,8 +59,8 @@ enum FileAdmission {
     ///   or a storage error.
     static func open(_ path: String, status: stat, suite: String, busyTimeoutMilliseconds: Int32) throws -> Candidate {
         try refuseUnsafe(path, status)
-        // NB: not `NSString.deletingLastPathComponent`, which cost about 37,000 instructions, a fifteenth of
-        // opening a store: the path is `<directory>/<name>.sqlite3` (see ``StoreRegistry/path(of:inDirectory:)``).
+        // NB: not `NSString.deletingLastPathComponent`, a measurable part of opening a store (bridging):
+        // the path is `<directory>/<name>.sqlite3` (see ``StoreRegistry/path(of:inDirectory:)``).
         let directory = StoreRegistry.directory(of: path)
         var log = stat()
         let pendingLog = lstat(path + "-wal", &log) == 0 && log.st_size > 0

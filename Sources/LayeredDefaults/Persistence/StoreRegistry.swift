@@ -58,9 +58,9 @@ final class StoreRegistry: Sendable {
 
     /// `root` standardized (`standardizedFileURL`) and its path without a trailing slash.
     ///
-    /// NB: standardizing a URL and reading its path cost about 26,000 instructions, a twentieth of opening
-    /// a store, and a process opens its stores under one root (or a few, one after another): the last
-    /// root's are remembered, and a root equal to it (`==`: the same URL string) costs a comparison. Only
+    /// NB: standardizing a URL and reading its path is a measurable part of opening a store, and a
+    /// process opens its stores under one root (or a few, one after another): the last root's are
+    /// remembered, and a root equal to it (`==`: the same URL string) costs a comparison. Only
     /// a root that standardizing left as it was, outside `/private/` and `/var/automount/`, is remembered:
     /// standardizing it is then lexical, the same whatever the file system holds (a `..` is resolved
     /// through symbolic links, and those prefixes are stripped when the shorter path exists).
@@ -234,7 +234,7 @@ struct FileIdentity: Hashable, Sendable {
     ///
     /// NB: through `withCString`, which lends a native string's own bytes: the implicit conversion of a
     /// `String` argument copied it into a new array, at each call. Always inlined: a write makes three
-    /// calls, which out of line cost it 70 instructions more (`scripts/perf-budget.sh`).
+    /// calls, which out of line cost it more (`scripts/perf-budget.sh` measures it).
     @inline(__always)
     init?(ofFileAt path: String, followingLinks: Bool = false) {
         var status = stat()
