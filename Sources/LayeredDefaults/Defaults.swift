@@ -41,7 +41,7 @@ public final class Defaults: Sendable {
     public let configuration: Configuration
 
     let registry: StoreRegistry
-    /// The search list: its layers, their change count, the fall-through memo, and the search.
+    /// The search list: its layers, their change count, the resolved answers, and the search.
     let searchList: SearchList
 
     /// This instance's persistent domain, first of the search list's stores.

@@ -8,7 +8,7 @@ import Synchronization
 
 /// The search list of one ``Defaults``: its seven layers in search order, the count of changes made
 /// through the instance (which, with the stores' fingerprints, makes its ``ChangeStamp``), and the
-/// fall-through memo; and the search itself.
+/// instance's resolved answers (``ResolvedAnswers``); and the search itself.
 ///
 /// The layers, first match wins: the managed domain, the argument domain, the persistent domain, the
 /// suites, the global domain, the system domain, the registration domain (see <doc:SearchOrder>).

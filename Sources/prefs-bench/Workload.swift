@@ -78,7 +78,7 @@ struct Workload: Sendable {
     ///
     /// NB: a lookup with the instance a dictionary stored compares equal at once (the same storage); any
     /// other equal key longer than 15 bytes is compared byte by byte. Stores keep the first instance they
-    /// were asked with (the absent set, the fall-through memo), and a floor keeps the workload's: a pool of
+    /// were asked with (the absent set, the resolved answers), and a floor keeps the workload's: a pool of
     /// those instances measured a comparison no app makes. A key of at most 15 bytes is a small string,
     /// held in the `String` value itself: equal small strings are the same bits, for an app as here.
     static func madeAnew(_ key: String) -> String {
