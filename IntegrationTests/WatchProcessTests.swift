@@ -218,7 +218,8 @@ import Testing
             #expect(line?.hasPrefix("k = ") == true)
             watch.send(SIGINT)
             _ = try? watch.wait(before: .now + .seconds(60))
-            #expect(try FileManager.default.contentsOfDirectory(atPath: managed.path).sorted() == ["app.sqlite3"])
+            let files = try FileManager.default.contentsOfDirectory(atPath: managed.path).sorted()
+            #expect(files == ["app.sqlite3"])
             #expect(try prefs("write", "-g", "k", "mine").status == 0)
         }
     }

@@ -131,6 +131,10 @@ final class SearchList: Sendable {
     /// call opens the global domain (an instance whose reads all find their key in its own domain never
     /// pays for it). A global domain that cannot be opened is reported to the error handler once and
     /// searched as an empty domain that refuses writes.
+    /// The stores the search list has open now: like ``withLayers(_:)``'s, but without the global domain
+    /// while no search has opened it (and so never creating its file).
+    var openStores: [DomainStore] { layers.withLock { $0.stores } }
+
     func withLayers<T>(_ body: (Layers) -> T) -> T {
         if let result = layers.withLock({ $0.global == nil ? nil : body($0) }) { return result }
         openGlobalDomain()

@@ -119,6 +119,8 @@ struct StoreIdentityTests {
             let defaults = try Defaults(suiteName: "held", configuration: .init(location: .directory(root), arguments: []))
             try defaults.write("one", forKey: "k")
             #expect(!defaults.anotherProcessMayBeCommitting, "no other process")
+            let global = root.appendingPathComponent(Defaults.globalDomain + "." + Location.fileExtension).path
+            #expect(!FileManager.default.fileExists(atPath: global), "asking opens no domain")
             let holder = try ChildProcess.fixture(root, "held", ["hold-write-lock", "3"])
             #expect(try holder.nextLine(before: .now + .seconds(30)) == "locked")
             #expect(defaults.anotherProcessMayBeCommitting, "while another process is in its transaction")

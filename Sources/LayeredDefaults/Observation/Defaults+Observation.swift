@@ -10,10 +10,12 @@ extension Defaults {
         return (searchList.managed + stores).filter { $0.path != nil }
     }
 
-    /// True when another process may be in the middle of a commit to a database this instance's
-    /// observations search (see ``LookSchedule``): a look that finds so is not the last. For `prefs watch`.
+    /// True when another process may be in the middle of a commit to a database this instance has open
+    /// (see ``LookSchedule``): a look that finds so is not the last. For `prefs watch`, which reads the
+    /// persistent domain alone: asking opens nothing (the global domain of a system-wide layer, created
+    /// there, would fail every other user's writes).
     package var anotherProcessMayBeCommitting: Bool {
-        observedStores.contains(where: \.anotherProcessMayBeCommitting)
+        (searchList.managed + searchList.openStores).contains { $0.path != nil && $0.anotherProcessMayBeCommitting }
     }
 
     /// What a stream keeps for a consumer that is slower than the changes: by default only the newest
