@@ -61,6 +61,51 @@ struct BadFileTests {
         }
     }
 
+    /// A foreign database in rollback mode, caught mid-transaction: the page 1 in its file says ours (our
+    /// application id and schema version), and a hot `-journal` beside it holds the committed page 1, its
+    /// own. SQLite rolls that journal back at its first read, so the header read before is not the file as
+    /// it stands: the file is refused as foreign and nothing of ours is written into it. (Taking that
+    /// header for proof, a write stored its value in the foreign table.)
+    @Test func aHeaderOfOursBesideAHotRollbackJournalIsNoProof() throws {
+        try withTemporaryRoot { root in
+            let file = databaseFile("caught", in: root)
+            _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+            let foreign = try Connection(path: file.path, busyTimeoutMilliseconds: 1000)
+            try foreign.execute(
+                """
+                PRAGMA page_size = 4096; PRAGMA journal_mode = DELETE; \(Schema.create)
+                CREATE TABLE accounts (id INTEGER PRIMARY KEY, secret TEXT); INSERT INTO accounts VALUES (1, 'theirs');
+                INSERT INTO preferences VALUES ('k', 'string', 'theirs'); PRAGMA application_id = 7; PRAGMA user_version = 0;
+                """)
+            foreign.close()
+            var data = try Data(contentsOf: file)
+            let pageSize = 4096
+            // The journal (https://sqlite.org/fileformat.html#the_rollback_journal): a header padded to its
+            // sector size, then one record: page 1 as committed, with its checksum.
+            let nonce: UInt32 = 0x0123_4567
+            func big32(_ value: UInt32) -> Data { withUnsafeBytes(of: value.bigEndian) { Data($0) } }
+            let page1 = data.prefix(pageSize)
+            let checksum = stride(from: pageSize - 200, to: 0, by: -200).reduce(nonce) { $0 &+ UInt32(page1[$1]) }
+            var journal = Data([0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7])
+            for word in [1, nonce, UInt32(data.count / pageSize), 512, UInt32(pageSize)] { journal += big32(word) }
+            journal += Data(count: 512 - journal.count) + big32(1) + page1 + big32(checksum)
+            try journal.write(to: URL(fileURLWithPath: file.path + "-journal"))
+            data.replaceSubrange(60..<64, with: big32(UInt32(Schema.version)))
+            data.replaceSubrange(68..<72, with: big32(UInt32(Schema.applicationID)))
+            try data.write(to: file)
+
+            #expect(throws: DefaultsError.foreignDatabase(path: file.path)) {
+                try Defaults(suiteName: "caught", configuration: .init(location: .directory(root), arguments: []))
+                    .write("ours", forKey: "k")
+            }
+            let check = try Connection(path: file.path, busyTimeoutMilliseconds: 1000)
+            defer { check.close() }
+            #expect(try check.integer("PRAGMA application_id") == 7, "the journal was rolled back: the file is theirs")
+            #expect(try check.text("SELECT value FROM preferences WHERE key = 'k'") == "theirs", "nothing of ours in it")
+            #expect(try check.text("SELECT secret FROM accounts") == "theirs")
+        }
+    }
+
     /// A file mounted on a domain's file or on its `-wal` (`mount --bind`, in a child's own mount namespace)
     /// is a second path to that file with one link, which SQLite would give a log of its own (writes lost):
     /// the open is refused with ``DefaultsError/mountPoint(path:)`` naming that path, and nothing is

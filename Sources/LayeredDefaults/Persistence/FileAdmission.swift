@@ -20,8 +20,8 @@ enum FileAdmission {
         /// when it says rollback mode, nil when no header was judged (a new, empty file; one being written
         /// too busily to hold still): then only SQLite can tell.
         let headerSaysWAL: Bool?
-        /// True when the judged header is the file's page 1 as it stands, no log beside it holding a newer
-        /// one, and it carries our application id and a schema version this one reads: the file is ours,
+        /// True when the judged header is the file's page 1 as it stands, no log or rollback journal beside
+        /// it holding another one, and it carries our application id and a schema version this one reads: the file is ours,
         /// and ``Schema/prepare(_:path:inMemory:verify:headerProvesOurs:)`` need not ask SQLite again.
         let headerProvesOurs: Bool
     }
@@ -171,13 +171,16 @@ enum FileAdmission {
             guard let first = HeaderSnapshot(connection) else { return (false, nil, false) }  // SQLite reports why
             var status = stat()
             let logSize = lstat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
+            let journalSize = lstat(path + "-journal", &status) == 0 ? Int(status.st_size) : 0
             guard first == HeaderSnapshot(connection) else { continue }
             let isOurs = try judge(first, logSize: logSize, path: path)
-            // NB: a log without frames (absent, or emptied) holds no newer page 1 than the file's: the header
-            // read is the file as it stands. With frames SQLite may know better, and is asked.
+            // NB: a log without frames (absent, or emptied) and no rollback journal with content hold no other
+            // page 1 than the file's: the header read is the file as it stands. With either, SQLite may know
+            // better (a hot journal is rolled back at its first read, putting back the page 1 it holds), and
+            // is asked.
             return (
                 first.mayBeTruncated, first.header.isEmpty ? nil : first.header[18] == 2 && first.header[19] == 2,
-                isOurs && logSize == 0
+                isOurs && logSize == 0 && journalSize == 0
             )
         }
         return (true, nil, false)
