@@ -88,6 +88,34 @@ struct ReadOnlyTests {
         }
     }
 
+    /// A file this process cannot write is read as it was when the store opened it (an immutable
+    /// snapshot: SQLite could not make its WAL index): a later write by its owner shows in a store opened
+    /// after it, not in the one already open. What the README and SearchOrder say of an administrator's
+    /// file.
+    @Test func aReadOnlyFileIsReadAsItWasWhenOpened() throws {
+        try withTemporaryRoot { root in
+            let store = try prepare(root)
+            let file = databaseFile("ro", in: store)
+            chmod(file.path, 0o400)
+            let input = Pipe()
+            let reader = try ChildProcess.fixture(
+                store, "ro", ["read-lines", "k"], options: options, input: input.fileHandleForReading)
+            func read() throws -> String? {
+                input.fileHandleForWriting.write(Data("\n".utf8))
+                return try reader.nextLine(before: .now + .seconds(20))
+            }
+            #expect(try read() == #"{"string":"kept"}"#)
+            chmod(file.path, 0o600)
+            let write = try runFixture(store, "ro", ["write", "k", #"{"string":"changed"}"#], options: options)
+            #expect(write.status == 0, "\(write.error)")
+            chmod(file.path, 0o400)
+            #expect(try read() == #"{"string":"kept"}"#, "the open snapshot")
+            #expect(try runFixture(store, "ro", ["read", "k"], options: options).output == #"{"string":"changed"}"# + "\n")
+            try input.fileHandleForWriting.close()
+            #expect(try reader.wait(before: .now + .seconds(20)) == 0)
+        }
+    }
+
     @Test func aReadOnlyFileReadsAndRefusesWrites() throws {
         try withTemporaryRoot { root in
             let store = try prepare(root)

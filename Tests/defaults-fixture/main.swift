@@ -252,6 +252,12 @@ do {
             try defaults.write(.string(line), forKey: rest[0])
             say(line)
         }
+    case ("read-lines", 1):
+        // Reads `key` once for each line of standard input, printing it as `read` does.
+        while readLine() != nil {
+            let value = try defaults.value(forKey: rest[0])
+            say(value.map { String(decoding: try! JSONEncoder().encode($0), as: UTF8.self) } ?? "nil")
+        }
     case ("write-lines", 2) where rest[1] == "raw":
         writeLinesRaw(key: rest[0])
     case ("chase", 2):

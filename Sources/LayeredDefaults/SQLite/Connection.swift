@@ -187,8 +187,9 @@ final class Connection {
         guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, sql: sql) }
     }
 
-    /// The prepared statement of the constant `sql`, compiled once per connection and reused: reset, and
-    /// every parameter cleared to NULL, so a parameter left unbound is NULL, never the last use's value.
+    /// The prepared statement of the constant `sql`, compiled once per connection and reused, reset. Its
+    /// bindings are not cleared between uses: bind every parameter each time (a debug build refuses to
+    /// step with one unbound), since a parameter left unbound would hold the last use's value.
     ///
     /// The connection's one statement cache. Bind every parameter, then step or run; reset a query read
     /// only in part (`defer { statement.reset() }`), which otherwise keeps its read transaction open.
