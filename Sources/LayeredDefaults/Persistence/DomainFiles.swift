@@ -1,20 +1,45 @@
 import Foundation
 
 /// A domain's files on disk, `<name>.sqlite3` and its `-wal`, `-shm` and `-journal` companions, and the
-/// one way to delete them: used by `prefs prune` and `prefs restore`, `LeftoverDomains` and the isolated
-/// test stores.
+/// one way to delete them, and whether a domain may be deleted now: used by `prefs prune` and `prefs
+/// restore`, `LeftoverDomains` and the isolated test stores.
 package enum DomainFiles {
+    /// Whether the domain whose database is at `path` may be deleted whole now (``delete(database:)``).
+    package enum Deletability: Equatable {
+        /// Every file of it is a regular file, none changed within the age asked, and no process has it open.
+        case deletable
+        /// `path` (the database or a companion) is not a regular file: deleting would leave it behind.
+        case notRegularFile(path: String)
+        /// One of its files changed less than the age asked before `now`.
+        case changedRecently
+        /// A process has it open and would go on writing to a deleted file.
+        case open
+    }
+
+    /// Whether the domain whose database is at `path` may be deleted whole now: its database and every
+    /// companion that exists are regular files, none changed less than `minimumAge` before `now` (nil:
+    /// any age), and no process has it open (``isOpen(_:)``, so only for a domain this process does not
+    /// have open). Asked in that order: the first that fails is the answer.
+    package static func deletability(ofDatabase path: String, minimumAge: TimeInterval?, now: Date) -> Deletability {
+        guard isRegularFile(path) else { return .notRegularFile(path: path) }
+        if let odd = irregularCompanion(ofDatabase: path) { return .notRegularFile(path: odd) }
+        if let minimumAge, now.timeIntervalSince(lastChange(of: existing(ofDatabase: path))) < minimumAge {
+            return .changedRecently
+        }
+        return isOpen(path) ? .open : .deletable
+    }
+
     /// The regular files of the database at `path` that exist, in the order they are deleted: the
     /// companions first, the database last, so that a deletion stopped midway never leaves a `-wal`
     /// without its database (which SQLite would apply to a new database of the same name).
-    package static func existing(ofDatabase path: String) -> [String] {
+    static func existing(ofDatabase path: String) -> [String] {
         (Location.companionSuffixes.map { path + $0 } + [path]).filter(isRegularFile)
     }
 
     /// The first companion (`-wal`, `-shm`, `-journal`) of the database at `path` that exists but is not a
     /// regular file (a symbolic link, a directory): ``delete(database:)`` leaves it, so the domain cannot
     /// be deleted whole.
-    package static func irregularCompanion(ofDatabase path: String) -> String? {
+    static func irregularCompanion(ofDatabase path: String) -> String? {
         Location.companionSuffixes.map { path + $0 }.first { companion in
             var status = stat()
             return lstat(companion, &status) == 0 && status.st_mode & S_IFMT != S_IFREG
@@ -28,7 +53,7 @@ package enum DomainFiles {
     /// NB: only for a database this process does not have open: a POSIX lock (fcntl) is invisible to
     /// its own process, and closing this descriptor would drop the locks this process's connection holds
     /// on the file.
-    package static func isOpen(_ path: String) -> Bool {
+    static func isOpen(_ path: String) -> Bool {
         let descriptor = open(path + "-shm", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
@@ -55,7 +80,7 @@ package enum DomainFiles {
     }
 
     /// The latest modification time of `files`, or the distant past when none exists.
-    package static func lastChange(of files: [String]) -> Date {
+    static func lastChange(of files: [String]) -> Date {
         files.compactMap { file -> Date? in
             var status = stat()
             guard lstat(file, &status) == 0 else { return nil }
@@ -64,7 +89,7 @@ package enum DomainFiles {
     }
 
     /// True when `path` names a regular file (a symbolic link is not followed).
-    package static func isRegularFile(_ path: String) -> Bool {
+    static func isRegularFile(_ path: String) -> Bool {
         var status = stat()
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }

@@ -47,23 +47,15 @@ enum Prune: Command {
         var chosen: [(domain: String, database: String)] = []
         for domain in try context.domainNames() where domain.hasPrefix(prefix) && domain != Defaults.globalDomain {
             let database = context.file(of: domain).path
-            guard DomainFiles.isRegularFile(database) else {
-                context.console.warn("skipped \(domain): '\(database)' is not a regular file", json: context.json)
-                continue
-            }
             // NB: a companion that is not a regular file (a link, a directory) is never deleted, and would
             // leave the domain unusable behind a "Deleted".
-            if let odd = DomainFiles.irregularCompanion(ofDatabase: database) {
-                context.console.warn("skipped \(domain): '\(odd)' is not a regular file", json: context.json)
-                continue
+            switch DomainFiles.deletability(ofDatabase: database, minimumAge: minimumAge, now: now) {
+            case .deletable: chosen.append((domain, database))
+            case .changedRecently: continue
+            case .notRegularFile(let path):
+                context.console.warn("skipped \(domain): '\(path)' is not a regular file", json: context.json)
+            case .open: context.console.warn(skippedOpen(domain), json: context.json)
             }
-            let files = DomainFiles.existing(ofDatabase: database)
-            if let minimumAge, now.timeIntervalSince(DomainFiles.lastChange(of: files)) < minimumAge { continue }
-            guard !DomainFiles.isOpen(database) else {
-                context.console.warn(skippedOpen(domain), json: context.json)
-                continue
-            }
-            chosen.append((domain, database))
         }
         if !dryRun, !chosen.isEmpty, context.console.isInteractive() {
             try confirm(chosen.map(\.domain), in: context)
@@ -78,7 +70,7 @@ enum Prune: Command {
         for (domain, database) in chosen {
             if !dryRun {
                 // NB: asked again right before deleting: a process may have opened it since it was chosen.
-                guard !DomainFiles.isOpen(database) else {
+                guard DomainFiles.deletability(ofDatabase: database, minimumAge: nil, now: now) != .open else {
                     context.console.warn(skippedOpen(domain), json: context.json)
                     continue
                 }
