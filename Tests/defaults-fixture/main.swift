@@ -10,6 +10,9 @@
 //   defaults-fixture [options] <root> <suite> churn <prefix> <n> <every> <ms>
 //                                                                        the same, pausing <ms> ms after every <every>
 //                                                                        operations (so the store is idle, and checkpointed)
+//   defaults-fixture [options] <root> <suite> observe <key>              print the key's value at each change an
+//                                                                        observation delivers, until stdin ends
+//   defaults-fixture [options] <root> <suite> read-lines <key>           print the key's value for each line of stdin
 //   defaults-fixture [options] <root> <suite> write-data <key> <bytes>   store <bytes> bytes of 0xA5 as data
 //   defaults-fixture [options] <root> <suite> set <key> <json value>     like write, through the non-throwing
 //                                                                        `set(_:forKey:)` (errors: the default handler)
@@ -252,6 +255,14 @@ do {
             try defaults.write(.string(line), forKey: rest[0])
             say(line)
         }
+    case ("observe", 1):
+        // Prints `key`'s value (as `read` does) at each change an observation delivers, the first at once;
+        // ends when standard input does.
+        let observation = defaults.observe(.key(rest[0])) { (value: PreferenceValue?) in
+            say(value.map { String(decoding: try! JSONEncoder().encode($0), as: UTF8.self) } ?? "nil")
+        }
+        while readLine() != nil {}
+        observation.cancel()
     case ("read-lines", 1):
         // Reads `key` once for each line of standard input, printing it as `read` does.
         while readLine() != nil {
