@@ -22,6 +22,12 @@ import Testing
                 ])
             #expect(try root.stored("app") == ["k": "mine"], "nothing changed")
             #expect(root.prefs("--managed", "read", "app", "k").output == "managed\n")
+            let read = root.prefs("read", "app", "k")
+            #expect(read.output == "mine\n", "the domain's own value")
+            #expect(
+                read.errorLines == [
+                    "prefs: warning: the managed domain forces key 'k' of domain 'app': the app reads its value instead (prefs --managed read app k)"
+                ])
         }
     }
 

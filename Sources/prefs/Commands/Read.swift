@@ -18,7 +18,7 @@ enum Read: Command {
             a domain that cannot be read is named on standard error and left out.
             <domain> is a domain name, or -g / NSGlobalDomain for the global domain.
             A stored value the domain's schema does not accept prints with a warning: the app reads the
-            key's default instead. A key that <domain> does not hold prints the value its app reads instead, from the same search the
+            key's default instead; so does one the managed domain forces: the app reads the forced value. A key that <domain> does not hold prints the value its app reads instead, from the same search the
             store makes: the managed domain's, the system domain's, or the default of the domain's schema
             (`prefs keys`), and says so on standard error (with --json: {"default":{"string":"system"}}).
             (The global domain, which is the user's, is not searched for it: `prefs read -g <key>` reads it.)
@@ -40,6 +40,11 @@ enum Read: Command {
             // NB: read as the app reads it too, so that a value its schema refuses (it reads as the default
             // there) is named in a warning, by the store's own report.
             _ = try? context.existingDefaults(domain)?.value(forKey: key)
+            if (try? context.layersBelow(domain).objectIsForced(forKey: key)) == true {
+                context.console.warn(
+                    "the managed domain forces key '\(key)' of domain '\(domain)': the app reads its value instead (prefs --managed read \(domain) \(key))",
+                    json: context.json)
+            }
         } else {
             guard let values = try context.storedValues(of: domain), !values.isEmpty else {
                 throw PrefsError.missingDomain(domain)
