@@ -61,7 +61,8 @@ import Testing
             }
             defaults.set(200, forKey: "fontSize")
             defaults[untypedKey] = 300
-            #expect(errors.all == [Self.refusal, Self.refusal])
+            defaults.setPersistentDomain(["fontSize": 400], forName: Self.suite)
+            #expect(errors.all == [Self.refusal, Self.refusal, Self.refusal])
 
             let plist = root.appendingPathComponent("old.plist")
             try PreferenceValue.propertyListData(["fontSize": 99], format: .xml).write(to: plist)
@@ -122,6 +123,41 @@ import Testing
         }
     }
 
+    struct Window: CodablePreference, Equatable { var width: Int }
+
+    /// Typed keys of `UUID`, `URL` and Codable types declare what their text holds, and the write path
+    /// checks each for a store that declares nothing: blank text is no URL, `garbage` no JSON.
+    @Test func typedKeysDeclareTheirContentAndEachIsChecked() throws {
+        let installID = Defaults.Key<UUID?>("installID", summary: "The installation")
+        let home = Defaults.Key<URL?>("home", summary: "The start page")
+        let window = Defaults.Key<Window>("window", default: Window(width: 640), summary: "The window")
+        #expect(installID.schemaEntry.content == .uuid)
+        #expect(home.schemaEntry.content == .url)
+        #expect(window.schemaEntry.content == .json)
+        let schema = try PreferenceSchema(
+            suiteName: Self.suite, version: 1, entries: [installID.schemaEntry, home.schemaEntry, window.schemaEntry])
+        try withTemporaryRoot { root in
+            try Defaults.installSchema(schema, location: .directory(root))
+            let defaults = try makeDefaults(Self.suite, root: root)
+            for (key, text, content) in [
+                ("installID", "not-a-uuid", "a UUID"), ("home", " ", "a URL"), ("window", "garbage", "JSON text"),
+            ] {
+                #expect(
+                    throws: DefaultsError.valueNotAccepted(suite: Self.suite, key: key, accepts: "a string holding " + content)
+                ) {
+                    try defaults.write(.string(text), forKey: key)
+                }
+            }
+            #expect(try defaults.persistentValues().isEmpty, "nothing changed")
+            let id = UUID()
+            try defaults.write(id, for: installID)
+            try defaults.write(URL(string: "https://example.com/start")!, for: home)
+            try defaults.write(Window(width: 800), for: window)
+            #expect(defaults[installID] == id && defaults[window] == Window(width: 800))
+            #expect(defaults[home] == URL(string: "https://example.com/start"))
+        }
+    }
+
     /// Every door that reads sees the schema's default for an unset key.
     @Test func everyReadingDoorSeesTheSchemasDefault() async throws {
         try await withTemporaryRoot { root in
@@ -134,10 +170,27 @@ import Testing
             #expect(defaults[Defaults.Key<Int>("fontSize", default: 0)] == 12, "the schema's default is a layer of the search")
             #expect(try defaults.persistentValue(forKey: "fontSize") == nil, "nothing is stored")
             #expect(try defaults.isDefault(Defaults.Key<Int>("fontSize", default: 0)))
+            #expect(defaults.object(forKey: "fontSize") as? Int == 12)
+            #expect(defaults.dictionaryRepresentation()["theme"] as? String == "system")
             for await size in defaults.changes(of: .key("fontSize")) {
                 #expect(size == 12, "observation's initial value")
                 break
             }
+            let delivered = Lock(false)
+            var observation: DefaultsObservation?
+            let first = await withCheckedContinuation { (continuation: CheckedContinuation<PreferenceValue?, Never>) in
+                observation = defaults.observe(.key("fontSize")) { value in
+                    let isFirst = delivered.withLock { wasDelivered in
+                        defer { wasDelivered = true }
+                        return !wasDelivered
+                    }
+                    if isFirst { continuation.resume(returning: value) }
+                }
+            }
+            observation?.cancel()
+            #expect(first == 12, "a callback's initial value")
+            let bound = await MainActor.run { defaults.bind(Defaults.Key<Int>("fontSize", default: 0)).value }
+            #expect(bound == 12, "a bound value")
             defaults.register(["fontSize": 20])
             #expect(try defaults.value(forKey: "fontSize") == 20, "below the registration domain")
         }

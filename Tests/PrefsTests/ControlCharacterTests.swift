@@ -76,30 +76,45 @@ import Testing
         }
     }
 
-    /// A default or a choice holding control characters prints escaped in `keys`, `describe` and `read`.
-    @Test func aSchemasValuesPrintEscaped() throws {
+    /// A default or a choice holding a control character is refused by the schema itself, so that
+    /// `keys`, `describe` and `read` never have one to print; a schema file holding one (written by
+    /// hand) is refused when read, and `prefs` says so without printing the character.
+    @Test func aSchemasDefaultOrChoiceWithAControlCharacterIsRefused() throws {
+        let reason = "holds a control character (a terminal would act on it)"
+        #expect(throws: DefaultsError.invalidSchema(suite: "app", key: "mode", reason: "its default " + reason)) {
+            try PreferenceSchema(
+                suiteName: "app", version: 1,
+                entries: [.init(name: "mode", type: .string, defaultValue: .string(Self.hostile), summary: "A mode")])
+        }
+        #expect(throws: DefaultsError.invalidSchema(suite: "app", key: "mode", reason: "a choice " + reason)) {
+            try PreferenceSchema(
+                suiteName: "app", version: 1,
+                entries: [
+                    .init(
+                        name: "mode", type: .string, defaultValue: "ok", summary: "A mode",
+                        accepted: .choices(["ok", .string(Self.hostile)]))
+                ])
+        }
         try withTestRoot { root throws in
-            let schema: PreferenceSchema
-            do {
-                schema = try PreferenceSchema(
-                    suiteName: "app", version: 1,
-                    entries: [
-                        .init(
-                            name: "mode", type: .string, defaultValue: .string(Self.hostile), summary: "A mode",
-                            accepted: .choices(["ok", .string(Self.hostile)]))
-                    ])
-            } catch {
-                // NB: a schema that refuses such values outright has none to print.
-                guard case DefaultsError.invalidSchema = error else { throw error }
-                return
+            let directory = root.url.appendingPathComponent("schemas")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let escapedInJSON = #"a\u001b[2Jb\u007fc\u009b2J"#
+            for (entry, what) in [
+                (#"{"name":"mode","type":"string","summary":"A mode","default":{"string":"\#(escapedInJSON)"}}"#, "its default"),
+                (
+                    #"{"name":"mode","type":"string","summary":"A mode","choices":[{"string":"ok"},{"string":"\#(escapedInJSON)"}]}"#,
+                    "a choice"
+                ),
+            ] {
+                let file = #"{"format":1,"suite":"app","version":1,"keys":[\#(entry)]}"#
+                try Data(file.utf8).write(to: directory.appendingPathComponent("app.json"))
+                for arguments in [["keys", "app"], ["describe", "app", "mode"], ["read", "app", "mode"]] {
+                    let result = root.prefs(arguments)
+                    #expect(result.status != .success, "\(arguments)")
+                    #expect(result.output.isEmpty && result.error.contains(what + " " + reason), "\(arguments)")
+                    #expect(!holdsRawControlCharacter(result.output + result.error), "\(arguments)")
+                }
             }
-            try Defaults.installSchema(schema, location: .directory(root.url))
-            #expect(root.prefs("keys", "app").output == "mode\tstring\t\(Self.escaped)\n")
-            #expect(
-                root.prefs("describe", "app", "mode").output.contains(
-                    "\naccepts: a string, one of ok, \"\(Self.escaped)\"\ndefault: \(Self.escaped)\n"))
-            #expect(root.prefs("read", "app", "mode").output == Self.escaped + "\n")
-            #expect(!holdsRawControlCharacter(root.prefs("keys", "app", "--json").output))
         }
     }
 }

@@ -107,6 +107,20 @@ struct PermissionTests {
         }
     }
 
+    /// A schema installed into a system directory under umask 077 is readable by every user: the
+    /// directories it makes are 0755 and the file 0644 whatever the umask.
+    @Test func aSystemSchemaInstalledUnderARestrictiveUmaskIsReadableByAll() throws {
+        try withTemporaryRoot { parent in
+            let system = parent.appendingPathComponent("xdg")
+            let install = try runFixture(system, "app", ["install-system-schema"], options: ["--umask", "077"])
+            #expect(install.status == 0 && install.output == "installed\n", "\(install.error)")
+            for directory in ["xdg", "xdg/layered-defaults", "xdg/layered-defaults/schemas"] {
+                #expect(mode(of: parent.appendingPathComponent(directory).path) == 0o755, "\(directory)")
+            }
+            #expect(mode(of: parent.appendingPathComponent("xdg/layered-defaults/schemas/app.json").path) == 0o644)
+        }
+    }
+
     /// A healthy store this user may not read (mode 000) is a permission problem, not corruption: using it
     /// fails with ``DefaultsError/permissionDenied(path:)`` naming it, and repair refuses it, moving nothing.
     @Test func anUnreadableFileIsAPermissionErrorThatRepairLeavesAlone() throws {

@@ -180,6 +180,12 @@ do {
     case "exists":
         say(try Location.domainExists(suite, in: location) ? "yes" : "no")
         exit(0)
+    case "install-system-schema":
+        // A one-key schema of the suite into the system directory `root`, as an administrator installs it.
+        let schema = try PreferenceSchema(
+            suiteName: suite, version: 1, entries: [.init(name: "k", type: .integer, defaultValue: 1, summary: "A key")])
+        say("\(try Defaults.installSchema(schema, systemDirectory: location))")
+        exit(0)
     case "user-defaults":
         guard let foundation = UserDefaults(suiteName: suite) else { fail("UserDefaults refused the suite", status: 2) }
         foundation.set(3, forKey: "count")
