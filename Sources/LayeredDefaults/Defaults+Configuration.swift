@@ -35,7 +35,7 @@ extension Defaults {
             didSet { systemDirectoryPaths = Self.paths(of: systemDirectories) }
         }
         /// ``systemDirectories``' paths, each without a trailing slash: an instance joins the paths of its
-        /// system layers and schema files to them, and a `URL`'s path costs a hundredth of an open.
+        /// system layers and schema files to them, where a `URL`'s path would be made at every open.
         private(set) var systemDirectoryPaths: [String]
         /// Receives the errors of calls that do not throw: the subscript of typed keys and the
         /// `UserDefaults`-shaped methods. The default, ``Defaults/reportToStandardError``, writes one

@@ -50,12 +50,11 @@ extension Defaults {
         of suiteName: String, under subdirectory: String, configuration: Configuration, excluding persistent: DomainStore?
     ) -> (stores: [DomainStore], failure: DefaultsError?) {
         var firstFailure: DefaultsError?
-        // NB: absent layers are the common case and must cost next to nothing at open: one lstat each,
+        // NB: absent layers are the common case and must cost next to nothing at open: one `lstat` each,
         // paths joined as strings, no registry, no URL.
         let stores = configuration.systemDirectoryPaths.compactMap { directory -> DomainStore? in
             let root = directory + "/" + subdirectory
-            var status = stat()
-            guard lstat(StoreRegistry.path(of: suiteName, inDirectory: root), &status) == 0 else { return nil }
+            guard DomainFiles.entryExists(StoreRegistry.path(of: suiteName, inDirectory: root)) else { return nil }
             let registry = StoreRegistry(
                 root: URL(fileURLWithPath: root, isDirectory: true),
                 busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)

@@ -127,10 +127,14 @@ public enum Location: Sendable, Hashable {
         if let directory = Self.variable(variable, in: environment), directory.hasPrefix("/") {
             return URL(fileURLWithPath: directory, isDirectory: true)
         }
-        let home =
-            Self.variable("HOME", in: environment).map { URL(fileURLWithPath: $0, isDirectory: true) }
+        return homeDirectory(environment: environment).appendingPathComponent(relative, isDirectory: true)
+    }
+
+    /// The home directory: `HOME`, else the user's.
+    /// - Parameter environment: the environment to read; nil reads the process's.
+    static func homeDirectory(environment: [String: String]?) -> URL {
+        Self.variable("HOME", in: environment).map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
-        return home.appendingPathComponent(relative, isDirectory: true)
     }
 
     /// The environment variable `name`: from `environment` when given (tests), else from the process.

@@ -27,7 +27,7 @@ import Testing
         try withTemporaryRoot { root in
             let defaults = try makeDefaults("idle", root: root)
             for index in 0..<50 { try defaults.write(.integer(index), forKey: "k\(index % 10)") }
-            // NB: twice: a look finding commits made since the store asked for it asks again.
+            // NB: twice: an idle check finding commits made since the store armed its timer arms it again.
             defaults.persistent.checkpointIfIdle()
             defaults.persistent.checkpointIfIdle()
             let log = try logFrames(of: defaults)
@@ -40,27 +40,27 @@ import Testing
         }
     }
 
-    /// A store that committed since it asked for a look is not idle: the look asks again.
+    /// A store that committed since it armed its idle checkpoint is not idle: the check arms it again.
     @Test func aStoreStillWritingIsNotCheckpointed() throws {
         try withTemporaryRoot { root in
             let defaults = try makeDefaults("busy", root: root)
             var judged = false
             for _ in 0..<10 where !judged {
                 let start = ContinuousClock.now
-                try defaults.write(1, forKey: "k")  // asks for a look
-                try defaults.write(2, forKey: "k")  // commits after asking
+                try defaults.write(1, forKey: "k")  // arms the idle checkpoint
+                try defaults.write(2, forKey: "k")  // commits after arming it
                 defaults.persistent.checkpointIfIdle()
                 let log = try logFrames(of: defaults)
                 let pending = awaits(defaults.persistent)
                 defaults.persistent.checkpointIfIdle()
-                // NB: the thread's own look, due a quiet period after the asking, may have come first
+                // NB: the timer's own check, due a quiet period after the arming, may have come first
                 // on a loaded machine: then this round proves nothing, and another is made.
                 guard ContinuousClock.now - start < IdleCheckpoint.quietPeriod else { continue }
                 judged = true
                 #expect(log.backfilled < log.frames, "a store that wrote since it asked is not checkpointed")
-                #expect(pending, "and its look is asked for again")
+                #expect(pending, "and its idle checkpoint is armed again")
                 let after = try logFrames(of: defaults)
-                #expect(after.backfilled == after.frames, "the next look finds it idle")
+                #expect(after.backfilled == after.frames, "the next check finds it idle")
             }
             #expect(judged)
         }

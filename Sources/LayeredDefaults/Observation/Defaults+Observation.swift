@@ -50,7 +50,7 @@ extension Defaults {
     public func observe<Value>(
         _ observed: Observed<Value>, initial: Bool = true, handler: @escaping @Sendable (Value) -> Void
     ) -> DefaultsObservation {
-        register(observed, initial: initial) { mark, value in
+        addObservation(observed, initial: initial) { mark, value in
             ObservationCenter.shared.deliveryQueue.async {
                 // NB: checked here, right before the call, on the serial queue: once `cancel()` returned,
                 // only a delivery that had passed this check already may still call the handler.
@@ -83,7 +83,7 @@ extension Defaults {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
         // NB: yielded on the evaluating thread, in order, not through the delivery queue: a stream never
         // waits behind a slow handler. A yield never blocks, so the evaluation never waits for a consumer.
-        let observation = register(observed, initial: initial) { mark, value in
+        let observation = addObservation(observed, initial: initial) { mark, value in
             guard !mark.isCancelled else { return }
             continuation.yield(value)
         }
@@ -98,7 +98,7 @@ extension Defaults {
     /// Registers an observation of `observed` that calls `deliver` with its cancellation mark and the
     /// value: first with the value read now (when `initial`), then, on the evaluating thread, with each
     /// value that differs from the last one. `deliver` checks the mark before it hands the value on.
-    private func register<Value>(
+    private func addObservation<Value>(
         _ observed: Observed<Value>, initial: Bool,
         deliver: @escaping @Sendable (CancellationMark, Value) -> Void
     ) -> DefaultsObservation {

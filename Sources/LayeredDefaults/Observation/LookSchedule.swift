@@ -6,15 +6,12 @@
 /// NB: not at once, and more than once, because an event comes before the commit it announces can be
 /// seen. A commit writes its frames to the `-wal` (the event) and only then publishes them in the
 /// `-shm` header, which is what a store's change check reads (``ChangeSignal``) and which, written
-/// through a shared mapping, raises no event at all. Measured here (2 cores, loaded; a process of
-/// ours writing with `synchronous = NORMAL`, another waiting on the events and reading the header at
-/// each, two runs of 200 commits): a look at the event saw the commit once in 400; the header moved
-/// 0.09-0.17 ms after the event at the median, 1.5-2 ms at p99, 3.4 ms at most. The `sqlite3` shell
-/// (`synchronous = FULL`: it syncs the log in between) took 0.5-0.6 ms, 9-16 ms, 20 ms. So the first
-/// look is 1 ms after the event and the next ones twice as far each time: two or three looks see one
-/// of our commits, the later ones a slow sync. Each look is cheap (an observation whose stamp did not
-/// move reads nothing); ten of them for a burst of another process's commits, where a 100 ms poll
-/// looked ten times a second forever.
+/// through a shared mapping, raises no event at all. A look at the event itself almost never sees the
+/// commit; the header of one of our commits moves well within a millisecond or two of its event, one
+/// synced in between (`synchronous = FULL`, as the `sqlite3` shell writes) later (docs/PERFORMANCE.md,
+/// "Observation across processes", has the measurements). So the first look is 1 ms after the event
+/// and the next ones twice as far each time: two or three looks see one of our commits, the later ones
+/// a slow sync. Each look is cheap (an observation whose stamp did not move reads nothing).
 ///
 /// NB: a sync can take longer than half a second (a slow or busy disk), and nothing but a look tells
 /// when its header is written. So the last look asks whether another process has a transaction open
@@ -26,8 +23,8 @@
 /// NB: a burst of commits (this process's own write the `-wal` too, and their observers of other keys
 /// re-read at each look, since their stamps moved) is looked at about every 3 ms (``burstSpacing``),
 /// not once a commit and not never: events that cannot bring the next look sooner are left unread.
-/// Looks every 1 ms made a durable write with 100 observers of other keys 1.21x one with none (the
-/// looks compete with the writer for 2 cores), where the target is 1.2x.
+/// Looks every 1 ms slowed a durable write with 100 observers of other keys past its target (the looks
+/// compete with the writer for the cores; docs/PERFORMANCE.md).
 struct LookSchedule {
     /// When the looks after an event are due, counted from the event.
     static let lookDelays: [Duration] = (0..<10).map { .milliseconds(1 << $0) }

@@ -93,4 +93,11 @@ package enum DomainFiles {
         var status = stat()
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
+
+    /// True when there is an entry at `path`, of any kind (`lstat`: a symbolic link is not followed, so
+    /// that opening it reports it).
+    static func entryExists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
 }

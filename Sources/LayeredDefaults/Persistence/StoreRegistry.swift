@@ -10,7 +10,7 @@ final class StoreRegistry: Sendable {
     let root: URL?
     /// ``root``'s path, without a trailing slash.
     ///
-    /// NB: paths are joined as strings: building and reading `URL`s cost about a tenth of opening a store.
+    /// NB: paths are joined as strings: building and reading `URL`s would be a cost of every open.
     let rootPath: String?
     /// The private stores of an in-memory registry.
     private let memoryStores = Lock<[String: DomainStore]>([:])

@@ -89,7 +89,7 @@ extension Defaults {
     /// user's under `rootPath` (none in memory), then each system directory's (paths without a trailing
     /// slash).
     ///
-    /// NB: joined as strings: a store reads them at its first read, and `URL`s cost a tenth of an open.
+    /// NB: joined as strings: a store reads them at its first read, and making `URL`s there is a cost of every open.
     static func schemaFiles(of suiteName: String, rootPath: String?, systemDirectoryPaths: [String]) -> [String] {
         let file = "/" + schemaDirectoryName + "/" + suiteName + ".json"
         let user = rootPath.map { [$0 + file] } ?? []

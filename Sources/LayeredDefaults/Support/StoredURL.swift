@@ -24,9 +24,7 @@ enum StoredURL {
         return URL(fileURLWithPath: text)
     }
 
-    static var homeDirectory: String {
-        ProcessInfo.processInfo.environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-    }
+    static var homeDirectory: String { Location.homeDirectory(environment: nil).path }
 
     /// True when `text` starts with an RFC 3986 scheme: a letter, then letters, digits, `+`, `-`, `.`, then `:`.
     static func hasScheme(_ text: String) -> Bool {
