@@ -127,6 +127,21 @@ import Testing
         }
     }
 
+    /// A managed or system domain is searched only when its file existed when the instance was made:
+    /// one created later is not searched by that instance (nor seen by its observers); an instance made
+    /// after it is.
+    @Test func aLayerCreatedAfterTheInstanceIsSearchedByLaterInstances() throws {
+        try withTemporaryRoot { root in
+            let directory = root.appendingPathComponent("xdg")
+            let earlier = try open(root: root, directories: ["xdg"])
+            try install(["k": "system"], in: Location.systemRoot(in: directory))
+            try install(["forced": "managed"], in: Location.managedRoot(in: directory))
+            #expect(try earlier.value(forKey: "k") == nil && earlier.value(forKey: "forced") == nil)
+            let later = try open(root: root, directories: ["xdg"])
+            #expect(try later.value(forKey: "k") == "system" && later.value(forKey: "forced") == "managed")
+        }
+    }
+
     @Test func absentLayersCreateNothing() throws {
         try withTemporaryRoot { root in
             let existing = root.appendingPathComponent("existing")

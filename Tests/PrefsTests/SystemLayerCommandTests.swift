@@ -32,13 +32,14 @@ import Testing
     }
 
     /// `delete <domain>`, `import` and `restore` keep the row of a forced key (the user's own value) and
-    /// name it on standard error; an import that would change it is refused, nothing changed.
+    /// name it in a warning (with `--json`, a JSON object); an import that would change it is refused, nothing changed.
     @Test func wholeDomainCommandsKeepAForcedKeysRow() throws {
         try withTestRoot { root in
             try root.prefs("write", "app", "k", "mine").requireSuccess()
             try root.prefs("write", "app", "free", "mine").requireSuccess()
             try root.prefs("--managed", "write", "app", "k", "managed").requireSuccess()
-            let keptLine = "prefs: kept 'k' in domain 'app': forced by the managed domain, which no write may change"
+            let kept = "kept 'k' in domain 'app': forced by the managed domain, which no write may change"
+            let keptLine = "prefs: warning: " + kept
             let deleted = root.prefs("delete", "app")
             #expect(deleted.status == .success && deleted.errorLines == [keptLine])
             #expect(try root.stored("app") == ["k": "mine"])
@@ -55,6 +56,8 @@ import Testing
             let restored = root.prefs("restore", "app", backup)
             #expect(restored.status == .success && restored.errorLines == [keptLine])
             #expect(try root.stored("app") == ["k": "mine", "restored": "yes"])
+            let json = root.prefs("--json", "delete", "app")
+            #expect(json.status == .success && json.errorLines == [#"{"warning":"\#(kept)"}"#], "a warning as JSON")
         }
     }
 

@@ -23,7 +23,7 @@ enum Delete: Command {
         }
         guard operands.count == 2 else {
             let kept = try defaults.replacePersistentValues([:])
-            Context.reportKept(kept, in: domain, console: context.console)
+            context.reportKept(kept, in: domain)
             return
         }
         let key = operands[1]

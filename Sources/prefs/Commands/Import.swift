@@ -39,7 +39,7 @@ enum Import: Command {
         }
         let values = try DocumentFormat.values(of: input, from: name)
         let kept = try context.changing(domain) { try $0.replacePersistentValues(values) }
-        Context.reportKept(kept, in: domain, console: context.console)
+        context.reportKept(kept, in: domain)
     }
 
     /// The values of an export.

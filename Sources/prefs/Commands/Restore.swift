@@ -11,8 +11,8 @@ enum Restore: Command {
             <file> is checked first (a healthy LayeredDefaults store, as `prefs backup` writes, whose rows
             all read back exactly) and refused otherwise, changing nothing. Then its rows replace the
             domain's in one transaction on the live database: running apps see the old content or the
-            restored one, never a mix, and follow it within 100 ms. A key the managed domain forces keeps
-            its row, named on standard error. The domain is created when missing; <file> is not modified.
+            restored one, never a mix, and their observers see it as another process's commit. A key the
+            managed domain forces keeps its row, named in a warning. The domain is created when missing; <file> is not modified.
             Never restore by moving or copying a file over <domain>.sqlite3: a process that has the domain
             open keeps the old file, and its -wal and -shm make the restored keys vanish.
             A corrupt domain: move it aside with `prefs repair <domain>` first.
@@ -36,6 +36,6 @@ enum Restore: Command {
             if created { try? DomainFiles.delete(database: context.file(of: domain).path) }
             throw error
         }
-        Context.reportKept(kept, in: domain, console: context.console)
+        context.reportKept(kept, in: domain)
     }
 }

@@ -111,7 +111,7 @@ enum Write: Command {
                 values[pair.key] = try ValueParser.parse(text, as: type, domain: domain, key: pair.key)
             }
             let kept = try context.changing(domain) { try $0.replacePersistentValues(values) }
-            return Context.reportKept(kept, in: domain, console: context.console)
+            return context.reportKept(kept, in: domain)
         }
         guard operands.count >= 3 else { throw PrefsError.usage("usage: prefs \(declaration.synopsis)") }
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])

@@ -93,12 +93,13 @@ struct Context: Sendable {
         return argument
     }
 
-    /// Names, on standard error, the forced keys a whole-domain change kept (their values never shown).
-    static func reportKept(_ kept: [String], in domain: String, console: Console) {
+    /// Names, in a warning on standard error, the forced keys a whole-domain change kept (their values
+    /// never shown): with `--json` a JSON object, as every warning.
+    func reportKept(_ kept: [String], in domain: String) {
         guard !kept.isEmpty else { return }
-        console.printError(
-            "prefs: kept \(kept.map { "'\($0)'" }.joined(separator: ", ")) in domain '\(domain)': forced by the managed domain, which no write may change"
-        )
+        console.warn(
+            "kept \(kept.map { "'\($0)'" }.joined(separator: ", ")) in domain '\(domain)': forced by the managed domain, which no write may change",
+            json: json)
     }
 
     /// The database file of `domain` (a valid name) under the root.
