@@ -4,7 +4,8 @@ import ToolSupport
 ///
 /// Half the keys hold a short string (`pref.string.<i>` = `value-<i>`), the other half an integer
 /// (`pref.int.<i>` = `i`). Every peer is filled with the same pairs. With ``KeyLength/short`` keys the
-/// keys are `k<i>` and `n<i>` instead (the index of at least three digits).
+/// keys are `k<i>` and `n<i>` instead (the index of at least three digits), with
+/// ``KeyLength/reverseDomain`` keys `com.example.app.pref.string.<i>` and `com.example.app.pref.int.<i>`.
 struct Workload: Sendable {
     /// How long the keys of a workload are: a hashed read costs more for a longer key, for every peer.
     enum KeyLength: String, Sendable {
@@ -12,6 +13,10 @@ struct Workload: Sendable {
         case long
         /// `k<i>`, `n<i>` with at least three digits: 4 bytes at 1,000 keys, at most 6 up to 100,000.
         case short
+        /// `com.example.app.pref.string.<i>`, `com.example.app.pref.int.<i>`: 29-31 bytes at 1,000 keys,
+        /// as an app's reverse-domain keys are; past 15 bytes a `String` is no longer held inline, and an
+        /// equal key is compared byte by byte.
+        case reverseDomain
     }
 
     /// The number of keys in the domain.
@@ -27,8 +32,12 @@ struct Workload: Sendable {
     init(size: Int, keyLength: KeyLength = .long) {
         self.size = size
         self.keyLength = keyLength
-        let stringKey = keyLength == .long ? Self.stringKey : Self.shortStringKey
-        let integerKey = keyLength == .long ? Self.integerKey : Self.shortIntegerKey
+        let (stringKey, integerKey): (@Sendable (Int) -> String, @Sendable (Int) -> String) =
+            switch keyLength {
+            case .long: (Self.stringKey, Self.integerKey)
+            case .short: (Self.shortStringKey, Self.shortIntegerKey)
+            case .reverseDomain: ({ "com.example.app." + Self.stringKey($0) }, { "com.example.app." + Self.integerKey($0) })
+            }
         strings = (0..<(size / 2)).map { (stringKey($0), Self.stringValue($0)) }
         integers = (0..<(size - size / 2)).map { (integerKey($0), $0) }
     }

@@ -13,6 +13,7 @@ import LayeredDefaults
 /// ```
 ///
 /// Operations: `hot-read`, `hot-read-short` (the same with keys of 4 bytes, `k000`, instead of 13-15),
+/// `hot-read-reverse-domain` (keys of 29-31 bytes, `com.example.app.pref.string.0`),
 /// `missing` and `registered` (the domain filled, then opened anew and read key by key, as an app meets
 /// them: nothing reads the whole domain first), `read-after-write`, `write-existing`,
 /// `write-observed` (`write-existing` while 100 observers watch other keys: ours only; their evaluations
@@ -31,9 +32,8 @@ import LayeredDefaults
 enum ProfileMode {
     /// The operations, by name.
     static let operations = [
-        "hot-read", "hot-read-short", "missing", "registered", "read-after-write", "write-existing", "write-observed",
-        "write-new", "batch",
-        "open",
+        "hot-read", "hot-read-short", "hot-read-reverse-domain", "missing", "registered", "read-after-write",
+        "write-existing", "write-observed", "write-new", "batch", "open",
     ]
 
     /// Runs `<operation> <peer> <keys> <count>`.
@@ -56,7 +56,13 @@ enum ProfileMode {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
         let operation = arguments[0]
-        let workload = Workload(size: keys, keyLength: operation == "hot-read-short" ? .short : .long)
+        let keyLength: Workload.KeyLength =
+            switch operation {
+            case "hot-read-short": .short
+            case "hot-read-reverse-domain": .reverseDomain
+            default: .long
+            }
+        let workload = Workload(size: keys, keyLength: keyLength)
         let suite = "profile.\(kind.tag).\(getpid())"
         if operation == "open" { return try profileOpen(kind, suite: suite, in: sandbox, workload: workload, count: count) }
         let step = Step(operation)
@@ -171,7 +177,7 @@ enum ProfileMode {
 
         init(_ operation: String) {
             switch operation {
-            case "hot-read", "hot-read-short", "missing", "registered": self = .read
+            case "hot-read", "hot-read-short", "hot-read-reverse-domain", "missing", "registered": self = .read
             case "read-after-write": self = .readAfterWrite
             case "write-existing", "write-observed": self = .write
             case "write-new": self = .writeNew
