@@ -45,7 +45,8 @@ extension Defaults {
     }
 
     /// The stores of `suiteName` in `subdirectory` of each system directory where its file exists, and
-    /// the error of the first that cannot be opened (each such error also sent to the error handler).
+    /// the error of the first that cannot be opened, or whose existence cannot be known (each such error
+    /// also sent to the error handler).
     private static func existingStores(
         of suiteName: String, under subdirectory: String, configuration: Configuration, excluding persistent: DomainStore?
     ) -> (stores: [DomainStore], failure: DefaultsError?) {
@@ -54,11 +55,13 @@ extension Defaults {
         // paths joined as strings, no registry, no URL.
         let stores = configuration.systemDirectoryPaths.compactMap { directory -> DomainStore? in
             let root = directory + "/" + subdirectory
-            guard DomainFiles.entryExists(StoreRegistry.path(of: suiteName, inDirectory: root)) else { return nil }
-            let registry = StoreRegistry(
-                root: URL(fileURLWithPath: root, isDirectory: true),
-                busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
             do {
+                // NB: a file that may exist (a directory on the way this user may not search) is a failure,
+                // like a file that cannot be read: a managed layer fails closed.
+                guard try DomainFiles.entryExists(StoreRegistry.path(of: suiteName, inDirectory: root)) else { return nil }
+                let registry = StoreRegistry(
+                    root: URL(fileURLWithPath: root, isDirectory: true),
+                    busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
                 return try registry.store(named: suiteName, create: false).flatMap { $0 === persistent ? nil : $0 }
             } catch {
                 let failure = DefaultsError.wrapping(error, suite: suiteName)

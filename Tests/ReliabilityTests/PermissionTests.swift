@@ -107,6 +107,30 @@ struct PermissionTests {
         }
     }
 
+    /// A managed directory this user may not search fails closed, as an unreadable managed file does:
+    /// whether it forces a key is unknown, so the user's write fails with `permissionDenied` and
+    /// changes nothing, where it used to be taken for an absent layer and write a forced key.
+    @Test func aManagedDirectoryThisUserMayNotSearchFailsEveryWrite() throws {
+        try withTemporaryRoot { parent in
+            let system = parent.appendingPathComponent("xdg")
+            let managed = Location.managedRoot(in: system)
+            try makeDefaults("app", root: managed).write("forced", forKey: "k")
+            let root = parent.appendingPathComponent("store")
+            try makeDefaults("app", root: root).write("mine", forKey: "k")
+            Unprivileged.handOver(parent)
+            chmod(managed.path, 0)
+            defer { chmod(managed.path, 0o755) }
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_CONFIG_DIRS"] = system.path
+            let write = try run(
+                "defaults-fixture", Unprivileged.fixtureOptions + [root.path, "app", "write", "k", #"{"string":"w2"}"#],
+                environment: environment, timeout: .seconds(20))
+            #expect(write.status != 0, "the write must fail")
+            #expect(write.error.contains("ermission"), "\(write.error)")
+            #expect(try freshValues(of: root.appendingPathComponent("app.sqlite3")) == ["k": "mine"], "nothing changed")
+        }
+    }
+
     /// A schema installed into a system directory under umask 077 is readable by every user: the
     /// directories it makes are 0755 and the file 0644 whatever the umask.
     @Test func aSystemSchemaInstalledUnderARestrictiveUmaskIsReadableByAll() throws {

@@ -95,9 +95,14 @@ package enum DomainFiles {
     }
 
     /// True when there is an entry at `path`, of any kind (`lstat`: a symbolic link is not followed, so
-    /// that opening it reports it).
-    static func entryExists(_ path: String) -> Bool {
+    /// that opening it reports it); false when there is none (`ENOENT`, or `ENOTDIR`: a directory on the
+    /// way is something else).
+    /// - Throws: ``DefaultsError/permissionDenied(path:)`` (a directory on the way may not be searched) or
+    ///   another file-system error: whether the entry exists is then unknown, never taken for "absent".
+    static func entryExists(_ path: String) throws(DefaultsError) -> Bool {
         var status = stat()
-        return lstat(path, &status) == 0
+        if lstat(path, &status) == 0 { return true }
+        if errno == ENOENT || errno == ENOTDIR { return false }
+        throw .fileSystem(errno, path: path, operation: "lstat")
     }
 }
