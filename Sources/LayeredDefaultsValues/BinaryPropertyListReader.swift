@@ -11,9 +11,8 @@ import Foundation
 /// NB: a binary property list refers to its objects by index, so one array can be used by many others:
 /// a few hundred bytes can stand for billions of values. Each object is read once, whatever its depth
 /// (what it maps to does not depend on where it is used), and counted every time it is used; the
-/// document is refused past the values it is allowed (``PreferenceValue/propertyListValueLimit(ofDocumentOf:)``:
-/// a number linear in its size), or when reading it would scan more than ``stepsPerByte`` bytes for each
-/// of its own.
+/// document is refused past ``PreferenceValue/maximumPropertyListValues`` values, or when reading it
+/// would scan more than ``stepsPerByte`` bytes for each of its own.
 struct BinaryPropertyListReader {
     /// The document's leading bytes.
     static let magic = Array("bplist00".utf8)

@@ -39,19 +39,6 @@ extension PreferenceValue {
     /// stand for billions of values.
     static let maximumPropertyListValues = 1_000_000
 
-    /// The most values a document may stand for for each of its bytes. A document whose containers are
-    /// not shared stands for at most about one a byte (each value is an object, or a reference of at
-    /// least a byte to a shared string or number, which is all Foundation's writer shares); only shared
-    /// containers make more, and importing and storing what they stand for must stay within a linear
-    /// function of the document's size too.
-    static let maximumPropertyListValuesPerByte = 16
-
-    /// The most values a document of `size` bytes may stand for: ``maximumPropertyListValuesPerByte``
-    /// for each byte, and never more than ``maximumPropertyListValues``.
-    static func propertyListValueLimit(ofDocumentOf size: Int) -> Int {
-        min(maximumPropertyListValues, maximumPropertyListValuesPerByte * size)
-    }
-
     /// The dictionary of a property-list document (XML or binary), each value mapped exactly: booleans to
     /// `.bool`, integers to `.integer`, reals to `.double`, dates, data, strings, arrays and dictionaries
     /// to theirs.
@@ -64,8 +51,8 @@ extension PreferenceValue {
     ///   - path: where it came from, for the errors.
     ///   - excluded: keys left out, unmapped.
     /// - Throws: ``DefaultsError/notPropertyListFile(path:reason:)`` when it is not an XML or binary
-    ///   property list whose top level is a dictionary, stands for more values than
-    ///   ``propertyListValueLimit(ofDocumentOf:)`` allows its size, or is a binary one whose reading would scan more than
+    ///   property list whose top level is a dictionary, stands for more than
+    ///   ``maximumPropertyListValues`` values, or is a binary one whose reading would scan more than
     ///   `BinaryPropertyListReader.stepsPerByte` bytes for each of its own (its objects overlap);
     ///   ``DefaultsError/unmappableValues(path:keys:)`` naming every key that is empty or held twice, or
     ///   whose value has no exact ``PreferenceValue`` (see the error).
@@ -73,15 +60,14 @@ extension PreferenceValue {
         propertyList data: Data, path: String, excluding excluded: Set<String> = []
     ) throws(DefaultsError) -> [String: PreferenceValue] {
         let bytes = [UInt8](data)
-        let limit = propertyListValueLimit(ofDocumentOf: bytes.count)
         let entries: [PropertyListEntry]
         do throws(PropertyListMalformed) {
             if bytes.starts(with: BinaryPropertyListReader.magic) {
-                entries = try BinaryPropertyListReader.entries(of: bytes, limit: limit)
+                entries = try BinaryPropertyListReader.entries(of: bytes, limit: maximumPropertyListValues)
             } else if bytes.drop(while: { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }).first
                 == UInt8(ascii: "<")
             {
-                entries = try XMLPropertyListReader.entries(of: bytes, limit: limit)
+                entries = try XMLPropertyListReader.entries(of: bytes, limit: maximumPropertyListValues)
             } else if let text = String(validating: bytes, as: UTF8.self),
                 case .dictionary? = try? PropertyListText.parse(text)
             {
