@@ -56,9 +56,10 @@ extension Defaults {
         let stores = configuration.systemDirectoryPaths.compactMap { directory -> DomainStore? in
             let root = directory + "/" + subdirectory
             do {
-                // NB: a file that may exist (a directory on the way this user may not search) is a failure,
-                // like a file that cannot be read: a managed layer fails closed.
-                guard try DomainFiles.entryExists(StoreRegistry.path(of: suiteName, inDirectory: root)) else { return nil }
+                // NB: a file that may exist (a directory of ours on the way this user may not search) is a
+                // failure, like a file that cannot be read: a managed layer fails closed.
+                let file = StoreRegistry.path(of: suiteName, inDirectory: root)
+                guard try DomainFiles.entryExists(file, in: directory) else { return nil }
                 let registry = StoreRegistry(
                     root: URL(fileURLWithPath: root, isDirectory: true),
                     busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)

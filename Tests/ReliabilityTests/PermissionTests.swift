@@ -109,7 +109,8 @@ struct PermissionTests {
 
     /// A managed directory this user may not search fails closed, as an unreadable managed file does:
     /// whether it forces a key is unknown, so the user's write fails with `permissionDenied` and
-    /// changes nothing, where it used to be taken for an absent layer and write a forced key.
+    /// changes nothing, where it used to be taken for an absent layer and write a forced key. A system
+    /// directory (an entry of `XDG_CONFIG_DIRS`) the user may not enter at all is no layer of its.
     @Test func aManagedDirectoryThisUserMayNotSearchFailsEveryWrite() throws {
         try withTemporaryRoot { parent in
             let system = parent.appendingPathComponent("xdg")
@@ -128,6 +129,15 @@ struct PermissionTests {
             #expect(write.status != 0, "the write must fail")
             #expect(write.error.contains("ermission"), "\(write.error)")
             #expect(try freshValues(of: root.appendingPathComponent("app.sqlite3")) == ["k": "mine"], "nothing changed")
+            // NB: a system directory this user may not enter at all holds no layer of its: writes go on.
+            chmod(managed.path, 0o755)
+            chmod(system.path, 0)
+            defer { chmod(system.path, 0o755) }
+            let outside = try run(
+                "defaults-fixture", Unprivileged.fixtureOptions + [root.path, "app", "write", "k", #"{"string":"w3"}"#],
+                environment: environment, timeout: .seconds(20))
+            #expect(outside.status == 0, "\(outside.error)")
+            #expect(try freshValues(of: root.appendingPathComponent("app.sqlite3")) == ["k": "w3"])
         }
     }
 

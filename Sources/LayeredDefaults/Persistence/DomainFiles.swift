@@ -96,13 +96,17 @@ package enum DomainFiles {
 
     /// True when there is an entry at `path`, of any kind (`lstat`: a symbolic link is not followed, so
     /// that opening it reports it); false when there is none (`ENOENT`, or `ENOTDIR`: a directory on the
-    /// way is something else).
-    /// - Throws: ``DefaultsError/permissionDenied(path:)`` (a directory on the way may not be searched) or
-    ///   another file-system error: whether the entry exists is then unknown, never taken for "absent".
-    static func entryExists(_ path: String) throws(DefaultsError) -> Bool {
+    /// way is something else), or when `base`, the directory `path` lies in, may not be searched at all
+    /// (a system directory this user has no part in holds no layer of its).
+    /// - Throws: ``DefaultsError/permissionDenied(path:)`` when a directory between `base` and the entry
+    ///   may not be searched, or another file-system error: whether the entry exists is then unknown,
+    ///   never taken for "absent".
+    static func entryExists(_ path: String, in base: String) throws(DefaultsError) -> Bool {
         var status = stat()
         if lstat(path, &status) == 0 { return true }
-        if errno == ENOENT || errno == ENOTDIR { return false }
-        throw .fileSystem(errno, path: path, operation: "lstat")
+        let code = errno
+        if code == ENOENT || code == ENOTDIR { return false }
+        if code == EACCES, access(base, X_OK) != 0 { return false }
+        throw .fileSystem(code, path: path, operation: "lstat")
     }
 }
