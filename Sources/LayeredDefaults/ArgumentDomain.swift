@@ -45,7 +45,7 @@ package enum ArgumentDomain {
     /// The value of one argument as ``value(of:)`` reads it, except that property-list text nested
     /// ``PropertyListText/maximumDepth`` levels or more is refused rather than read as a string.
     ///
-    /// NB: text that deep is no string anyone meant, but Foundation reads such a launch argument as one,
+    /// Text that deep is no string anyone meant, but Foundation reads such a launch argument as one,
     /// so only `prefs write` uses this.
     /// - Throws: ``PropertyListText/ParseError`` of kind ``PropertyListText/ParseError/Kind/tooDeep``.
     package static func checkedValue(of argument: String) throws(PropertyListText.ParseError) -> PreferenceValue {

@@ -22,7 +22,7 @@ struct ChangeStamp: Equatable {
 
     /// True when `changes` is still the count and no store committed since the stamp was taken.
     ///
-    /// NB: every read outside a transaction asks it: two arrays side by side, indexed, so that no element
+    /// Every read outside a transaction asks it: two arrays side by side, indexed, so that no element
     /// is copied out (a tuple of a store and its fingerprint was, with a retain, at each read).
     @inline(__always) func isCurrent(changes current: Int) -> Bool {
         guard current == changes else { return false }

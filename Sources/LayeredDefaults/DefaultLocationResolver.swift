@@ -4,7 +4,7 @@ import Foundation
 /// `LayeredDefaultsTesting` keeps every store of the default location out of the user's real home in a
 /// test process. Without one (an app), the default location is read from the environment.
 ///
-/// NB: `package`, not public: only a library of this package installs one, when its process loads, so an
+/// `package`, not public: only a library of this package installs one, when its process loads, so an
 /// app cannot move the default location behind its own code's back, and the core knows nothing of tests.
 package struct DefaultLocationResolver: Sendable {
     /// The directory of the default location (nil: memory only), resolved when a store is created.

@@ -94,12 +94,12 @@ extension Defaults {
                 return kept
             }
         }
-        // NB: a restore the rules refuse creates nothing: into a domain without a file, it is tried first on
+        // A restore the rules refuse creates nothing: into a domain without a file, it is tried first on
         // a store in memory, of the same rules.
         if existing == nil { _ = try restore(into: .inMemory(name: suiteName), excluding: nil) }
         let store = try existing ?? registry.store(named: suiteName, create: true)!
         let kept = try restore(into: store, excluding: store)
-        // NB: this process's observers are evaluated now; other processes' at their next look.
+        // This process's observers are evaluated now; other processes' at their next look.
         ObservationCenter.shared.changed(keys: nil as [String]?)
         return kept
     }

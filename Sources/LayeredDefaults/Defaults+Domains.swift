@@ -65,7 +65,7 @@ extension Defaults {
         if let store = try store(named: name, create: false) {
             kept = try writing(in: store) { try $0.replaceAll(with: values) }
         } else if !values.isEmpty {
-            // NB: a change the rules refuse creates nothing: tried first on a store in memory, of the same rules.
+            // A change the rules refuse creates nothing: tried first on a store in memory, of the same rules.
             let rules = try Self.writeRules(of: name, excluding: nil, root: registry.root, configuration: configuration)
             _ = try DomainStore.inMemory(name: name).writeTransaction(rules: rules) { try $0.replaceAll(with: values) }
             kept = try writing(in: try store(named: name, create: true)!) { try $0.replaceAll(with: values) }

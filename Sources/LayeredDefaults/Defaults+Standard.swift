@@ -10,7 +10,7 @@ extension Defaults {
     /// is a throwaway in-memory store, and using it while a test runs fails that test, so a test never
     /// reads or writes the user's real preferences (see the `LayeredDefaultsTesting` documentation).
     public static var standard: Defaults {
-        // NB: the hot path of an app that reaches for `standard` on every read: one task-local read and one
+        // The hot path of an app that reaches for `standard` on every read: one task-local read and one
         // atomic load (false in an app) before the shared store.
         if let scoped = scopedStandard { return scoped }
         if let replacement = standardGuard.value?() { return replacement }
@@ -34,7 +34,7 @@ extension Defaults {
 
     // MARK: Test support hooks
 
-    // NB: `package`, not public: the hooks are for `LayeredDefaultsTesting` (a target of this package), so
+    // `package`, not public: the hooks are for `LayeredDefaultsTesting` (a target of this package), so
     // an app cannot swap its own `standard` store, and the public API has no test-only members.
 
     /// The store ``standard`` is while this task-local value is bound: the isolated store of a test

@@ -51,7 +51,7 @@ extension Defaults {
         of suiteName: String, under subdirectory: String, configuration: Configuration, excluding persistent: DomainStore?
     ) -> (stores: [DomainStore], failure: DefaultsError?) {
         var firstFailure: DefaultsError?
-        // NB: absent layers are the common case and must cost next to nothing at open: one `lstat` each,
+        // Absent layers are the common case and must cost next to nothing at open: one `lstat` each,
         // paths joined as strings, no registry, no URL.
         let stores = configuration.systemDirectoryPaths.compactMap { directory -> DomainStore? in
             let root = directory + "/" + subdirectory

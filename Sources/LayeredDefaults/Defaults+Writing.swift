@@ -20,7 +20,7 @@ extension Defaults {
     /// applies where the domain's schema does not declare the key).
     func write(_ value: PreferenceValue?, forKey key: String, declared: PreferenceSchema.Entry?) throws {
         var commit: DomainStore.Commit?
-        // NB: a value is one upsert, which commits on its own; a removal may delete several rows (a key
+        // A value is one upsert, which commits on its own; a removal may delete several rows (a key
         // stored in other Unicode forms), in one transaction.
         _ = try writing(in: persistent, key: key, asOneStatement: value != nil, committed: { commit = $0 }) {
             try $0.write(value, forKey: key, declared: declared)

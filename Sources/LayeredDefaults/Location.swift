@@ -105,7 +105,7 @@ public enum Location: Sendable, Hashable {
         case .directory(let url):
             return url
         case .default:
-            // NB: an explicit environment is read as given (the `prefs` tool, tests of this resolution);
+            // An explicit environment is read as given (the `prefs` tool, tests of this resolution);
             // else an installed resolver (a test process's) decides, whatever the thread or task.
             if environment == nil, let resolver = DefaultLocationResolver.installed { return resolver.root() }
             if let home = Self.variable("LAYERED_DEFAULTS_HOME", in: environment), !home.isEmpty {
@@ -139,7 +139,7 @@ public enum Location: Sendable, Hashable {
 
     /// The environment variable `name`: from `environment` when given (tests), else from the process.
     ///
-    /// NB: `getenv`, not `ProcessInfo.processInfo.environment`, which copies the whole environment into a
+    /// `getenv`, not `ProcessInfo.processInfo.environment`, which copies the whole environment into a
     /// dictionary on every call (a large part of opening a store: docs/PERFORMANCE.md).
     private static func variable(_ name: String, in environment: [String: String]?) -> String? {
         if let environment { return environment[name] }

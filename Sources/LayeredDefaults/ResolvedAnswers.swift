@@ -8,7 +8,7 @@
 /// makes it stale; any change the stamp does not cover empties it; and a commit of the instance's own, the
 /// one commit since the stamp, forgets the answers of the keys it changed and keeps the rest.
 ///
-/// NB: values are shared, not copied: an answer holds the same storage as the store's view (copy-on-write),
+/// Values are shared, not copied: an answer holds the same storage as the store's view (copy-on-write),
 /// so the table costs its slots.
 struct ResolvedAnswers {
     /// How many keys known to be absent everywhere are kept: reading ever more distinct missing keys must
@@ -87,7 +87,7 @@ struct ResolvedAnswers {
         commitTo store: DomainStore, changing keys: (some Sequence<String>)?, changes: Int,
         before: ChangeSignal.Fingerprint, after: ChangeSignal.Fingerprint, isOnlyCommit: Bool
     ) {
-        // NB: in place: the stamp's arrays are not copied.
+        // In place: the stamp's arrays are not copied.
         guard let keys, isOnlyCommit, stamp?.advance(changes: changes, store: store, from: before, to: after) == true
         else { return forgetAll() }
         epoch &+= 1

@@ -198,7 +198,7 @@ final class SearchList: Sendable {
             layers.withLock { layers in
                 layers.global = global
             }
-            // NB: the stores searched changed: a stamp taken before does not cover the global domain.
+            // The stores searched changed: a stamp taken before does not cover the global domain.
             changes.add(1, ordering: .releasing)
             return failure
         }
@@ -221,7 +221,7 @@ final class SearchList: Sendable {
     func search(
         _ key: String, declared: DeclaredEntry? = nil, schemaDefault: Bool = true, failed: (any Error) throws -> Void
     ) rethrows -> PreferenceValue? {
-        // NB: the hot path: one atomic load (no store lock held), the count, the answers' lock and one look-up.
+        // The hot path: one atomic load (no store lock held), the count, the answers' lock and one look-up.
         // Not from inside a transaction's body: there, the search must reach the stores, so that what a body
         // may read does not depend on what is remembered (another writable store refuses it).
         guard declared == nil, schemaDefault, !StoreLock.isAnyHeldByCurrentThread else {
@@ -245,7 +245,7 @@ final class SearchList: Sendable {
     ) rethrows
         -> PreferenceValue?
     {
-        // NB: the stores searched now, without opening the global domain: a search that opens it counts a
+        // The stores searched now, without opening the global domain: a search that opens it counts a
         // change, and the stamp taken before it is stale.
         let basis =
             epoch.map(ResolvedAnswers.Basis.epoch)
@@ -400,7 +400,7 @@ final class SearchList: Sendable {
             let (values, undecodable) = try store.allValues(
                 fromAnotherTransaction: asReadOnlyLayer ? .answeredWithoutWaiting : .refused)
             undecodable.forEach(report)
-            // NB: the first domain that holds anything is taken whole: the result then shares the storage
+            // The first domain that holds anything is taken whole: the result then shares the storage
             // of the store's view (copy-on-write) instead of copying a large domain key by key.
             if merged.isEmpty { merged = values } else { merged.merge(values) { _, new in new } }
         } catch {

@@ -101,7 +101,7 @@ struct BinaryPropertyListReader {
                 return
             }
             if let keys {
-                // NB: String's == treats canonically equivalent texts as one key, as the store does.
+                // String's == treats canonically equivalent texts as one key, as the store does.
                 guard let key = keys[next - 1], key.isStreamSafe, dictionary.updateValue(value, forKey: key) == nil else {
                     exact = false
                     return
@@ -313,7 +313,7 @@ struct BinaryPropertyListReader {
         guard [0x4, 0x5, 0x6, 0x8, 0xA, 0xB, 0xC, 0xD].contains(kind), marker & 0x0F == 0x0F else {
             return (marker, Int(marker & 0x0F), offset + 1)
         }
-        // NB: a count of 15 or more follows as an integer object: a marker 0x1n and 2^n bytes.
+        // A count of 15 or more follows as an integer object: a marker 0x1n and 2^n bytes.
         let countMarker = offset + 1
         guard countMarker < objectsEnd, bytes[countMarker] >> 4 == 0x1, bytes[countMarker] & 0x0F <= 3,
             let count = try integer(marker: bytes[countMarker], at: countMarker + 1), count >= 0
@@ -332,7 +332,7 @@ struct BinaryPropertyListReader {
         case 16:
             let high = Self.bits(bytes, at: start, size: 8)
             let low = Int(truncatingIfNeeded: Self.bits(bytes, at: start + 8, size: 8))
-            // NB: a 128-bit integer fits in Int64 when its high half is the low half's sign.
+            // A 128-bit integer fits in Int64 when its high half is the low half's sign.
             return high == (low < 0 ? UInt64.max : 0) ? low : nil
         default: return Int(Self.bits(bytes, at: start, size: size))
         }

@@ -14,7 +14,7 @@ package enum CivilCalendar {
 
     /// The days from 2001-01-01 to the given day (negative before it).
     ///
-    /// NB: Howard Hinnant's `days_from_civil`, shifted from 1970 to 2001 (11,323 days).
+    /// Howard Hinnant's `days_from_civil`, shifted from 1970 to 2001 (11,323 days).
     static func daysSinceReferenceDate(year: Int, month: Int, day: Int) -> Int {
         let shifted = month <= 2 ? year - 1 : year
         let era = (shifted >= 0 ? shifted : shifted - 399) / 400
@@ -26,7 +26,7 @@ package enum CivilCalendar {
 
     /// The day `days` after 2001-01-01 (before it when negative), as a year, month (1-12) and day.
     ///
-    /// NB: Howard Hinnant's `civil_from_days`, the inverse of ``daysSinceReferenceDate(year:month:day:)``.
+    /// Howard Hinnant's `civil_from_days`, the inverse of ``daysSinceReferenceDate(year:month:day:)``.
     static func civilDay(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 11_323 + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097

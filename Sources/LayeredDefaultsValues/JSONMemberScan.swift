@@ -5,7 +5,7 @@ import Foundation
 /// `{"integer":0.99999999999999999}` through a `Double`, as 1). For the strict reading of schema files
 /// and of `prefs import`'s JSON.
 ///
-/// NB: names are compared as Swift compares strings, so two canonically equivalent spellings ("é" as
+/// Names are compared as Swift compares strings, so two canonically equivalent spellings ("é" as
 /// one scalar, and as "e" and a combining accent) are one name, as they are one key in the store.
 package enum JSONMemberScan {
     /// What the scan finds.
@@ -21,7 +21,7 @@ package enum JSONMemberScan {
     /// gives nil or a meaningless answer, never a crash.
     package static func firstFinding(in data: Data) -> Finding? {
         let bytes = [UInt8](data)
-        // NB: one frame per open object or array: an object's member names so far, its last one, and
+        // One frame per open object or array: an object's member names so far, its last one, and
         // whether the next string is a name (after `{` or `,`) rather than a value (after `:`).
         var frames: [(names: Set<String>, last: String?, expectsName: Bool)?] = []
         var index = 0
@@ -49,7 +49,7 @@ package enum JSONMemberScan {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = index
                 while index + 1 < bytes.count, Self.isNumberByte(bytes[index + 1]) { index += 1 }
-                // NB: in valid JSON a number directly inside an object is the value of its last member.
+                // In valid JSON a number directly inside an object is the value of its last member.
                 if let frame = frames.last, let object = frame, object.last == "integer",
                     bytes[start...index].contains(where: Self.isFractionOrExponent)
                 {

@@ -60,7 +60,7 @@ extension PreferenceValue {
             if value.rounded() == value && abs(value) < 1e15 {
                 String(Int(value))
             } else if let float = Float(exactly: value) {
-                // NB: a stored Float (12.34 as a Float is 12.34000015258789 as a double) reads as the Float
+                // A stored Float (12.34 as a Float is 12.34000015258789 as a double) reads as the Float
                 // wrote it, "12.34", as in Foundation; a double that a Float holds exactly reads the same.
                 String(float)
             } else {

@@ -86,7 +86,7 @@ extension PreferenceValue {
                 path: path, reason: "a key holds more than \(String.maximumCombiningRun) combining marks in a row")
         }
         for entry in entries where !excluded.contains(entry.key) {
-            // NB: String's == treats canonically equivalent texts as one key, as the store does.
+            // String's == treats canonically equivalent texts as one key, as the store does.
             if !entry.key.isEmpty, let value = entry.value,
                 values.updateValue(value, forKey: entry.key) == nil
             {
@@ -103,7 +103,7 @@ extension PreferenceValue {
     /// Not every value survives every format: an XML date keeps whole seconds, and XML has no negative
     /// zero. ``lostKeys(in:reading:)`` finds the keys that did not survive.
     ///
-    /// NB: Foundation writes the document: it is given only values of the store, never untrusted input.
+    /// Foundation writes the document: it is given only values of the store, never untrusted input.
     /// - Throws: Foundation's error when it cannot write the document.
     package static func propertyListData(_ values: [String: PreferenceValue], format: PropertyListFormat) throws -> Data {
         try PropertyListSerialization.data(fromPropertyList: values.mapValues(\.anyValue), format: format.foundation, options: 0)

@@ -37,7 +37,7 @@ extension PreferenceValue {
 
     /// True when containers nest more than `levels` deep.
     ///
-    /// NB: it descends at most `levels + 1` containers, however deep the value is.
+    /// It descends at most `levels + 1` containers, however deep the value is.
     private func nests(deeperThan levels: Int) -> Bool {
         switch self {
         case .array(let values): levels == 0 || values.contains { $0.nests(deeperThan: levels - 1) }

@@ -320,7 +320,7 @@ private struct Parser {
             let value = try value(depth: depth + 1)
             try skipSpace()
             guard !atEnd, scalars[index] == ";" else { throw error("expected ';'") }
-            // NB: String's == treats canonically equivalent texts as one key, as the store does.
+            // String's == treats canonically equivalent texts as one key, as the store does.
             guard values.updateValue(value, forKey: key) == nil else { throw error("a dictionary holds a key twice") }
             index += 1
         }

@@ -9,7 +9,7 @@ extension String {
     /// longest run of combining marks: a key of tens of thousands of them costs seconds to hash. Every reader of
     /// untrusted text refuses such a key before it hashes it, and the write path before it stores one.
     package var isStreamSafe: Bool {
-        // NB: a scalar below U+0300 (no combining mark is) is UTF-8 bytes below 0xCC only.
+        // A scalar below U+0300 (no combining mark is) is UTF-8 bytes below 0xCC only.
         if utf8.allSatisfy({ $0 < 0xCC }) { return true }
         var run = 0
         for scalar in unicodeScalars {

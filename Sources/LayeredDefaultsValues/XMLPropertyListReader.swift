@@ -158,7 +158,7 @@ struct XMLPropertyListReader {
             while let key = try nextKey(closing: "dict") {
                 let element = try value(depthLeft: depthLeft - 1)
                 result.height = max(result.height, element.height + 1)
-                // NB: String's == treats canonically equivalent texts as one key, as the store does.
+                // String's == treats canonically equivalent texts as one key, as the store does.
                 if let key, key.isStreamSafe, let value = element.value, values.updateValue(value, forKey: key) == nil {
                     continue
                 }

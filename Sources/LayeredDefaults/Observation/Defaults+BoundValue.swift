@@ -76,7 +76,7 @@ extension Defaults {
             }
             set {
                 defaults[key] = newValue
-                // NB: observers are told even when the value shown stays the same: a refused edit must
+                // Observers are told even when the value shown stays the same: a refused edit must
                 // redraw what showed the edit.
                 registrar.withMutation(of: self, keyPath: \.value) { current = defaults[key] }
             }

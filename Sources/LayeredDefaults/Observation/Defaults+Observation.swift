@@ -81,7 +81,7 @@ extension Defaults {
         bufferingPolicy: BufferingPolicy<Value> = .bufferingNewest(1)
     ) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
-        // NB: yielded on the evaluating thread, in order, not through the delivery queue: a stream never
+        // Yielded on the evaluating thread, in order, not through the delivery queue: a stream never
         // waits behind a slow handler. A yield never blocks, so the evaluation never waits for a consumer.
         let observation = addObservation(observed, initial: initial) { mark, value in
             guard !mark.isCancelled else { return }
@@ -105,7 +105,7 @@ extension Defaults {
         let mark = CancellationMark()
         let last = LastSeen(stamp: searchList.stamp, value: observed.read(self))
         if initial { deliver(mark, last.state.withLock { $0.value }) }
-        // NB: both closures hold the instance weakly: an evaluation that took the list before `cancel()`
+        // Both closures hold the instance weakly: an evaluation that took the list before `cancel()`
         // removed this one must not keep it alive past its owner's release (it skips the observation).
         let id = ObservationCenter.shared.add(keys: observed.keys, stores: { [weak self] in self?.observedStores ?? [] }) {
             [weak self] in

@@ -37,7 +37,7 @@ public final class DefaultsObservation: Sendable {
 /// Whether an observation was cancelled: set by ``DefaultsObservation/cancel()``, read by its
 /// evaluation and its deliveries.
 ///
-/// NB: a separate object, not the token: the deliveries hold it, and holding the token would keep it
+/// A separate object, not the token: the deliveries hold it, and holding the token would keep it
 /// from being released (and so the observation from stopping).
 final class CancellationMark: Sendable {
     private let cancelled = Atomic<Bool>(false)

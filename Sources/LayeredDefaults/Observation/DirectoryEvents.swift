@@ -25,7 +25,7 @@ final class DirectoryEvents {
         /// Wakes the waiter.
         func wake() {
             var byte: UInt8 = 1
-            // NB: a full pipe (EAGAIN) has a wake pending already.
+            // A full pipe (EAGAIN) has a wake pending already.
             _ = write(descriptor, &byte, 1)
         }
     }
@@ -72,7 +72,7 @@ final class DirectoryEvents {
 
     /// A watcher of no directory yet; nil where inotify or a pipe cannot be had.
     ///
-    /// NB: a pipe, not an eventfd: Glibc's module does not bring `sys/eventfd.h`.
+    /// A pipe, not an eventfd: Glibc's module does not bring `sys/eventfd.h`.
     init?() {
         #if os(Linux)
             let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
@@ -134,7 +134,7 @@ final class DirectoryEvents {
                     }
                     continue
                 }
-                // NB: following a symbolic link, as the watch does.
+                // Following a symbolic link, as the watch does.
                 watches[directory] = (descriptor, FileIdentity(ofFileAt: directory, followingLinks: true), names)
                 directories[descriptor, default: []].insert(directory)
             #endif
@@ -159,7 +159,7 @@ final class DirectoryEvents {
     /// Sleeps until the waker wakes it, a followed database changes (only while `listening`), or
     /// `deadline` passes (nil: no deadline).
     ///
-    /// NB: not listening leaves the events queued, unread (the kernel merges repeats of one event), and
+    /// Not listening leaves the events queued, unread (the kernel merges repeats of one event), and
     /// so costs no wake-up: for a caller that will look at a known time anyway, as while a burst of
     /// commits goes on. The next listening wait reads them.
     func wait(until deadline: ContinuousClock.Instant?, listening: Bool) -> Wakeup {
@@ -170,7 +170,7 @@ final class DirectoryEvents {
                 pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
             ]
             while true {
-                // NB: whole milliseconds, rounded up, so a wait never ends before its deadline.
+                // Whole milliseconds, rounded up, so a wait never ends before its deadline.
                 let timeout = deadline.map { deadline -> Int32 in
                     let left = max(.zero, deadline - .now).components
                     return Int32(clamping: left.seconds * 1000 + (left.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
@@ -193,7 +193,7 @@ final class DirectoryEvents {
     private func readEvents() -> Bool {
         var changed = false
         #if os(Linux)
-            // NB: room for many events; each is a header (wd, mask, cookie, len) and `len` bytes of name.
+            // Room for many events; each is a header (wd, mask, cookie, len) and `len` bytes of name.
             let capacity = 16 * 1024
             let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
             defer { buffer.deallocate() }

@@ -57,7 +57,7 @@ package final class FileWatch {
             }
             if let poll, poll <= now { break }
         }
-        follow()  // NB: a directory created meanwhile is watched from now on (before the look).
+        follow()  // A directory created meanwhile is watched from now on (before the look).
         return true
     }
 }

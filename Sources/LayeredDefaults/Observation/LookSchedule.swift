@@ -13,14 +13,14 @@
 /// and the next ones twice as far each time: two or three looks see one of our commits, the later ones
 /// a slow sync. Each look is cheap (an observation whose stamp did not move reads nothing).
 ///
-/// NB: a sync can take longer than half a second (a slow or busy disk), and nothing but a look tells
+/// A sync can take longer than half a second (a slow or busy disk), and nothing but a look tells
 /// when its header is written. So the last look asks whether another process has a transaction open
 /// on a followed database (SQLite's read locks, see ``DomainStore/anotherProcessMayBeCommitting``): a
 /// commit is made inside one and ends it only once published. While one is open, looking goes on; the
 /// first look that finds none open sees every commit made before it. A process that keeps a
 /// transaction open (the `sqlite3` shell after `BEGIN`) keeps the looks going as long.
 ///
-/// NB: a burst of commits (this process's own write the `-wal` too, and their observers of other keys
+/// A burst of commits (this process's own write the `-wal` too, and their observers of other keys
 /// re-read at each look, since their stamps moved) is looked at about every 3 ms (``burstSpacing``),
 /// not once a commit and not never: events that cannot bring the next look sooner are left unread.
 /// Looks every 1 ms slowed a durable write with 100 observers of other keys past its target (the looks
@@ -64,7 +64,7 @@ struct LookSchedule {
 
     /// True when an event at `now` would bring the next look sooner: else events may wait unread.
     ///
-    /// NB: so a burst of events wakes the waiter once a look, not once an event.
+    /// So a burst of events wakes the waiter once a look, not once an event.
     func wantsEvents(at now: ContinuousClock.Instant) -> Bool {
         guard let deadline else { return true }
         let burst = lastLook.map { now - $0 < Self.burstSpacing } ?? false

@@ -132,7 +132,7 @@ final class ObservationCenter: Sendable {
     /// (nil: it may have changed any key): wakes the evaluating thread when an observation may be
     /// concerned, and returns at once.
     ///
-    /// NB: an observation of other keys is not evaluated: its stamp moved, its value cannot have. The next
+    /// An observation of other keys is not evaluated: its stamp moved, its value cannot have. The next
     /// poll re-reads it, as it would for another process's commit (which may have come with this change).
     /// - Returns: true when an evaluation is asked for (or was already pending).
     @discardableResult
@@ -169,7 +169,7 @@ final class ObservationCenter: Sendable {
         var schedule = LookSchedule()
         var followed: (count: Int, nextID: UInt64)? = nil
         var nextPoll: ContinuousClock.Instant? = nil
-        var firstPass = true  // NB: see `wake()`.
+        var firstPass = true  // See `wake()`.
         while true {
             if !firstPass {
                 let idle = count.load(ordering: .sequentiallyConsistent) == 0
@@ -182,7 +182,7 @@ final class ObservationCenter: Sendable {
                 if due { schedule.looked(at: now, anotherProcessMayBeCommitting: anotherProcessMayBeCommitting) }
                 let pollDue = nextPoll.map { $0 <= now } ?? false
                 if pollDue { nextPoll = now + Self.pollInterval }
-                // NB: an event on another file of a watched directory (another domain's) asks for nothing.
+                // An event on another file of a watched directory (another domain's) asks for nothing.
                 guard wakeup.woken || due || pollDue else { continue }
             }
             firstPass = false
@@ -195,7 +195,7 @@ final class ObservationCenter: Sendable {
                 // NB: called outside the registrations' lock, as evaluations are: they take the stores'.
                 let unwatched = events.follow(databases: sources.flatMap { $0().compactMap(\.path) })
                 followed = observed
-                // NB: a missing directory (a layer not installed) holds no database an observation searches.
+                // A missing directory (a layer not installed) holds no database an observation searches.
                 let mustPoll = !unwatched.failed.isEmpty
                 polling.store(mustPoll, ordering: .sequentiallyConsistent)
                 if !mustPoll {

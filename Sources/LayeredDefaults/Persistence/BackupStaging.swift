@@ -51,7 +51,7 @@ final class BackupStaging {
     /// Flushes the complete copy to disk and renames it to the destination; unless `replacing`, only
     /// when nothing is there. Then removes the staging directory.
     ///
-    /// NB: without `replacing`, the name is first claimed with an empty file made with `O_EXCL`, which
+    /// Without `replacing`, the name is first claimed with an empty file made with `O_EXCL`, which
     /// fails when anything is there (another writer's file, appeared since the first look); the rename
     /// then replaces only that claim.
     /// - Throws: ``DefaultsError/backupExists(path:)``, or a file-system error naming the destination;

@@ -15,7 +15,7 @@ struct CachedView {
     /// Keys known to be absent, at most ``absentLimit``; none in a complete view (a key not in ``values``
     /// is absent there).
     ///
-    /// NB: apart from ``values``, not as `PreferenceValue?` entries in it: a complete view can then keep the
+    /// Apart from ``values``, not as `PreferenceValue?` entries in it: a complete view can then keep the
     /// very dictionary a whole-domain read returned (copy-on-write shares its storage), instead of a copy.
     private(set) var absent: Set<String> = []
     /// True when ``values`` holds every stored key: a key not in it is absent.
@@ -94,7 +94,7 @@ struct CachedView {
     private mutating func set(_ value: PreferenceValue?, forKey key: String) {
         guard let value else {
             values.removeValue(forKey: key)
-            // NB: a complete view needs no absent key: a key not in it is absent.
+            // A complete view needs no absent key: a key not in it is absent.
             guard !isComplete else { return }
             if absent.count >= Self.absentLimit { absent.removeAll(keepingCapacity: true) }
             absent.insert(key)

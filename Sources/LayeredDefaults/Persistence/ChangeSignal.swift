@@ -39,7 +39,7 @@ final class ChangeSignal: Sendable {
     /// The signal of a database that `connection` has open and has read from: its WAL-index header when
     /// it is in WAL mode, else a signal that reports every check as a change.
     ///
-    /// NB: `PRAGMA journal_mode` (compiled, run and finalized: a noticeable share of an open) is
+    /// `PRAGMA journal_mode` (compiled, run and finalized: a noticeable share of an open) is
     /// asked only when the header ``FileAdmission`` judged (`headerSaysWAL`) and the connection disagree or
     /// cannot tell: the header says WAL (bytes 18 and 19 are 2) and SQLite has a log open for the
     /// connection (``Connection/hasLogOpen``), or it is a new file, or one switched since its header was read.

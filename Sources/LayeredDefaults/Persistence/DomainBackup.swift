@@ -32,7 +32,7 @@ enum DomainBackup {
         }
         defer { connection.close() }
         try store.copyContents(into: connection)
-        // NB: a copy of a database in WAL mode says so in its header; rollback mode makes it one
+        // A copy of a database in WAL mode says so in its header; rollback mode makes it one
         // self-contained file, with no `-wal` or `-shm` left beside it once closed.
         do {
             _ = try connection.text("PRAGMA journal_mode = DELETE")

@@ -57,14 +57,14 @@ package enum DomainFiles {
         let descriptor = open(path + "-shm", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        // NB: SQLite's WAL-index locks are bytes 120-127 of the -shm (WALINDEX_LOCK_OFFSET, eight locks),
+        // SQLite's WAL-index locks are bytes 120-127 of the -shm (WALINDEX_LOCK_OFFSET, eight locks),
         // the DMS byte the one after them (unix VFS: UNIX_SHM_DMS); any lock there is a connection's.
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = 120
         lock.l_len = 9
-        // NB: a lock that cannot be asked about is taken for a process's: skipping is the safe mistake.
+        // A lock that cannot be asked about is taken for a process's: skipping is the safe mistake.
         guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return true }
         return lock.l_type != Int16(F_UNLCK)
     }

@@ -45,7 +45,7 @@ final class DomainStore: Sendable {
         self.name = name
         self.path = path
         self.identity = identity
-        // NB: the connection has read the database, so SQLite has opened (or made) its log and its index.
+        // The connection has read the database, so SQLite has opened (or made) its log and its index.
         self.companions =
             path == nil || unavailable != nil
             ? []
@@ -71,7 +71,7 @@ final class DomainStore: Sendable {
             if mayCheckpoint(files) { _ = table.connection.checkpoint() }
             table.connection.setCheckpointOnClose(false)
         }
-        // NB: `signal` points into the connection's mapping of the -shm file; nothing reads it from here on.
+        // `signal` points into the connection's mapping of the -shm file; nothing reads it from here on.
         table.connection.close()
     }
 
@@ -105,7 +105,7 @@ final class DomainStore: Sendable {
     var filesAtPath: FilesAtPath {
         guard let path, let identity else { return .opened }
         guard let found = FileIdentity(ofFileAt: path) else { return .databaseGone }
-        // NB: nothing allocated while every file is the one opened: this runs in every write.
+        // Nothing allocated while every file is the one opened: this runs in every write.
         var replaced: [String] = []
         if found != identity { replaced.append(path) }
         for companion in companions where FileIdentity(ofFileAt: companion.path) != companion.identity {
@@ -144,7 +144,7 @@ final class DomainStore: Sendable {
     /// this store's connection opened, or its `-wal` or `-shm` was deleted (see ``filesAtPath``): its
     /// commits would mix with another file's, or be lost.
     ///
-    /// NB: a database path that names nothing is allowed: a root renamed while the store is open (its
+    /// A database path that names nothing is allowed: a root renamed while the store is open (its
     /// file is found by identity, see ``StoreRegistry/store(named:create:)``) looks the same as a deleted file.
     /// - Throws: ``DefaultsError/replacedFile(suite:path:)``.
     private func refuseWritingIfReplaced() throws {
@@ -180,7 +180,7 @@ final class DomainStore: Sendable {
                         complete: false, unavailable: .readOnly(suite: name, key: nil))
                 }
                 connection.setCheckpointOnClose(true)
-                // NB: compiling the first read's statement now reads and checks the schema, as opening always
+                // Compiling the first read's statement now reads and checks the schema, as opening always
                 // did (a damaged one fails here), at no cost of its own: the read finds it compiled. And
                 // `synchronous = NORMAL` is set by the first write (see ``PreferencesTable/begin()``), as a
                 // minimal app sets it: a store that is only read never compiles it.
@@ -198,7 +198,7 @@ final class DomainStore: Sendable {
 
     /// A private, empty domain in memory; with `unavailable`, every write fails with that error.
     static func inMemory(name: String, unavailable: DefaultsError? = nil) -> DomainStore {
-        // NB: opening and preparing an empty in-memory database cannot fail short of memory exhaustion.
+        // Opening and preparing an empty in-memory database cannot fail short of memory exhaustion.
         let connection = try! Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
         _ = try! Schema.prepare(connection, path: ":memory:", inMemory: true)
         return DomainStore(
@@ -252,7 +252,7 @@ final class DomainStore: Sendable {
             } catch {
                 throw failure(error, key: key)
             }
-            // NB: re-entered from a transaction's body, the query saw that transaction's uncommitted changes.
+            // Re-entered from a transaction's body, the query saw that transaction's uncommitted changes.
             if keepingQueried, !reentered { view.withLock { $0.remember(value, forKey: key, readIn: generation) } }
             return value
         }
@@ -300,7 +300,7 @@ final class DomainStore: Sendable {
     /// transaction open (``Connection/anotherProcessHasTransactionOpen``), or this process is using the
     /// store's connection now and so cannot ask. False in memory.
     ///
-    /// NB: never waits: the lock is only tried, so a look never waits for a transaction of this process.
+    /// Never waits: the lock is only tried, so a look never waits for a transaction of this process.
     var anotherProcessMayBeCommitting: Bool {
         guard path != nil else { return false }
         return tableLock.withLockIfAvailable { table.connection.anotherProcessHasTransactionOpen } ?? true
@@ -364,7 +364,7 @@ final class DomainStore: Sendable {
                 if !asOneStatement { try table.commit() }
                 wroteLog = table.connection.walCommitCount != commitsBefore
             } catch {
-                // NB: a statement that failed in autocommit rolled itself back.
+                // A statement that failed in autocommit rolled itself back.
                 if !asOneStatement { table.rollback() }
                 throw failure(error, key: key)
             }
@@ -380,7 +380,7 @@ final class DomainStore: Sendable {
                 $0.patch(changes, removedAll: removedAll, since: before, isOnlyCommit: isOnlyCommit, current: current)
             }
             committed(Commit(store: self, before: before.fingerprint, after: current, isOnlyCommit: isOnlyCommit))
-            // NB: only a commit that wrote to a log asks for a checkpoint: never an in-memory store's.
+            // Only a commit that wrote to a log asks for a checkpoint: never an in-memory store's.
             if wroteLog {
                 headerAfterOwnCommit.withLock { $0 = isOnlyCommit ? current : nil }
                 idleCheckpoint?.arm(commits: table.connection.walCommitCount)
@@ -415,7 +415,7 @@ final class DomainStore: Sendable {
     /// from its path (see ``mayCheckpoint(_:)``).
     func checkpointIfIdle() {
         guard mayCheckpoint(filesAtPath) else { return }
-        // NB: the timer's thread (or a test's) holds no store's lock, so it is never refused.
+        // The timer's thread (or a test's) holds no store's lock, so it is never refused.
         try? tableLock.withLock { _ in
             idleCheckpoint?.fire(commitsNow: table.connection.walCommitCount) { _ = table.connection.checkpoint() }
         }
@@ -452,7 +452,7 @@ final class DomainStore: Sendable {
     /// - Throws: what `body` throws, or ``DefaultsError/otherSuiteInTransaction(suite:transactionSuite:)``
     ///   at once, without running it, from inside another store's transaction (see ``FromAnotherTransaction``).
     ///
-    /// NB: never inlined: inlined, it made the hit path of ``value(forKey:fromAnotherTransaction:)``
+    /// Never inlined: inlined, it made the hit path of ``value(forKey:fromAnotherTransaction:)``
     /// longer (`scripts/perf-budget.sh` tells).
     @inline(never)
     private func withTable<T>(

@@ -10,7 +10,7 @@ public struct DomainTransaction: ~Copyable {
     /// The keys changed so far, with their new values (nil: removed), in order (a later change of a
     /// key supersedes an earlier one), for the in-memory view.
     ///
-    /// NB: a list, not a dictionary: a batch of writes pays no hashing here; the view is patched in order.
+    /// A list, not a dictionary: a batch of writes pays no hashing here; the view is patched in order.
     var changes: [(key: String, value: PreferenceValue?)] = []
     /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
     var removedAll = false
@@ -61,7 +61,7 @@ public struct DomainTransaction: ~Copyable {
     mutating func write(_ value: PreferenceValue?, forKey key: String, declared: PreferenceSchema.Entry?) throws {
         // NB: before the key is hashed (see `String.isStreamSafe`).
         guard !key.isEmpty, key.isStreamSafe else { throw DefaultsError.invalidKey(suite: suiteName) }
-        // NB: every change of a row by any API comes here or to `removeAll`, so these checks cover them all.
+        // Every change of a row by any API comes here or to `removeAll`, so these checks cover them all.
         try rules.check(value, forKey: key, declared: declared, suite: suiteName)
         try value?.checkStorable(suite: suiteName, key: key)
         try recordingFailure { try table.set(value, forKey: key) }
@@ -103,7 +103,7 @@ public struct DomainTransaction: ~Copyable {
     ///   or what ``write(_:forKey:)`` throws.
     @discardableResult
     public mutating func replaceAll(with values: [String: PreferenceValue]) throws -> [String] {
-        // NB: the schema's refusal names the first key in order, the same every time, not the first a
+        // The schema's refusal names the first key in order, the same every time, not the first a
         // dictionary happens to give.
         if rules.schema != nil {
             for key in values.keys.sorted() where !rules.forcedKeys.contains(key) {

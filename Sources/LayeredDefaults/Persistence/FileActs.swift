@@ -68,7 +68,7 @@ package enum FileActs {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw Failure(code: errno, path: temporary) }
         var failure: Int32?
-        // NB: the umask may have taken bits off the mode (0400 of 0600 under umask 0277, none under
+        // The umask may have taken bits off the mode (0400 of 0600 under umask 0277, none under
         // 0777); this only gives them back, so the file never has more than `mode` at any moment.
         if fchmod(descriptor, mode) != 0 { failure = errno }
         if failure == nil { failure = writeAll(data, to: descriptor) }
@@ -146,7 +146,7 @@ package enum FileActs {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .fileSystem(errno, path: path, operation: "read") }
         guard status.st_mode & S_IFMT == S_IFREG else { throw .unsafePath(path: path) }
-        // NB: read at most one byte past the limit, whatever the file's size says.
+        // Read at most one byte past the limit, whatever the file's size says.
         var bytes = [UInt8](repeating: 0, count: limit + 1)
         var count = 0
         while count < bytes.count {

@@ -32,7 +32,7 @@ enum FileAdmission {
     /// - Throws: ``DefaultsError/system(_:path:operation:suite:)`` for any other failure.
     static func create(_ path: String, suite: String) throws -> stat? {
         do throws(FileActs.Failure) {
-            // NB: whatever the umask: SQLite gives the -wal and -shm the file's mode.
+            // Whatever the umask: SQLite gives the -wal and -shm the file's mode.
             try FileActs.createExclusively(path, mode: 0o600)
         } catch let failure where failure.code == EACCES || failure.code == EROFS {
             return nil
@@ -59,7 +59,7 @@ enum FileAdmission {
     ///   or a storage error.
     static func open(_ path: String, status: stat, suite: String, busyTimeoutMilliseconds: Int32) throws -> Candidate {
         try refuseUnsafe(path, status)
-        // NB: not `NSString.deletingLastPathComponent`, a measurable part of opening a store (bridging):
+        // Not `NSString.deletingLastPathComponent`, a measurable part of opening a store (bridging):
         // the path is `<directory>/<name>.sqlite3` (see ``StoreRegistry/path(of:inDirectory:)``).
         let directory = StoreRegistry.directory(of: path)
         var log = stat()
@@ -69,7 +69,7 @@ enum FileAdmission {
         do {
             connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, immutable: snapshot)
         } catch let error as SQLiteError {
-            // NB: opening reads nothing but the header, so it fails for the file, never for its content.
+            // Opening reads nothing but the header, so it fails for the file, never for its content.
             if error.systemErrno == EACCES || error.systemErrno == EPERM { throw DefaultsError.permissionDenied(path: path) }
             throw DefaultsError.storage(error, suite: suite, key: nil)
         }
@@ -114,7 +114,7 @@ enum FileAdmission {
         case S_IFREG: break
         default: throw DefaultsError.corruptStore(path: path, reason: "not a regular file")
         }
-        // NB: more than one link is a second name. No link at all is a file unlinked while it was looked
+        // More than one link is a second name. No link at all is a file unlinked while it was looked
         // at (a store of the same file closing in this process deletes its -wal and -shm): not a second name.
         guard status.st_nlink <= 1 else { throw DefaultsError.hardLinked(path: path) }
         guard !isMountRoot(path) else { throw DefaultsError.mountPoint(path: path) }
@@ -130,7 +130,7 @@ enum FileAdmission {
     /// there (`mount --bind file path`) is a second path to the same file, with the same inode and still
     /// one link, which `lstat` cannot tell from a file of its own.
     ///
-    /// NB: only Linux reports it (`statx`, `STATX_ATTR_MOUNT_ROOT`, since Linux 5.8; an older kernel
+    /// Only Linux reports it (`statx`, `STATX_ATTR_MOUNT_ROOT`, since Linux 5.8; an older kernel
     /// cannot tell, and the file passes). Elsewhere a file cannot be mounted on another.
     private static func isMountRoot(_ path: String) -> Bool {
         #if os(Linux)
@@ -174,7 +174,7 @@ enum FileAdmission {
             let journalSize = lstat(path + "-journal", &status) == 0 ? Int(status.st_size) : 0
             guard first == HeaderSnapshot(connection) else { continue }
             let isOurs = try judge(first, logSize: logSize, path: path)
-            // NB: a log without frames (absent, or emptied) and no rollback journal with content hold no other
+            // A log without frames (absent, or emptied) and no rollback journal with content hold no other
             // page 1 than the file's: the header read is the file as it stands. With either, SQLite may know
             // better (a hot journal is rolled back at its first read, putting back the page 1 it holds), and
             // is asked.
@@ -236,7 +236,7 @@ enum FileAdmission {
             }
             return true
         case 0:
-            // NB: our own file has its application id on page 1 from its first checkpoint on; before that
+            // Our own file has its application id on page 1 from its first checkpoint on; before that
             // it is one page (the WAL switch writes page 1) and the rest is in its log.
             if snapshot.size / pageSize >= 2, logSize == 0 { throw DefaultsError.foreignDatabase(path: path) }
             return false

@@ -17,7 +17,7 @@ import Synchronization
 final class IdleCheckpoint: Sendable {
     /// How long a store must have committed nothing before its log is checkpointed.
     ///
-    /// NB: 100 ms: writes made by hand (a click, a keystroke, the end of a drag) are mostly further
+    /// 100 ms: writes made by hand (a click, a keystroke, the end of a drag) are mostly further
     /// apart than that, writes of one burst closer; and a store is checkpointed no more often.
     static let quietPeriod = Duration.milliseconds(100)
 
@@ -28,7 +28,7 @@ final class IdleCheckpoint: Sendable {
     private let armedAt = Lock<UInt64?>(nil)
     /// What the timer's firing calls (see ``start(_:)``), and the timer, once the first arming made it.
     ///
-    /// NB: made lazily: making, activating and cancelling a dispatch source at each open and close is a
+    /// Made lazily: making, activating and cancelling a dispatch source at each open and close is a
     /// cost most stores would pay for nothing: most stores opened are only read. Apart from ``armedAt``, so that a
     /// commit finding the timer armed (most of a burst's) takes one small lock, as before.
     private let timer = Lock<(handler: (@Sendable () -> Void)?, source: (any DispatchSourceTimer)?)>((nil, nil))

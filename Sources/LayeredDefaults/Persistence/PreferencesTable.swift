@@ -17,7 +17,7 @@ final class PreferencesTable {
 
     /// The point read of one row by its key column: the statement of ``value(forKey:)``.
     ///
-    /// NB: one constant, so that ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)``, which
+    /// One constant, so that ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)``, which
     /// compiles it (reading and checking the schema), and the first read find it in the connection's cache.
     static let pointRead: StaticString = "SELECT type, value FROM preferences WHERE key = ?"
 
@@ -42,7 +42,7 @@ final class PreferencesTable {
     private func value(inRowKeyed text: String, forKey name: String) throws -> PreferenceValue? {
         let statement = try connection.statement(Self.pointRead)
         defer { statement.reset() }
-        // NB: the key lent to the statement, not copied, while it steps to its row.
+        // The key lent to the statement, not copied, while it steps to its row.
         var key = text
         guard
             try key.withUTF8({ bytes in
@@ -59,11 +59,11 @@ final class PreferencesTable {
     /// The key columns of the rows that hold `storedKey` in another form than its stored one (written by
     /// an earlier version or another program), in byte order.
     ///
-    /// NB: a scan of the domain, which only a miss or a removal of a non-ASCII key pays.
+    /// A scan of the domain, which only a miss or a removal of a non-ASCII key pays.
     /// - Throws: ``SQLiteError``.
     private func otherForms(of storedKey: String) throws -> [String] {
         guard StoredKey.mayHaveOtherForms(storedKey) else { return [] }
-        // NB: the WHERE keeps the keys holding a non-ASCII byte (more bytes than characters) in C, instead of
+        // The WHERE keeps the keys holding a non-ASCII byte (more bytes than characters) in C, instead of
         // making a Swift string of every key of the domain.
         let statement = try connection.statement(
             "SELECT key FROM preferences WHERE length(key) <> length(CAST(key AS BLOB)) ORDER BY key")
@@ -260,7 +260,7 @@ final class PreferencesTable {
 
     /// Sets `synchronous = NORMAL`: in WAL mode, durable at each commit, the log synced at checkpoints only.
     ///
-    /// NB: set by the first write, not at open: reads do not depend on it, and an opened store that is
+    /// Set by the first write, not at open: reads do not depend on it, and an opened store that is
     /// only read (most are) never compiles it. Out of line, so that every later ``begin()`` stays small.
     @inline(never)
     private func setDurability() throws {

@@ -83,7 +83,7 @@ package enum Schema {
     /// file already through ``FileAdmission``) is a whole, healthy store of ours: our application id, a
     /// schema version this one reads, both tables, and `PRAGMA quick_check`.
     ///
-    /// NB: stricter than opening a domain, which accepts an empty file (a new domain) and checks pages only
+    /// Stricter than opening a domain, which accepts an empty file (a new domain) and checks pages only
     /// when the header suggests some are missing: a restore replaces everything, so what it copies must be
     /// known good first.
     /// - Throws: ``DefaultsError/invalidBackup(path:reason:)``, or a storage error when it cannot be read.
@@ -115,7 +115,7 @@ package enum Schema {
 
     /// A file of ours, checked for missing pages when its header suggests some are missing.
     ///
-    /// NB: a store whose main file lost pages beside a log can still open, and fail only on the first
+    /// A store whose main file lost pages beside a log can still open, and fail only on the first
     /// read of a missing page, after checkpoints had written into it. `quick_check` finds that, but costs
     /// milliseconds for a large store, so it runs only when ``FileAdmission/checkHeader(_:path:)`` saw the file shorter
     /// than its header says; a corrupt page found later is reported as

@@ -10,7 +10,7 @@ final class StoreRegistry: Sendable {
     let root: URL?
     /// ``root``'s path, without a trailing slash.
     ///
-    /// NB: paths are joined as strings: building and reading `URL`s would be a cost of every open.
+    /// Paths are joined as strings: building and reading `URL`s would be a cost of every open.
     let rootPath: String?
     /// The private stores of an in-memory registry.
     private let memoryStores = Lock<[String: DomainStore]>([:])
@@ -58,7 +58,7 @@ final class StoreRegistry: Sendable {
 
     /// `root` standardized (`standardizedFileURL`) and its path without a trailing slash.
     ///
-    /// NB: standardizing a URL and reading its path is a measurable part of opening a store, and a
+    /// Standardizing a URL and reading its path is a measurable part of opening a store, and a
     /// process opens its stores under one root (or a few, one after another): the last root's are
     /// remembered, and a root equal to it (`==`: the same URL string) costs a comparison. Only
     /// a root that standardizing left as it was, outside `/private/` and `/var/automount/`, is remembered:
@@ -146,7 +146,7 @@ final class StoreRegistry: Sendable {
             found = try FileAdmission.create(path, suite: name)
         }
         guard let found else {
-            // NB: a file this process may not create: nothing is stored, nothing can be.
+            // A file this process may not create: nothing is stored, nothing can be.
             return DomainStore.inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
         }
         return try Self.store(of: FileIdentity(found)) {
@@ -187,7 +187,7 @@ final class StoreRegistry: Sendable {
     /// under `root`: a seam for tests of several stores, "the quiet period has passed".
     static func checkpointIfIdleForTesting(under root: URL) {
         let prefix = StoreRegistry.withoutTrailingSlash(root.standardizedFileURL.resolvingSymlinksInPath().path) + "/"
-        // NB: selected by path before any store is taken: another test's store, released meanwhile, closes at once.
+        // Selected by path before any store is taken: another test's store, released meanwhile, closes at once.
         let stores = entries.withLock { $0.values.filter { $0.path?.hasPrefix(prefix) == true }.compactMap(\.store) }
         for store in stores { store.checkpointIfIdle() }
     }
@@ -209,7 +209,7 @@ final class StoreRegistry: Sendable {
         do throws(FileActs.Failure) {
             try FileActs.createDirectories(root, mode: 0o700)
         } catch let failure where failure.path == root && (failure.code == EACCES || failure.code == EROFS) {
-            // NB: a root this process may not create makes the store read-only.
+            // A root this process may not create makes the store read-only.
         } catch {
             throw DefaultsError.system(error.code, path: error.path, operation: "create the store directory", suite: suite)
         }
@@ -232,7 +232,7 @@ struct FileIdentity: Hashable, Sendable {
     /// The identity of the file at `path`, nil when nothing is there: of the entry itself (`lstat`), or
     /// with `followingLinks` of what a symbolic link there names (`stat`).
     ///
-    /// NB: through `withCString`, which lends a native string's own bytes: the implicit conversion of a
+    /// Through `withCString`, which lends a native string's own bytes: the implicit conversion of a
     /// `String` argument copied it into a new array, at each call. Always inlined: a write makes three
     /// calls, which out of line cost it more (`scripts/perf-budget.sh` measures it).
     @inline(__always)

@@ -36,7 +36,7 @@ enum StoredKey {
 
     /// True when every byte of `text` is ASCII.
     private static func isASCII(_ text: String) -> Bool {
-        // NB: over the contiguous bytes (any native string): walking the `UTF8View` index by index costs
+        // Over the contiguous bytes (any native string): walking the `UTF8View` index by index costs
         // each write a measurable share (docs/PERFORMANCE.md).
         text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } }
             ?? text.utf8.allSatisfy { $0 < 0x80 }

@@ -116,7 +116,7 @@ final class Connection {
             let map = methods.pointee.xShmMap
         else { return nil }
         var region: UnsafeMutableRawPointer?
-        // NB: 32 KiB is SQLite's WAL-index page size (WALINDEX_PGSZ); the region must be asked with it.
+        // 32 KiB is SQLite's WAL-index page size (WALINDEX_PGSZ); the region must be asked with it.
         guard map(file, 0, 32768, 0, &region) == SQLITE_OK, let region else { return nil }
         return UnsafeRawPointer(region)
     }
@@ -126,7 +126,7 @@ final class Connection {
     ///
     /// Read through SQLite's own open file (`xFileSize`, `xRead`), without a lock and without SQLite
     /// looking at them: no transaction is begun, no log or index is opened or created.
-    /// NB: as for ``walIndexHeader()``, no descriptor of our own is opened and closed, which would drop
+    /// As for ``walIndexHeader()``, no descriptor of our own is opened and closed, which would drop
     /// every POSIX lock this process holds on the file.
     func fileStart(count: Int) -> (bytes: [UInt8], size: Int)? {
         guard let file = mainFile, let methods = file.pointee.pMethods,
@@ -136,9 +136,9 @@ final class Connection {
         guard fileSize(file, &size) == SQLITE_OK else { return nil }
         var bytes = [UInt8](repeating: 0, count: min(count, Int(size)))
         guard !bytes.isEmpty else { return (bytes, Int(size)) }
-        // NB: a file that shrank since its size was read is read short (the rest zeroed): the caller, who
+        // A file that shrank since its size was read is read short (the rest zeroed): the caller, who
         // looks twice and compares, sees the size change.
-        // NB: SQLITE_IOERR_SHORT_READ (SQLITE_IOERR | 2 << 8) is a function-like macro Swift cannot import.
+        // SQLITE_IOERR_SHORT_READ (SQLITE_IOERR | 2 << 8) is a function-like macro Swift cannot import.
         let code = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32($0.count), 0) }
         guard code == SQLITE_OK || code == SQLITE_IOERR | 2 << 8 else { return nil }
         return (bytes, Int(size))
@@ -194,7 +194,7 @@ final class Connection {
     /// The connection's one statement cache. Bind every parameter, then step or run; reset a query read
     /// only in part (`defer { statement.reset() }`), which otherwise keeps its read transaction open.
     ///
-    /// NB: found by the address of the static text, so no SQL is hashed or compared (that was a third of
+    /// Found by the address of the static text, so no SQL is hashed or compared (that was a third of
     /// the Swift-side cost of an upsert); equal texts at two addresses are merely two cached statements.
     /// - Throws: ``SQLiteError`` when the SQL does not compile (e.g. the file is not a database).
     func statement(_ sql: StaticString) throws -> Statement {
@@ -234,7 +234,7 @@ private final class WALCommitCounter {
 
 /// The log size, in frames, past which a commit checkpoints: the backstop of the idle checkpoint.
 ///
-/// NB: SQLite's own default (`wal_autocheckpoint`, 1,000 frames, 4 MiB of 4 KiB pages). The store
+/// SQLite's own default (`wal_autocheckpoint`, 1,000 frames, 4 MiB of 4 KiB pages). The store
 /// checkpoints its log once it is idle (``IdleCheckpoint``), so a burst of writes starts from an empty
 /// log and only one of more than 1,000 frames without a pause of a tenth of a second reaches this. A
 /// larger backstop spares longer bursts, but a process that never pauses then stalls as many times longer

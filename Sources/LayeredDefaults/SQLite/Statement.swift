@@ -33,7 +33,7 @@ final class Statement {
 
     /// Resets the statement so it can run again.
     ///
-    /// NB: its bindings are not cleared (`sqlite3_clear_bindings`, a cost of every write): every run binds
+    /// Its bindings are not cleared (`sqlite3_clear_bindings`, a cost of every write): every run binds
     /// every parameter, which a debug build checks at each step.
     func reset() {
         sqlite3_reset(handle)

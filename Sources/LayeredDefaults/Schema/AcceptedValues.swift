@@ -29,7 +29,7 @@ public enum AcceptedValues: Sendable, Hashable {
             return true
         case .choices(let choices):
             if choices.contains(value) { return true }
-            // NB: a number is one choice whether it is written as an integer or as a double (a float key
+            // A number is one choice whether it is written as an integer or as a double (a float key
             // holds integers too): `2` is the choice `2.0`, and `2.0` the choice `2`.
             switch value {
             case .integer(let integer): return choices.contains(.double(Double(integer)))

@@ -82,7 +82,7 @@ final class ApplicableSchema: Sendable {
             source = .configured(configured)
             applies.store(2, ordering: .relaxed)
         } else {
-            // NB: the paths are made at the first read, not here: opening a store must not pay for them.
+            // The paths are made at the first read, not here: opening a store must not pay for them.
             source = .installed(rootPath: rootPath, systemDirectoryPaths: systemDirectoryPaths)
         }
     }
@@ -126,7 +126,7 @@ final class ApplicableSchema: Sendable {
             }
             var schema: PreferenceSchema?
             var failure: DefaultsError?
-            // NB: the last state is the first file that exists, if any does.
+            // The last state is the first file that exists, if any does.
             if case .some(.some(let state)) = states.last {
                 let file = files[states.count - 1]
                 do throws(DefaultsError) {

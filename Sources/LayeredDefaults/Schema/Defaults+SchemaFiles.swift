@@ -89,7 +89,7 @@ extension Defaults {
     /// user's under `rootPath` (none in memory), then each system directory's (paths without a trailing
     /// slash).
     ///
-    /// NB: joined as strings: a store reads them at its first read, and making `URL`s there is a cost of every open.
+    /// Joined as strings: a store reads them at its first read, and making `URL`s there is a cost of every open.
     static func schemaFiles(of suiteName: String, rootPath: String?, systemDirectoryPaths: [String]) -> [String] {
         let file = "/" + schemaDirectoryName + "/" + suiteName + ".json"
         let user = rootPath.map { [$0 + file] } ?? []
@@ -124,7 +124,7 @@ extension Defaults {
         do { data = try schema.jsonData() } catch {
             throw .invalidSchema(suite: schema.suiteName, key: nil, reason: "it cannot be encoded")
         }
-        // NB: a file no reader would accept is never written.
+        // A file no reader would accept is never written.
         guard data.count <= PreferenceSchema.maximumFileSize else {
             throw .invalidSchema(
                 suite: schema.suiteName, key: nil,
@@ -144,7 +144,7 @@ extension Defaults {
             failure: { .fileSystem($0.code, path: directory.path, operation: "lock the schema directory") }
         ) { () throws(DefaultsError) -> SchemaInstallation in
             var outcome = SchemaInstallation.installed
-            // NB: a file that cannot be read as a schema (malformed, too large, a link or a FIFO in its place)
+            // A file that cannot be read as a schema (malformed, too large, a link or a FIFO in its place)
             // is never trusted, and is replaced: installing is how it is repaired.
             if let data = try? readSchemaFile(at: file.path),
                 let installed = try? PreferenceSchema(jsonData: data, path: file.path),

@@ -127,7 +127,7 @@ extension PreferenceSchema: Codable {
         case .valueNotFound(let type, let context): return "\(place(context.codingPath)): null, not \(Self.typeWord(type))"
         case .keyNotFound(let key, let context): return "\(place(context.codingPath + [key])): missing"
         case .dataCorrupted(let context):
-            // NB: the debug descriptions here are this package's own (a member's name, a format number),
+            // The debug descriptions here are this package's own (a member's name, a format number),
             // except JSONSerialization's, which are replaced.
             if context.codingPath.isEmpty, context.underlyingError != nil { return "not valid JSON" }
             return "\(place(context.codingPath)): \(context.underlyingError == nil ? context.debugDescription : "invalid")"

@@ -122,7 +122,7 @@ public struct PreferenceSchema: Sendable, Hashable {
         var names = Set<String>()
         for entry in entries {
             guard !entry.name.isEmpty else { throw invalid(nil, "a key's name is empty") }
-            // NB: a schema file is untrusted text that `prefs` prints to a terminal.
+            // A schema file is untrusted text that `prefs` prints to a terminal.
             guard !Self.holdsControlCharacters(entry.name) else { throw invalid(nil, "a key's name holds a control character") }
             guard names.insert(entry.name).inserted else { throw invalid(entry.name, "the key is declared twice") }
             if let reason = Self.problem(of: entry) { throw invalid(entry.name, reason) }
@@ -143,7 +143,7 @@ public struct PreferenceSchema: Sendable, Hashable {
     /// but for case, or a few edits away (for names of at most 64 characters). For a refusal's "did you mean".
     public func names(nearestTo name: String) -> [String] {
         let folded = name.lowercased()
-        // NB: the distance takes time of the product of the two lengths: a long name is only compared whole.
+        // The distance takes time of the product of the two lengths: a long name is only compared whole.
         let limit = folded.count > 64 ? 0 : max(2, folded.count / 3)
         let scored = keys.compactMap { entry -> (name: String, distance: Int)? in
             let candidate = entry.name.lowercased()

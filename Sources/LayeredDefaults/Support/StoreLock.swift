@@ -52,7 +52,7 @@ final class StoreLock: Sendable {
 
     /// Which store lock the calling thread holds, as seen from this one.
     @inline(__always) var holding: Holding {
-        // NB: this thread's own count is seen by itself: 0 means it holds no lock.
+        // This thread's own count is seen by itself: 0 means it holds no lock.
         guard Self.heldCount.load(ordering: .relaxed) != 0, let held = pthread_getspecific(Self.held) else { return .none }
         if held == UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()) { return .this }
         return .other(suite: Unmanaged<StoreLock>.fromOpaque(held).takeUnretainedValue().suite)

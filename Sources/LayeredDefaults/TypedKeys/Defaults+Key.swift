@@ -116,7 +116,7 @@ extension Defaults {
         /// This key's entry in a schema: its name, type, content, default, summary, description and
         /// accepted values.
         ///
-        /// NB: the type is the Swift type's (``PreferenceRepresentable/schemaType``), else that of the
+        /// The type is the Swift type's (``PreferenceRepresentable/schemaType``), else that of the
         /// default's stored form; a default that cannot be stored (a failing ``CodablePreference``) is
         /// left out, and ``PreferenceSchema/init(suiteName:version:entries:allowsUndeclaredKeys:)`` lets it be.
         public var schemaEntry: PreferenceSchema.Entry {
@@ -191,16 +191,16 @@ extension Defaults {
     ///   ``DefaultsError/unencodableValue(suite:key:type:)``, or a storage error; nothing changes then.
     @discardableResult
     public func update<Value>(_ key: Key<Value>, _ transform: (inout Value) throws -> Void) throws -> Value {
-        // NB: through the untyped update, the one atomic read-modify-write (forced keys refused there).
+        // Through the untyped update, the one atomic read-modify-write (forced keys refused there).
         var updated = key.defaultValue
         try update(forKey: key.name, declared: key.declaredEntry?.entry) { stored in
             if let stored {
-                // NB: thrown, not reported: the report of a read is once per key, and an update must
+                // Thrown, not reported: the report of a read is once per key, and an update must
                 // never go on as if nothing were stored.
                 guard let value = Value(preferenceValue: stored) else {
                     throw DefaultsError.mismatchedValue(suite: suiteName, key: key.name, type: "\(Value.self)")
                 }
-                // NB: a value the key's entry refuses reads as the default: an update of it would be an update
+                // A value the key's entry refuses reads as the default: an update of it would be an update
                 // of a value no read sees.
                 if let entry = schema?.entry(named: key.name) ?? key.declaredEntry?.entry, !entry.accepts(stored) {
                     throw DefaultsError.storedValueNotAccepted(suite: suiteName, key: key.name, accepts: entry.acceptedPhrase)

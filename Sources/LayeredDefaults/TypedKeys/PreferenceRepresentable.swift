@@ -241,7 +241,7 @@ extension PreferenceRepresentable {
     /// The preference stored for this value, or nil when it is an optional's nil (nothing is stored).
     func storedForm() throws -> PreferenceValue? {
         guard let optional = Self.self as? any OptionalPreference.Type else { return try preferenceValue() }
-        // NB: opens the optional type so that its nil can be told apart (a generic `Self` cannot be
+        // Opens the optional type so that its nil can be told apart (a generic `Self` cannot be
         // compared with nil); `self as! T` casts a value to its own type.
         func stored<T: OptionalPreference>(_: T.Type) throws -> PreferenceValue? { try T.storedForm(of: self as! T) }
         return try stored(optional)
