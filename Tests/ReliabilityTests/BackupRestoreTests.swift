@@ -44,8 +44,16 @@ struct BackupRestoreTests {
             let killed = try ChildProcess.fixture(
                 root, "app", ["backup", backups.appendingPathComponent("first.sqlite3").path],
                 options: ["--stalled-sync", "600000"])
+            // NB: the child locks its staging directory only after making it, and a sweep may take an
+            // unlocked one (the child then makes another): wait for the copy inside it, made once locked.
+            let isCopying = {
+                let staged = try entries()
+                guard staged.count == 1 else { return false }
+                let inside = try? FileManager.default.contentsOfDirectory(atPath: backups.appendingPathComponent(staged[0]).path)
+                return inside?.isEmpty == false
+            }
             let deadline = ContinuousClock.now + .seconds(30)
-            while try entries().isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
+            while try !isCopying() && ContinuousClock.now < deadline { usleep(10_000) }
             let inProgress = try entries()
             #expect(inProgress.count == 1 && inProgress[0].hasPrefix(".first.sqlite3.backup-"), "\(inProgress)")
 
