@@ -107,12 +107,7 @@ public final class ChildProcess {
     private func fill(before deadline: ContinuousClock.Instant) throws {
         let descriptor = output.fileHandleForReading.fileDescriptor
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let remaining = deadline - .now
-        // NB: rounded up, and at most a day (far past any test's deadline): poll takes an Int32.
-        let (seconds, attoseconds) = remaining.components
-        let milliseconds =
-            remaining <= .zero ? 0 : Int32(min(seconds, 86_400) * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
-        let ready = poll(&entry, 1, milliseconds)
+        let ready = poll(&entry, 1, (deadline - .now).wholeMilliseconds)
         if ready == 0 || (ready < 0 && errno != EINTR) {
             send(SIGKILL)
             process.waitUntilExit()
