@@ -1,4 +1,5 @@
 import LayeredDefaults
+import LayeredDefaultsCompatibility
 
 /// `prefs read [<domain> [<key>]]`: prints a value, a whole domain, or every domain.
 enum Read: Command {
@@ -39,8 +40,9 @@ enum Read: Command {
             context.console.print(context.json ? try Output.jsonLine(value) : Output.text(of: value))
             // NB: read as the app reads it too, so that a value its schema refuses (it reads as the default
             // there) is named in a warning, by the store's own report.
-            _ = try? context.existingDefaults(domain)?.value(forKey: key)
-            if (try? context.layersBelow(domain).objectIsForced(forKey: key)) == true {
+            let app = try? context.existingDefaults(domain)
+            _ = try? app?.value(forKey: key)
+            if app?.objectIsForced(forKey: key) == true {
                 context.console.warn(
                     "the managed domain forces key '\(key)' of domain '\(domain)': the app reads its value instead (prefs --managed read \(domain) \(key))",
                     json: context.json)
