@@ -56,8 +56,8 @@ extension Defaults {
         guard suiteName != self.suiteName, suiteName != Self.globalDomain else { return }
         let store = try registry.store(named: suiteName)!
         searchList.change { state in
-            state.suites.removeAll { $0 === store }
-            state.suites.insert(store, at: 0)
+            state.suites.removeAll { $0.openStore === store }
+            state.suites.insert(DomainSlot(store), at: 0)
         }
         postChange()
     }

@@ -1,0 +1,67 @@
+/// A layer of domain files: the managed domain, the persistent domain, a suite, the global domain, the
+/// system domain. Each of its domains is a ``DomainSlot``; the first that holds a key answers.
+struct StoreLayer: SearchLayer {
+    let layer: Defaults.Layer
+    /// The layer's domains, in search order (several for the managed and system layers: one under each
+    /// system directory).
+    let domains: [DomainSlot]
+    /// True for the managed and system layers, which this process never writes: read from inside a
+    /// transaction's body without waiting (see ``DomainStore/FromAnotherTransaction``).
+    let isReadOnly: Bool
+
+    var forces: Bool { layer == .managed }
+
+    var openStores: [DomainStore] { domains.compactMap(\.openStore) }
+
+    func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {
+        var firstOrigin: String?
+        for domain in domains {
+            let store: DomainStore
+            do {
+                guard let opened = try domain.store() else { continue }
+                store = opened
+            } catch {
+                return .failed(error, origin: domain.path, undecodable: false)
+            }
+            if firstOrigin == nil { firstOrigin = store.path }
+            let answer = Self.answer(forKey: key, in: store, isReadOnly: isReadOnly, remembered: remembered)
+            if case .missing = answer { continue }
+            return answer
+        }
+        return .missing(origin: firstOrigin ?? domains.first?.path, noFile: domains.allSatisfy { $0.openStore == nil })
+    }
+
+    /// The answer of one store for `key` (see ``SearchLayer/answer(forKey:as:remembered:)``).
+    static func answer(forKey key: String, in store: DomainStore, isReadOnly: Bool, remembered: Bool) -> LayerAnswer {
+        do {
+            guard
+                let value = try store.value(
+                    forKey: key, fromAnotherTransaction: isReadOnly ? .answeredWithoutWaiting : .refused,
+                    keepingQueried: !remembered)
+            else { return .missing(origin: store.path, noFile: false) }
+            return .found(value, origin: store.path)
+        } catch let error as DefaultsError where error.isUndecodableValue {
+            return .failed(error, origin: store.path, undecodable: true)
+        } catch {
+            return .failed(error, origin: store.path, undecodable: false)
+        }
+    }
+
+    func values(typedBy schema: PreferenceSchema?) -> LayerValues {
+        var result = LayerValues()
+        for domain in domains.reversed() {
+            do {
+                guard let store = try domain.store() else { continue }
+                let (values, undecodable) = try store.allValues(
+                    fromAnotherTransaction: isReadOnly ? .answeredWithoutWaiting : .refused)
+                result.undecodable += undecodable
+                // The first domain that holds anything is taken whole: the result then shares the storage
+                // of the store's view (copy-on-write) instead of copying a large domain key by key.
+                if result.values.isEmpty { result.values = values } else { result.values.merge(values) { _, new in new } }
+            } catch {
+                result.failure = result.failure ?? error
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,46 @@
+/// A layer of values held in memory: the argument domain (launch arguments, read as each key's schema
+/// type) and the registration domain.
+struct ValuesLayer: SearchLayer {
+    let layer: Defaults.Layer
+    let values: [String: PreferenceValue]
+
+    var forces: Bool { false }
+    var openStores: [DomainStore] { [] }
+
+    func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {
+        let origin = layer == .arguments ? "-" + key : nil
+        guard let value = values[key] else { return .missing(origin: nil, noFile: false) }
+        guard layer == .arguments, let type else { return .found(value, origin: origin) }
+        return .found(type.value(ofArgument: value), origin: origin)
+    }
+
+    func values(typedBy schema: PreferenceSchema?) -> LayerValues {
+        guard layer == .arguments, let schema else { return LayerValues(values: values) }
+        return LayerValues(
+            values: Dictionary(
+                uniqueKeysWithValues: values.map { key, argument in
+                    (key, schema.entry(named: key)?.type.map { $0.value(ofArgument: argument) } ?? argument)
+                }))
+    }
+}
+
+/// The last layer: the defaults of the schema that applies to the persistent domain.
+struct SchemaDefaultLayer: SearchLayer {
+    /// The schema that applies, as last read (see ``ApplicableSchema/forReading``).
+    let schema: ApplicableSchema
+
+    var layer: Defaults.Layer { .schemaDefault }
+    var forces: Bool { false }
+    var openStores: [DomainStore] { [] }
+
+    func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {
+        guard let value = schema.forReading?.entry(named: key)?.defaultValue else { return .missing(origin: nil, noFile: false) }
+        return .found(value, origin: nil)
+    }
+
+    func values(typedBy schema: PreferenceSchema?) -> LayerValues {
+        LayerValues(
+            values: Dictionary(
+                uniqueKeysWithValues: (self.schema.forReading?.keys ?? []).compactMap { entry in entry.defaultValue.map { (entry.name, $0) } }))
+    }
+}
