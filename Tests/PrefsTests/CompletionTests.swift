@@ -16,7 +16,7 @@ import Testing
     @Test func verbs() throws {
         try withTestRoot { root throws in
             #expect(offered(["prefs", "re"], in: root) == ["read", "read-type", "rename", "repair", "reset", "restore"])
-            #expect(offered(["prefs", "--json", "ex"], in: root) == ["exists", "export"])
+            #expect(offered(["prefs", "--json", "ex"], in: root) == ["exists", "export", "explain"])
             #expect(offered(["prefs", "help", "co"], in: root) == ["completions"])
             #expect(offered(["prefs", ""], in: root).count == Prefs.commands.count + 1)
         }

@@ -41,6 +41,8 @@ struct SchemaDefaultLayer: SearchLayer {
     func values(typedBy schema: PreferenceSchema?) -> LayerValues {
         LayerValues(
             values: Dictionary(
-                uniqueKeysWithValues: (self.schema.forReading?.keys ?? []).compactMap { entry in entry.defaultValue.map { (entry.name, $0) } }))
+                uniqueKeysWithValues: (self.schema.forReading?.keys ?? []).compactMap { entry in
+                    entry.defaultValue.map { (entry.name, $0) }
+                }))
     }
 }
