@@ -83,22 +83,16 @@ extension Defaults {
         try SuiteName.validate(suiteName)
         let registry = configuration.storeRegistry()
         guard registry.root != nil else { throw DefaultsError.noSuchDomain(suite: suiteName) }
-        let existing = try registry.store(named: suiteName, create: false)
+        let domain = DomainSlot(name: suiteName, registry: registry)
+        let existing = try domain.store()
         let content = try DomainBackup.contents(
             of: backup, suite: suiteName, live: existing, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
-        func restore(into store: DomainStore, excluding: DomainStore?) throws -> [String] {
-            let rules = try writeRules(of: suiteName, excluding: excluding, root: registry.root, configuration: configuration)
-            return try store.writeTransaction(rules: rules) { domain in
-                let kept = try domain.replaceAll(with: content.values)
-                try domain.replaceMigrationRecords(with: content.migrations)
-                return kept
-            }
+        let rules = try writeRules(of: suiteName, excluding: existing, root: registry.root, configuration: configuration)
+        let kept = try domain.writeTransaction(rules: rules) { domain in
+            let kept = try domain.replaceAll(with: content.values)
+            try domain.replaceMigrationRecords(with: content.migrations)
+            return kept
         }
-        // A restore the rules refuse creates nothing: into a domain without a file, it is tried first on
-        // a store in memory, of the same rules.
-        if existing == nil { _ = try restore(into: .inMemory(name: suiteName), excluding: nil) }
-        let store = try existing ?? registry.store(named: suiteName, create: true)!
-        let kept = try restore(into: store, excluding: store)
         // This process's observers are evaluated now; other processes' at their next look.
         ObservationCenter.shared.changed(keys: nil as [String]?)
         return kept

@@ -36,7 +36,7 @@ extension Defaults {
     ///   another error of opening or reading the domain. Rows that cannot be decoded are sent to the
     ///   error handler and left out (and untouched).
     public func persistentValues(forName domainName: String? = nil) throws -> [String: PreferenceValue] {
-        guard let store = try store(named: domainName ?? suiteName, create: false) else { return [:] }
+        guard let store = try domain(named: domainName ?? suiteName).store() else { return [:] }
         let (values, undecodable) = try store.allValues()
         undecodable.forEach(report)
         return values
@@ -60,16 +60,7 @@ extension Defaults {
     ) throws
         -> [String]
     {
-        let name = domainName ?? suiteName
-        var kept: [String] = []
-        if let store = try store(named: name, create: false) {
-            kept = try writing(in: store) { try $0.replaceAll(with: values) }
-        } else if !values.isEmpty {
-            // A change the rules refuse creates nothing: tried first on a store in memory, of the same rules.
-            let rules = try Self.writeRules(of: name, excluding: nil, root: registry.root, configuration: configuration)
-            _ = try DomainStore.inMemory(name: name).writeTransaction(rules: rules) { try $0.replaceAll(with: values) }
-            kept = try writing(in: try store(named: name, create: true)!) { try $0.replaceAll(with: values) }
-        }
+        let kept = try writing(in: domain(named: domainName ?? suiteName)) { try $0.replaceAll(with: values) }
         postChange()
         return kept
     }
@@ -80,8 +71,9 @@ extension Defaults {
         try registry.domainNames()
     }
 
-    func store(named name: String, create: Bool) throws -> DomainStore? {
-        name == suiteName ? persistent : try registry.store(named: name, create: create)
+    /// The domain `name` at this instance's location: its persistent domain, or another's.
+    func domain(named name: String) -> DomainSlot {
+        name == suiteName ? persistent : DomainSlot(name: name, registry: registry)
     }
 
     // MARK: Suites

@@ -13,5 +13,5 @@ extension Defaults {
     /// ```swift
     /// if !defaults.persistentFileIsCurrent { defaults = try Defaults(suiteName: defaults.suiteName) }
     /// ```
-    public var persistentFileIsCurrent: Bool { persistent.isFileAtPath }
+    public var persistentFileIsCurrent: Bool { persistent.watchedStore?.isFileAtPath ?? true }
 }

@@ -35,6 +35,6 @@ extension Defaults {
     /// The names of the migrations recorded in the persistent domain.
     /// - Throws: a storage error.
     public func appliedMigrations() throws -> Set<String> {
-        Set(try persistent.reading { try $0.migrationNames() })
+        Set(try persistent.store()?.reading { try $0.migrationNames() } ?? [])
     }
 }

@@ -54,10 +54,11 @@ extension Defaults {
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, or an error of opening the domain.
     package func insertSearchedSuite(named suiteName: String) throws {
         guard suiteName != self.suiteName, suiteName != Self.globalDomain else { return }
-        let store = try registry.store(named: suiteName)!
+        let suite = DomainSlot(name: suiteName, registry: registry)
+        _ = try suite.store()
         searchList.change { state in
-            state.suites.removeAll { $0.openStore === store }
-            state.suites.insert(DomainSlot(store), at: 0)
+            state.suites.removeAll { $0.name == suiteName }
+            state.suites.insert(suite, at: 0)
         }
         postChange()
     }

@@ -28,7 +28,7 @@ extension Defaults {
             configuration.errorHandler(failure)
             return Defaults(
                 suiteName: name, configuration: configuration, registry: configuration.storeRegistry(),
-                persistent: .inMemory(name: name, unavailable: failure), suites: [])
+                persistent: DomainSlot(.inMemory(name: name, unavailable: failure)), suites: [])
         }
     }()
 

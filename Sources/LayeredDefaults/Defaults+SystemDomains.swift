@@ -13,7 +13,7 @@ extension Defaults {
     /// a managed one is also returned as `managedFailure`, which then fails every write (see
     /// ``writing(in:key:_:)``).
     static func systemLayers(
-        of suiteName: String, configuration: Configuration, excluding persistent: DomainStore
+        of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?
     )
         -> (managed: [DomainStore], system: [DomainStore], managedFailure: DefaultsError?)
     {

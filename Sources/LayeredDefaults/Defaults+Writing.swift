@@ -100,16 +100,17 @@ extension Defaults {
     /// instance's system directories) are forced, and its schema (``Configuration/schema`` for this
     /// instance's own domain, else the installed one) is checked.
     func writing<T>(
-        in store: DomainStore, key: String? = nil, asOneStatement: Bool = false,
+        in domain: DomainSlot, key: String? = nil, asOneStatement: Bool = false,
         committed: (DomainStore.Commit) -> Void = { _ in }, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         let rules =
-            store === persistent
+            domain === persistent
             ? WriteRules(
                 forcedKeys: try Self.forcedKeys(of: (searchList.managed, searchList.managedFailure)),
                 schema: searchList.schema.forWriting)
-            : try Self.writeRules(of: store.name, excluding: store, root: registry.root, configuration: configuration)
-        return try store.writeTransaction(key: key, rules: rules, committed: committed, asOneStatement: asOneStatement, body)
+            : try Self.writeRules(
+                of: domain.name, excluding: try domain.store(), root: registry.root, configuration: configuration)
+        return try domain.writeTransaction(key: key, rules: rules, committed: committed, asOneStatement: asOneStatement, body)
     }
 
     /// The rules of a write to the domain `name` at `root` (nil in memory) that is not the persistent

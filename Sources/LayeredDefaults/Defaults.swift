@@ -44,13 +44,17 @@ public final class Defaults: Sendable {
     /// The search list: its layers, their change count, the resolved answers, and the search.
     let searchList: SearchList
 
-    /// This instance's persistent domain, first of the search list's stores.
-    var persistent: DomainStore { searchList.persistent }
+    /// This instance's persistent domain.
+    var persistent: DomainSlot { searchList.persistent }
+
+    /// The persistent domain's store, its file made now when missing: a seam for tests of the store.
+    var persistentStoreForTesting: DomainStore { try! persistent.madeStore() }
 
     /// Opens the persistent domain `suiteName`, set up by `configuration`.
     ///
-    /// The domain's file is `<root>/<suiteName>.sqlite3`, created (mode 0600, its directory 0700) when
-    /// missing. Nothing is written to an existing file that is not one of ours.
+    /// The domain's file is `<root>/<suiteName>.sqlite3`, made (mode 0600, its directory 0700) by the
+    /// domain's first commit: opening, reading and observing create nothing. Nothing is written to an
+    /// existing file that is not one of ours.
     /// - Parameters:
     ///   - suiteName: the persistent domain: 1-128 letters, digits, `.`, `-` or `_`.
     ///   - configuration: where domains live, the launch arguments, the searched suites, the busy
@@ -65,12 +69,18 @@ public final class Defaults: Sendable {
                 suite: schema.suiteName, key: nil, reason: "it is given to an instance of suite '\(suiteName)'")
         }
         let registry = configuration.storeRegistry()
-        let persistent = try registry.store(named: suiteName)!
-        let suites = try configuration.suites.map { try registry.store(named: $0)! }
+        // NB: looked for now, so that a file that cannot be opened fails the opening; nothing is created.
+        let persistent = DomainSlot(name: suiteName, registry: registry)
+        _ = try persistent.store()
+        let suites = try configuration.suites.map { name in
+            let suite = DomainSlot(name: name, registry: registry)
+            _ = try suite.store()
+            return suite
+        }
         self.init(suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites)
     }
 
-    init(suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainStore, suites: [DomainStore])
+    init(suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainSlot, suites: [DomainSlot])
     {
         self.suiteName = suiteName
         self.configuration = configuration
@@ -133,7 +143,8 @@ public final class Defaults: Sendable {
     /// are not consulted.
     /// - Throws: ``DefaultsError`` when the domain cannot be read.
     public func persistentValue(forKey key: String) throws -> PreferenceValue? {
-        try searchList.storedValue(key, in: persistent) { throw $0 }
+        guard let store = try persistent.store() else { return nil }
+        return try searchList.storedValue(key, in: store) { throw $0 }
     }
 
     /// The value of `key` found by the search list; a domain that cannot be read is reported and skipped.

@@ -153,7 +153,7 @@ import Testing
                 // NB: every page into the file now: closing would do it only once no look of the idle
                 // checkpointer holds the store, and an uncheckpointed file is a bare empty database,
                 // whose first half is still a whole one.
-                let result = try defaults.persistent.withConnectionForTesting { $0.checkpoint() }
+                let result = try defaults.persistentStoreForTesting.withConnectionForTesting { $0.checkpoint() }
                 try #require(result == SQLITE_OK)
             }
             let full = try Data(contentsOf: scratch.appendingPathComponent("bad.sqlite3"))

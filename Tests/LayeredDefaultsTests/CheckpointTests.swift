@@ -12,7 +12,7 @@ import Testing
     /// The frames of `defaults`' log (`mxFrame`) and how many of them are in the database file
     /// (`nBackfill`), from the WAL index SQLite keeps in the `-shm` file (https://sqlite.org/walformat.html).
     func logFrames(of defaults: Defaults) throws -> (frames: UInt32, backfilled: UInt32) {
-        try defaults.persistent.withConnectionForTesting { connection in
+        try defaults.persistentStoreForTesting.withConnectionForTesting { connection in
             let index = try #require(connection.walIndexHeader())
             // NB: mxFrame is at offset 16 of the header, nBackfill the first word of the checkpoint
             // information that follows the header's two 48-byte copies.
@@ -28,13 +28,13 @@ import Testing
             let defaults = try makeDefaults("idle", root: root)
             for index in 0..<50 { try defaults.write(.integer(index), forKey: "k\(index % 10)") }
             // NB: twice: an idle check finding commits made since the store armed its timer arms it again.
-            defaults.persistent.checkpointIfIdle()
-            defaults.persistent.checkpointIfIdle()
+            defaults.persistentStoreForTesting.checkpointIfIdle()
+            defaults.persistentStoreForTesting.checkpointIfIdle()
             let log = try logFrames(of: defaults)
             #expect(log.frames > 0)
             #expect(log.backfilled == log.frames, "every frame of an idle store's log is in the database")
-            #expect(!awaits(defaults.persistent))
-            #expect(!awaits(defaults.persistent), "a checkpointed store is not armed")
+            #expect(!awaits(defaults.persistentStoreForTesting))
+            #expect(!awaits(defaults.persistentStoreForTesting), "a checkpointed store is not armed")
             try defaults.write(99, forKey: "k0")
             #expect(try freshValues(of: root.appendingPathComponent("idle.sqlite3"))["k0"] == 99)
         }
@@ -49,10 +49,10 @@ import Testing
                 let start = ContinuousClock.now
                 try defaults.write(1, forKey: "k")  // arms the idle checkpoint
                 try defaults.write(2, forKey: "k")  // commits after arming it
-                defaults.persistent.checkpointIfIdle()
+                defaults.persistentStoreForTesting.checkpointIfIdle()
                 let log = try logFrames(of: defaults)
-                let pending = awaits(defaults.persistent)
-                defaults.persistent.checkpointIfIdle()
+                let pending = awaits(defaults.persistentStoreForTesting)
+                defaults.persistentStoreForTesting.checkpointIfIdle()
                 // NB: the timer's own check, due a quiet period after the arming, may have come first
                 // on a loaded machine: then this round proves nothing, and another is made.
                 guard ContinuousClock.now - start < IdleCheckpoint.quietPeriod else { continue }
@@ -85,8 +85,8 @@ import Testing
             do {
                 let defaults = try makeDefaults("released", root: root)
                 try defaults.write(1, forKey: "k")
-                released = defaults.persistent
-                #expect(awaits(defaults.persistent))
+                released = defaults.persistentStoreForTesting
+                #expect(awaits(defaults.persistentStoreForTesting))
             }
             #expect(released == nil, "a pending checkpoint does not keep the store alive")
             StoreRegistry.checkpointIfIdleForTesting(under: root)
@@ -97,7 +97,7 @@ import Testing
     @Test func anInMemoryStoreNeverAsksForACheckpoint() throws {
         let defaults = try makeInMemoryDefaults()
         try defaults.write(1, forKey: "k")
-        #expect(!awaits(defaults.persistent))
+        #expect(!awaits(defaults.persistentStoreForTesting))
     }
 
     /// Stores opened, written and released on several threads while idle checkpoints run on another: nothing is

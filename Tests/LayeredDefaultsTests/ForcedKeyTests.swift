@@ -47,7 +47,7 @@ import Testing
             #expect(try defaults.replacePersistentValues([:], forName: name) == ["locked"])
             #expect(try userValues(root) == ["locked": "mine"])
 
-            try defaults.writing(in: try #require(try defaults.store(named: "app", create: false))) {
+            try defaults.writing(in: defaults.domain(named: "app")) {
                 try $0.write("mine", forKey: "free")
             }
             #expect(try defaults.replacePersistentValues([:], forName: name) == ["locked"])
@@ -87,7 +87,7 @@ import Testing
             #expect(try defaults.appliedMigrations().isEmpty)
             let other = try open("other")
             #expect(throws: forced) {
-                try other.writing(in: try #require(try other.store(named: "app", create: false))) {
+                try other.writing(in: other.domain(named: "app")) {
                     try $0.write("x", forKey: "locked")
                 }
             }

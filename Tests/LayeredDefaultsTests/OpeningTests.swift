@@ -10,7 +10,7 @@ import Testing
 @Suite struct OpeningTests {
     /// `PRAGMA synchronous` of `defaults`' connection (0 OFF, 1 NORMAL, 2 FULL).
     func synchronous(of defaults: Defaults) throws -> Int {
-        try defaults.persistent.withConnectionForTesting { try $0.integer("PRAGMA synchronous") }
+        try defaults.persistentStoreForTesting.withConnectionForTesting { try $0.integer("PRAGMA synchronous") }
     }
 
     /// A store of `suite` under `root` with one value written, then let go: the file exists and is closed.
@@ -34,7 +34,7 @@ import Testing
             try writtenStore("timer", root: root)
             let defaults = try makeDefaults("timer", root: root)
             #expect(defaults.integer(forKey: "k") == 1)
-            let checkpoint = try #require(defaults.persistent.idleCheckpoint)
+            let checkpoint = try #require(defaults.persistentStoreForTesting.idleCheckpoint)
             #expect(!checkpoint.hasTimer, "a store that was only read has no timer")
             try defaults.write(2, forKey: "k")
             #expect(checkpoint.hasTimer && checkpoint.isArmed)
@@ -47,7 +47,7 @@ import Testing
         try withTemporaryRoot { root in
             try writtenStore("wal", root: root)
             let defaults = try makeDefaults("wal", root: root)
-            let store = defaults.persistent
+            let store = defaults.persistentStoreForTesting
             let before = store.fingerprint
             #expect(store.fingerprint == before, "no commit, no change")
             let other = try Connection(path: root.appendingPathComponent("wal.sqlite3").path, busyTimeoutMilliseconds: 5000)
@@ -68,7 +68,7 @@ import Testing
             #expect(try switcher.text("PRAGMA journal_mode = DELETE") == "delete")
             switcher.close()
             let defaults = try makeDefaults("rollback", root: root)
-            #expect(defaults.persistent.fingerprint != defaults.persistent.fingerprint)
+            #expect(defaults.persistentStoreForTesting.fingerprint != defaults.persistentStoreForTesting.fingerprint)
             #expect(defaults.integer(forKey: "k") == 1)
         }
     }

@@ -13,7 +13,7 @@ import Testing
         try withTemporaryRoot { root in
             let defaults = try makeDefaults("swallow", root: root)
             try defaults.write("before", forKey: "kept")
-            try defaults.persistent.withConnectionForTesting { connection in
+            try defaults.persistentStoreForTesting.withConnectionForTesting { connection in
                 let pages = try connection.integer("PRAGMA page_count")
                 _ = try connection.integer("PRAGMA max_page_count = \(pages)")
             }
@@ -227,7 +227,7 @@ import Testing
 
     @Test func isOnlyCommitKnowsWhetherOurCommitWrote() throws {
         try withTemporaryRoot { root in
-            let store = try makeDefaults("commits", root: root).persistent
+            let store = try makeDefaults("commits", root: root).persistentStoreForTesting
             let connection = try Connection(
                 path: root.appendingPathComponent("commits.sqlite3").path, busyTimeoutMilliseconds: 5000)
             defer { connection.close() }

@@ -43,7 +43,7 @@ import Testing
             try defaults.replacePersistentValues(Dictionary(uniqueKeysWithValues: (0..<100).map { ("k\($0)", .integer($0)) }))
             let resolved = try defaults.resolvedValues()
             #expect(resolved.count == 100)
-            #expect(try storage(of: resolved) == storage(of: defaults.persistent.viewValuesForTesting))
+            #expect(try storage(of: resolved) == storage(of: defaults.persistentStoreForTesting.viewValuesForTesting))
         }
     }
 
@@ -54,11 +54,11 @@ import Testing
             // NB: written through an instance let go first: its commit would have put the value in the view.
             try makeDefaults("test.memory.once", root: root).write(1, forKey: "a")
             let reader = try makeDefaults("test.memory.once", root: root)
-            #expect(reader.persistent.viewValuesForTesting.isEmpty)
+            #expect(reader.persistentStoreForTesting.viewValuesForTesting.isEmpty)
             #expect(try reader.value(forKey: "a") == 1)
             #expect(try reader.value(forKey: "a") == 1)
             #expect(reader.searchList.resolved.withLock { $0.answers["a"] } == .some(1))
-            #expect(reader.persistent.viewValuesForTesting["a"] == nil)
+            #expect(reader.persistentStoreForTesting.viewValuesForTesting["a"] == nil)
         }
     }
 }

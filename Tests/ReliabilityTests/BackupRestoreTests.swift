@@ -367,7 +367,7 @@ struct BackupRestoreTests {
             try old?.write("old", forKey: "k")
             for suffix in ["", "-wal", "-shm"] { unlink(file.path + suffix) }
             let new = try open("app", in: root)
-            #expect(new.persistent !== old?.persistent, "a new file, a new store")
+            #expect(new.persistentStoreForTesting !== old?.persistentStoreForTesting, "a new file, a new store")
             try new.write("new", forKey: "k")
             // NB: at once, well within the idle checkpoint's quiet period: the commit is in the log only.
             old = nil

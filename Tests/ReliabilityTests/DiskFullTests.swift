@@ -142,7 +142,7 @@ struct DiskFullTests {
     }
 
     private func setMaximumPageCount(of defaults: Defaults, _ limit: (Int) -> Int) throws {
-        try defaults.persistent.withConnectionForTesting { connection in
+        try defaults.persistentStoreForTesting.withConnectionForTesting { connection in
             let pages = try connection.integer("PRAGMA page_count")
             #expect(try connection.integer("PRAGMA max_page_count = \(limit(pages))") == limit(pages))
         }

@@ -23,7 +23,7 @@ struct IdleCheckpointTests {
     /// The frames of the log of `defaults` (`mxFrame`) and how many of them are in the database file
     /// (`nBackfill`), from the WAL index (https://sqlite.org/walformat.html).
     func logFrames(of defaults: Defaults) throws -> (frames: UInt32, backfilled: UInt32) {
-        try defaults.persistent.withConnectionForTesting { connection in
+        try defaults.persistentStoreForTesting.withConnectionForTesting { connection in
             let index = try #require(connection.walIndexHeader())
             return (index.load(fromByteOffset: 16, as: UInt32.self), index.load(fromByteOffset: 96, as: UInt32.self))
         }
@@ -162,15 +162,15 @@ struct IdleCheckpointTests {
                     try defaults.write(.integer(index), forKey: "k")
                     all.append(defaults)
                 }
-                first = all[0].persistent
+                first = all[0].persistentStoreForTesting
                 for defaults in all {
-                    weak let store = defaults.persistent
+                    weak let store = defaults.persistentStoreForTesting
                     weakStores.append { store }
                 }
                 let idle = try eventually {
                     try all.allSatisfy { defaults in
                         let log = try logFrames(of: defaults)
-                        return defaults.persistent.idleCheckpoint?.isArmed != true
+                        return defaults.persistentStoreForTesting.idleCheckpoint?.isArmed != true
                             && log.backfilled == log.frames
                     }
                 }
@@ -231,8 +231,8 @@ struct IdleCheckpointTests {
                 default: #expect(try Defaults.repair(suiteName: "batch", location: .directory(root)) == nil)
                 }
                 // NB: twice: the first finds the batch committed after the write that asked, and asks again.
-                defaults.persistent.checkpointIfIdle()
-                defaults.persistent.checkpointIfIdle()
+                defaults.persistentStoreForTesting.checkpointIfIdle()
+                defaults.persistentStoreForTesting.checkpointIfIdle()
                 let expected: [String: PreferenceValue] =
                     switch round % 3 {
                     case 0: ["k": .integer(round), "r": .integer(round)]
@@ -324,8 +324,8 @@ struct IdleCheckpointTests {
                 #expect(throws: DefaultsError.replacedFile(suite: "unlinked", path: file.path + "-wal")) {
                     try defaults.write(.integer(0), forKey: "b")
                 }
-                defaults.persistent.checkpointIfIdle()  // NB: armed at the first commit, it arms again.
-                defaults.persistent.checkpointIfIdle()
+                defaults.persistentStoreForTesting.checkpointIfIdle()  // NB: armed at the first commit, it arms again.
+                defaults.persistentStoreForTesting.checkpointIfIdle()
                 #expect(try defaults.persistentValues().count == 20)
             }
             // NB: read by a child process, through the library, once this process has closed the store.

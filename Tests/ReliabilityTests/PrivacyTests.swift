@@ -36,14 +36,14 @@ struct PrivacyTests {
             defaults.set(UInt64(Self.secretNumber)!, forKey: "number")  // valueOutOfRange
             attempt { try defaults.write(.string(Self.secret), forKey: "") }  // invalidKey
 
-            try defaults.persistent.withConnectionForTesting { connection in  // diskFull
+            try defaults.persistentStoreForTesting.withConnectionForTesting { connection in  // diskFull
                 let pages = try connection.integer("PRAGMA page_count")
                 _ = try connection.integer("PRAGMA max_page_count = \(pages)")
             }
             attempt { try defaults.write(.string(String(repeating: Self.secret, count: 20_000)), forKey: "big") }
-            try defaults.persistent.withConnectionForTesting { _ = try $0.integer("PRAGMA max_page_count = 1073741823") }
+            try defaults.persistentStoreForTesting.withConnectionForTesting { _ = try $0.integer("PRAGMA max_page_count = 1073741823") }
 
-            try defaults.persistent.withConnectionForTesting { connection in  // undecodableValue
+            try defaults.persistentStoreForTesting.withConnectionForTesting { connection in  // undecodableValue
                 try connection.execute("INSERT INTO preferences VALUES ('mangled', 'array', '[\(Self.secret)')")
             }
             let reader = try Defaults(suiteName: "private", configuration: defaults.configuration)

@@ -6,7 +6,7 @@ extension Defaults {
     /// The stores with a file that an observation of this instance searches now (those of its stamp):
     /// another process's commit to one of them is seen through their directories' events.
     var observedStores: [DomainStore] {
-        searchList.openStores.filter { $0.path != nil }
+        searchList.watchedStores.filter { $0.path != nil }
     }
 
     /// True when another process may be in the middle of a commit to a database this instance has open
@@ -14,7 +14,7 @@ extension Defaults {
     /// persistent domain alone: asking opens nothing (the global domain of a system-wide layer, created
     /// there, would fail every other user's writes).
     package var anotherProcessMayBeCommitting: Bool {
-        searchList.openStores.contains { $0.path != nil && $0.anotherProcessMayBeCommitting }
+        searchList.watchedStores.contains { $0.path != nil && $0.anotherProcessMayBeCommitting }
     }
 
     /// What a stream keeps for a consumer that is slower than the changes: by default only the newest

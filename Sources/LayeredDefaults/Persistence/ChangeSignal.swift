@@ -24,6 +24,7 @@ final class ChangeSignal: Sendable {
         case walIndex(UnsafeRawPointer)
         case alwaysChanged
         case never
+        case absent(String)
     }
 
     // NB: a pointer into SQLite's shared mapping of the -shm file, only ever loaded from, valid while the
@@ -35,6 +36,11 @@ final class ChangeSignal: Sendable {
     static let never = ChangeSignal(source: .never)
 
     private init(source: Source) { self.source = source }
+
+    /// The signal of a domain whose file at `path` does not exist: unchanged while nothing is there, and
+    /// changed at every check once something is (one `lstat` a check), so that the first commit of
+    /// another process is seen at once.
+    static func absent(path: String) -> ChangeSignal { ChangeSignal(source: .absent(path)) }
 
     /// The signal of a database that `connection` has open and has read from: its WAL-index header when
     /// it is in WAL mode, else a signal that reports every check as a change.
@@ -64,6 +70,9 @@ final class ChangeSignal: Sendable {
             return Fingerprint(unique: Self.uniqueCounter.add(1, ordering: .relaxed).newValue)
         case .never:
             return Fingerprint()
+        case .absent(let path):
+            guard FileIdentity(ofFileAt: path) != nil else { return Fingerprint() }
+            return Fingerprint(unique: Self.uniqueCounter.add(1, ordering: .relaxed).newValue)
         }
     }
 
@@ -79,6 +88,7 @@ final class ChangeSignal: Sendable {
         case .walIndex: wroteLog && after.change == before.change &+ 1
         case .alwaysChanged: false
         case .never: true
+        case .absent: false
         }
     }
 }

@@ -40,7 +40,7 @@ final class DomainStore: Sendable {
 
     private init(
         name: String, path: String?, identity: FileIdentity? = nil, connection: Connection, signal: ChangeSignal,
-        complete: Bool, unavailable: DefaultsError?
+        complete: Bool, unavailable: DefaultsError?, checkpoints: Bool = true
     ) {
         self.name = name
         self.path = path
@@ -58,7 +58,7 @@ final class DomainStore: Sendable {
         self.tableLock = StoreLock(suite: name)
         self.table = PreferencesTable(connection: connection, suite: name)
         self.view = Lock(CachedView(isComplete: complete, fingerprint: signal.fingerprint))
-        self.idleCheckpoint = path == nil ? nil : IdleCheckpoint()
+        self.idleCheckpoint = path == nil || !checkpoints ? nil : IdleCheckpoint()
         idleCheckpoint?.start { [weak self] in self?.checkpointIfIdle() }
     }
 
@@ -203,6 +203,22 @@ final class DomainStore: Sendable {
         _ = try! Schema.prepare(connection, path: ":memory:", inMemory: true)
         return DomainStore(
             name: name, path: nil, connection: connection, signal: .never, complete: true, unavailable: unavailable)
+    }
+
+    /// The stand-in of the domain `name` while its file at `path` does not exist: empty, never written,
+    /// its fingerprint moving once the file is there (``ChangeSignal/absent(path:)``).
+    static func absent(name: String, path: String) -> DomainStore {
+        let connection = try! Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
+        _ = try! Schema.prepare(connection, path: ":memory:", inMemory: true)
+        return DomainStore(
+            name: name, path: path, connection: connection, signal: .absent(path: path), complete: true,
+            unavailable: .readOnly(suite: name, key: nil), checkpoints: false)
+    }
+
+    /// True while the calling thread holds this store's lock: it runs one of its transactions' bodies.
+    var isLockedByCurrentThread: Bool {
+        if case .this = tableLock.holding { return true }
+        return false
     }
 
     // MARK: Reading

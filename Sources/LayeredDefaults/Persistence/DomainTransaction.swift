@@ -38,6 +38,11 @@ public struct DomainTransaction: ~Copyable {
         try recordingFailure { try table.allValues().values }
     }
 
+    /// True when the domain holds no value and no migration record.
+    var isEmpty: Bool {
+        get throws { try recordingFailure { try table.allValues().values.isEmpty && table.migrationNames().isEmpty } }
+    }
+
     /// True when the managed domain forces `key`: ``write(_:forKey:)`` refuses it with
     /// ``DefaultsError/forced(suite:key:)``, and ``removeAll()`` keeps its row.
     public func isForced(_ key: String) -> Bool {

@@ -9,8 +9,9 @@ protocol SearchLayer: Sendable {
     var layer: Defaults.Layer { get }
     /// True when a value of this layer reads as itself, before any schema: an administrator's forced value.
     var forces: Bool { get }
-    /// The stores this layer reads that are open now: the stamp covers them, observation watches them.
-    var openStores: [DomainStore] { get }
+    /// The stores this layer read so far (a domain without a file by its stand-in): the stamp covers them,
+    /// observation watches them.
+    var watchedStores: [DomainStore] { get }
     /// This layer's answer for `key`; an argument, which is text, is read as `type` when given.
     /// `remembered`: the caller keeps the answer, so a store's view need not keep what it queried.
     func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer

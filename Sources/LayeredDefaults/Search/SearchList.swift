@@ -16,7 +16,7 @@ import Synchronization
 /// over them each.
 final class SearchList: Sendable {
     /// The instance's persistent domain.
-    let persistent: DomainStore
+    let persistent: DomainSlot
     /// The managed domain: the suite's files under the system directories that existed when the instance
     /// was created, in search order; empty (the common case) when there are none.
     let managed: [DomainStore]
@@ -57,12 +57,12 @@ final class SearchList: Sendable {
         private let schemaDefault: SchemaDefaultLayer
 
         init(
-            managed: [DomainStore], arguments: [String: PreferenceValue], persistent: DomainStore, suites: [DomainSlot],
+            managed: [DomainStore], arguments: [String: PreferenceValue], persistent: DomainSlot, suites: [DomainSlot],
             system: [DomainStore], schema: ApplicableSchema
         ) {
             self.managed = StoreLayer(layer: .managed, domains: managed.map(DomainSlot.init), isReadOnly: true)
             self.arguments = arguments
-            self.persistent = StoreLayer(layer: .persistent, domains: [DomainSlot(persistent)], isReadOnly: false)
+            self.persistent = StoreLayer(layer: .persistent, domains: [persistent], isReadOnly: false)
             self.suites = suites
             self.system = StoreLayer(layer: .system, domains: system.map(DomainSlot.init), isReadOnly: true)
             self.schemaDefault = SchemaDefaultLayer(schema: schema)
@@ -84,13 +84,13 @@ final class SearchList: Sendable {
     }
 
     init(
-        suiteName: String, configuration: Defaults.Configuration, registry: StoreRegistry, persistent: DomainStore,
-        suites: [DomainStore]
+        suiteName: String, configuration: Defaults.Configuration, registry: StoreRegistry, persistent: DomainSlot,
+        suites: [DomainSlot]
     ) {
         self.suiteName = suiteName
         self.persistent = persistent
         self.errorHandler = configuration.errorHandler
-        let system = Defaults.systemLayers(of: suiteName, configuration: configuration, excluding: persistent)
+        let system = Defaults.systemLayers(of: suiteName, configuration: configuration, excluding: persistent.watchedStore)
         self.managed = system.managed
         self.managedFailure = system.managedFailure
         let schema = ApplicableSchema(
@@ -101,27 +101,16 @@ final class SearchList: Sendable {
         self.hasArguments = Atomic(!arguments.isEmpty)
         self.layers = Lock(
             Layers(
-                managed: system.managed, arguments: arguments, persistent: persistent, suites: suites.map(DomainSlot.init),
+                managed: system.managed, arguments: arguments, persistent: persistent, suites: suites,
                 system: system.system, schema: schema))
         // The global domain is opened by the first search that gets past the domains above it; one that
         // cannot be opened is reported once and searched as an empty domain that refuses writes.
-        let failure = Lock<DefaultsError?>(nil)
-        let global = DomainSlot(
-            name: Defaults.globalDomain, path: registry.filePath(of: Defaults.globalDomain),
-            open: {
-                do {
-                    return try registry.store(named: Defaults.globalDomain)!
-                } catch {
-                    let wrapped = DefaultsError.wrapping(error, suite: Defaults.globalDomain)
-                    failure.withLock { $0 = wrapped }
-                    return .inMemory(name: Defaults.globalDomain, unavailable: wrapped)
-                }
-            },
-            didOpen: { [weak self] in
-                // The stores searched changed: a stamp taken before does not cover the global domain.
-                self?.changes.add(1, ordering: .releasing)
-                if let failure = failure.withLock({ $0 }) { self?.report(failure) }
-            })
+        let global = DomainSlot(name: Defaults.globalDomain, registry: registry, substitutesFailure: true) {
+            [weak self] hidden in
+            // The stores searched changed: a stamp taken before does not cover the global domain.
+            self?.changes.add(1, ordering: .releasing)
+            if let hidden { self?.report(hidden) }
+        }
         layers.withLock { $0.global = StoreLayer(layer: .global, domains: [global], isReadOnly: false) }
     }
 
@@ -159,7 +148,7 @@ final class SearchList: Sendable {
 
     /// The stores the search list has open now, in search order: what a stamp covers and observation
     /// watches. Nothing is opened to answer (so no file is created).
-    var openStores: [DomainStore] { list.flatMap(\.openStores) }
+    var watchedStores: [DomainStore] { list.flatMap(\.watchedStores) }
 
     /// Changes the layers with `body`, under their lock. The caller posts the change
     /// (``Defaults/postChange()``).
@@ -174,7 +163,7 @@ final class SearchList: Sendable {
     /// The stamp of every store open now.
     var stamp: ChangeStamp {
         let count = changeCount
-        return ChangeStamp(changes: count, stores: openStores)
+        return ChangeStamp(changes: count, stores: watchedStores)
     }
 
     /// The count of the changes through the instance (``changes``) and of the schemas it read: what a
@@ -186,9 +175,9 @@ final class SearchList: Sendable {
     /// of the other keys; anything else forgets them. Then counts the change.
     func recordChange<Keys: Sequence<String>>(of keys: Keys?, commit: DomainStore.Commit?) {
         resolved.withLock { answers in
-            if let commit, commit.store === persistent {
+            if let commit, commit.store === persistent.watchedStore {
                 answers.apply(
-                    commitTo: persistent, changing: keys, changes: changeCount, before: commit.before, after: commit.after,
+                    commitTo: commit.store, changing: keys, changes: changeCount, before: commit.before, after: commit.after,
                     isOnlyCommit: commit.isOnlyCommit)
             } else {
                 answers.forgetAll()
@@ -267,7 +256,7 @@ final class SearchList: Sendable {
     {
         // The stores open now: a search that opens another (the global domain) counts a change, and the
         // stamp taken before it is stale.
-        let basis = epoch.map(ResolvedAnswers.Basis.epoch) ?? .stamp(ChangeStamp(changes: count, stores: openStores))
+        let basis = epoch.map(ResolvedAnswers.Basis.epoch) ?? .stamp(ChangeStamp(changes: count, stores: watchedStores))
         var complete = true
         let found = try searchChecked(key, declared: nil, schemaDefault: true, remembered: true, failed: failed) {
             complete = false

@@ -11,24 +11,33 @@ struct StoreLayer: SearchLayer {
 
     var forces: Bool { layer == .managed }
 
-    var openStores: [DomainStore] { domains.compactMap(\.openStore) }
+    var watchedStores: [DomainStore] { domains.compactMap(\.watchedStore) }
 
     func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {
         var firstOrigin: String?
+        var noFile = true
         for domain in domains {
             let store: DomainStore
             do {
-                guard let opened = try domain.store() else { continue }
+                guard let opened = try domain.store() else {
+                    // NB: a domain that may be written is refused from inside another domain's transaction
+                    // whether or not it has a file, as every use of one is (see ``DomainStore/FromAnotherTransaction``).
+                    if !isReadOnly, let held = StoreLock.suiteHeldByCurrentThread {
+                        throw DefaultsError.otherSuiteInTransaction(suite: domain.name, transactionSuite: held)
+                    }
+                    continue
+                }
                 store = opened
             } catch {
                 return .failed(error, origin: domain.path, undecodable: false)
             }
+            noFile = false
             if firstOrigin == nil { firstOrigin = store.path }
             let answer = Self.answer(forKey: key, in: store, isReadOnly: isReadOnly, remembered: remembered)
             if case .missing = answer { continue }
             return answer
         }
-        return .missing(origin: firstOrigin ?? domains.first?.path, noFile: domains.allSatisfy { $0.openStore == nil })
+        return .missing(origin: firstOrigin ?? domains.first?.path, noFile: noFile)
     }
 
     /// The answer of one store for `key` (see ``SearchLayer/answer(forKey:as:remembered:)``).

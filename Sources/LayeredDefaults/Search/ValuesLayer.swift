@@ -5,7 +5,7 @@ struct ValuesLayer: SearchLayer {
     let values: [String: PreferenceValue]
 
     var forces: Bool { false }
-    var openStores: [DomainStore] { [] }
+    var watchedStores: [DomainStore] { [] }
 
     func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {
         let origin = layer == .arguments ? "-" + key : nil
@@ -31,7 +31,7 @@ struct SchemaDefaultLayer: SearchLayer {
 
     var layer: Defaults.Layer { .schemaDefault }
     var forces: Bool { false }
-    var openStores: [DomainStore] { [] }
+    var watchedStores: [DomainStore] { [] }
 
     func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {
         guard let value = schema.forReading?.entry(named: key)?.defaultValue else { return .missing(origin: nil, noFile: false) }

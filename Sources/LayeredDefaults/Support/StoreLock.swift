@@ -62,6 +62,12 @@ final class StoreLock: Sendable {
     /// store's own short work).
     static var isAnyHeldByCurrentThread: Bool { heldCount.load(ordering: .relaxed) != 0 && pthread_getspecific(held) != nil }
 
+    /// The suite of the store lock the calling thread holds, or nil when it holds none.
+    static var suiteHeldByCurrentThread: String? {
+        guard heldCount.load(ordering: .relaxed) != 0, let held = pthread_getspecific(held) else { return nil }
+        return Unmanaged<StoreLock>.fromOpaque(held).takeUnretainedValue().suite
+    }
+
     /// Runs `body` holding the lock, and returns what it returns; `reentered` is true when the calling
     /// thread already held it, and `body` then runs without taking it again.
     /// - Throws: ``HeldByThisThread`` (without running `body`, without waiting) when the calling thread

@@ -1,0 +1,135 @@
+import Synchronization
+
+/// One domain of a ``Defaults`` instance: its name, its file, and its store once the file exists.
+///
+/// A domain's file is made by its first commit, never by opening, observing, searching, reading,
+/// listing or explaining: while there is none, the domain reads as empty, and each search looks whether
+/// another process made it since (one `lstat`), so its first commit is seen at once. A write to a domain
+/// without a file runs first on an empty domain in memory, under the same rules: a change they refuse,
+/// or one that leaves the domain empty, makes nothing (see ``writeTransaction(key:rules:committed:asOneStatement:_:)``).
+final class DomainSlot: Sendable {
+    /// The domain's name.
+    let name: String
+    /// The domain's file, or nil in memory.
+    let path: String?
+    /// Where the domain lives; nil for a slot of a store given open.
+    private let registry: StoreRegistry?
+    /// True for the global domain: a file that cannot be opened is reported once and searched as an empty
+    /// domain that refuses writes, rather than failing every search.
+    private let substitutesFailure: Bool
+    /// Called once the stores searched changed (the store opened, or the stand-in of a missing file made),
+    /// no lock held, with the error a substituted failure hides: the search list counts the change.
+    private let didChange: @Sendable (DefaultsError?) -> Void
+    private let opened = AtomicLazyReference<DomainStore>()
+    /// The stand-in of a file that did not exist when the domain was last looked for: its fingerprint
+    /// moves once the file is there (see ``ChangeSignal``), so a stamp that covers it goes stale.
+    private let absent = AtomicLazyReference<DomainStore>()
+    /// Held by the one thread opening the store: others wait for it.
+    private let opening = Lock(())
+    /// The domains in memory that first commits are running their bodies on (see
+    /// ``writeTransaction(key:rules:committed:asOneStatement:_:)``): a read from inside such a body sees it.
+    private let scratches = Lock<[DomainStore]>([])
+
+    /// A slot of a store already open.
+    init(_ store: DomainStore) {
+        name = store.name
+        path = store.path
+        registry = nil
+        substitutesFailure = false
+        didChange = { _ in }
+        _ = opened.storeIfNil(store)
+    }
+
+    /// A slot of the domain `name` in `registry`; nothing is opened until ``store()`` is asked.
+    init(
+        name: String, registry: StoreRegistry, substitutesFailure: Bool = false,
+        didChange: @escaping @Sendable (DefaultsError?) -> Void = { _ in }
+    ) {
+        self.name = name
+        self.path = registry.filePath(of: name)
+        self.registry = registry
+        self.substitutesFailure = substitutesFailure
+        self.didChange = didChange
+    }
+
+    /// What a stamp covers and observation watches now: the store, or the stand-in of its missing file;
+    /// nil while the domain was never looked for. Nothing is opened to answer.
+    var watchedStore: DomainStore? { opened.load() ?? absent.load() }
+
+    /// The store, opened now when its file exists; nil when the domain has no file (nothing is created).
+    /// - Throws: what opening throws (a corrupt, foreign or unsafe file); the next call tries again.
+    func store() throws -> DomainStore? {
+        if let store = opened.load() { return store }
+        if let scratch = scratches.withLock({ $0.first(where: \.isLockedByCurrentThread) }) { return scratch }
+        guard let registry else { return nil }
+        var changed = false
+        var hidden: DefaultsError?
+        let store: DomainStore? = try opening.withLock { _ in
+            if let store = opened.load() { return store }
+            let found: DomainStore?
+            do {
+                // In memory there is no file to make: the store is made when first asked.
+                found = try registry.store(named: name, create: registry.rootPath == nil)
+            } catch where substitutesFailure {
+                let failure = DefaultsError.wrapping(error, suite: name)
+                hidden = failure
+                found = .inMemory(name: name, unavailable: failure)
+            }
+            if let found {
+                changed = true
+                return opened.storeIfNil(found)
+            }
+            if absent.load() == nil, let path {
+                changed = true
+                _ = absent.storeIfNil(.absent(name: name, path: path))
+            }
+            return nil
+        }
+        if changed { didChange(hidden) }
+        return store
+    }
+
+    /// The store, its file made now when missing: for a first commit, and for tests that reach the store's
+    /// connection.
+    func madeStore() throws -> DomainStore {
+        if let store = opened.load() { return store }
+        let store = try opening.withLock { _ in
+            try opened.load() ?? opened.storeIfNil(registry!.store(named: name, create: true)!)
+        }
+        didChange(nil)
+        return store
+    }
+
+    /// Runs `body` in one write transaction on the domain (see ``DomainStore/writeTransaction(key:rules:committed:asOneStatement:_:)``),
+    /// making its file first when it has none and the body leaves something in it.
+    ///
+    /// Without a file, `body` runs on an empty domain in memory under `rules`: what it throws is thrown
+    /// and nothing is made; a domain it leaves empty is not made either. Otherwise the file is made and,
+    /// in one transaction, given what the body left (its rows and migration records), the rules checked
+    /// again. Should another process have committed to the new file first, `body` runs again, on that
+    /// commit: a body is a function of what it reads.
+    func writeTransaction<T>(
+        key: String? = nil, rules: WriteRules, committed: (DomainStore.Commit) -> Void = { _ in },
+        asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
+    ) throws -> T {
+        if let store = try store() {
+            return try store.writeTransaction(key: key, rules: rules, committed: committed, asOneStatement: asOneStatement, body)
+        }
+        let scratch = DomainStore.inMemory(name: name)
+        scratches.withLock { $0.append(scratch) }
+        let result: T
+        do {
+            defer { scratches.withLock { $0.removeAll { $0 === scratch } } }
+            result = try scratch.writeTransaction(key: key, rules: rules, asOneStatement: asOneStatement, body)
+        }
+        let (values, migrations) = try scratch.reading { table in (try table.allValues().values, try table.migrationNames()) }
+        guard !values.isEmpty || !migrations.isEmpty, registry != nil else { return result }
+        let store = try madeStore()
+        return try store.writeTransaction(key: key, rules: rules, committed: committed) { transaction in
+            guard try transaction.isEmpty else { return try body(&transaction) }
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) { try transaction.write(value, forKey: key) }
+            if !migrations.isEmpty { try transaction.replaceMigrationRecords(with: migrations) }
+            return result
+        }
+    }
+}
