@@ -166,7 +166,7 @@ final class DomainStore: Sendable {
             path, status: status, suite: name, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let connection = candidate.connection
         do {
-            switch try Schema.prepare(
+            switch try TableLayout.prepare(
                 connection, path: path, inMemory: false, verify: candidate.mayBeTruncated,
                 headerProvesOurs: candidate.headerProvesOurs)
             {
@@ -200,7 +200,7 @@ final class DomainStore: Sendable {
     static func inMemory(name: String, unavailable: DefaultsError? = nil) -> DomainStore {
         // Opening and preparing an empty in-memory database cannot fail short of memory exhaustion.
         let connection = try! Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
-        _ = try! Schema.prepare(connection, path: ":memory:", inMemory: true)
+        _ = try! TableLayout.prepare(connection, path: ":memory:", inMemory: true)
         return DomainStore(
             name: name, path: nil, connection: connection, signal: .never, complete: true, unavailable: unavailable)
     }
