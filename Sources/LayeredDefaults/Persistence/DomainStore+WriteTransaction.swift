@@ -31,7 +31,7 @@ extension DomainStore {
     ///     ours not the only one, and the view is only revalidated.
     @discardableResult
     func writeTransaction<T>(
-        key: String? = nil, rules: WriteRules = WriteRules(), committed: (Commit) -> Void = { _ in },
+        key: String? = nil, rules: WriteRules, committed: (Commit) -> Void = { _ in },
         asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         if let unavailable {
