@@ -32,14 +32,16 @@ let package = Package(
         .target(name: "LayeredDefaultsTestingLoader"),
         .target(name: "ThemePreferencesTesting", dependencies: ["ThemePreferences", "LayeredDefaultsTesting"]),
 
-        // Executables.
+        // Executables. ToolSupport ships with prefs; the benchmarks use it too.
         .target(name: "ToolSupport"),
         .executableTarget(name: "prefs", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "ToolSupport"]),
         .executableTarget(name: "theme-demo", dependencies: ["ThemePreferences", "LayeredDefaults"]),
-        .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults", "ToolSupport"]),
 
+        // The benchmark and the multi-process soak test: not shipped, so outside Sources/.
         .executableTarget(
-            name: "prefs-bench", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "CSQLite", "ToolSupport"]),
+            name: "prefs-bench", dependencies: ["LayeredDefaults", "LayeredDefaultsCompatibility", "CSQLite", "ToolSupport"],
+            path: "Benchmarks/prefs-bench"),
+        .executableTarget(name: "prefs-soak", dependencies: ["LayeredDefaults", "ToolSupport"], path: "Benchmarks/prefs-soak"),
 
         // Tests.
         .target(name: "PackageTestSupport", dependencies: ["LayeredDefaults", "ToolSupport"], path: "Tests/PackageTestSupport"),

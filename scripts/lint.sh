@@ -3,11 +3,11 @@
 # (a warning fails). Prints the findings, then their count by rule.
 #
 #   scripts/lint.sh                 # lint
-#   swift format -i -r Sources Tests IntegrationTests Fuzz Package.swift   # fix what can be fixed in place
+#   swift format -i -r Sources Benchmarks Tests IntegrationTests Fuzz Package.swift   # fix what can be fixed in place
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-findings="$(swift format lint --strict -r Sources Tests IntegrationTests Fuzz Package.swift 2>&1 || true)"
+findings="$(swift format lint --strict -r Sources Benchmarks Tests IntegrationTests Fuzz Package.swift 2>&1 || true)"
 if [ -z "$findings" ]; then
     echo "swift format lint: clean"
     exit 0

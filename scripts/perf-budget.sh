@@ -5,7 +5,7 @@
 #   scripts/perf-budget.sh --update   # measure and rewrite the budgets with what was measured
 #
 # Each line of scripts/perf-budget.txt names one operation of `prefs-bench --child profile` (see
-# Sources/prefs-bench/Processes/ProfileMode.swift), run under valgrind's callgrind, which counts the
+# Benchmarks/prefs-bench/Processes/ProfileMode.swift), run under valgrind's callgrind, which counts the
 # instructions of the profiled loop only (--collect-atstart=no --toggle-collect='*profiledLoop*'):
 # repeatable on a shared, noisy machine where timing moves 20-50 % run to run. Where the line names a
 # peer (raw SQLite with our table and SQL, or a dictionary floor of a cached read: `floor`, the
@@ -23,7 +23,7 @@
 #   key is a string made anew, never an instance the store kept (which compares by identity).
 # - No write count holds a checkpoint: the loop starts from an emptied log and is short enough that
 #   neither side reaches SQLite's 1,000-frame checkpoint (ours' backstop is the same size); the run fails
-#   if the log shows one or ends past 900 frames (Sources/prefs-bench/Processes/ProfileChecks.swift), or
+#   if the log shows one or ends past 900 frames (Benchmarks/prefs-bench/Processes/ProfileChecks.swift), or
 #   if SQLite's sqlite3WalCheckpoint is in a write's counted profile (exact, whatever thread ran it). A
 #   checkpoint is the same SQLite work on both sides (a few hundred instructions a write at 1,000
 #   writes, and not at the same commit on both), and the timed run holds its share. NB: a write's count

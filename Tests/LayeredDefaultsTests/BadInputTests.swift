@@ -165,7 +165,7 @@ import Testing
         case .newerVersion:
             try sqlite(
                 file,
-                "CREATE TABLE preferences (key TEXT PRIMARY KEY, type TEXT, value); PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 99;"
+                "CREATE TABLE preferences (key TEXT PRIMARY KEY, type TEXT, value); PRAGMA application_id = \(TableLayout.applicationID); PRAGMA user_version = 99;"
             )
         case .emptyFileReadOnlyIsFine:
             break

@@ -86,8 +86,8 @@ import Testing
             try makeDefaults("schema", root: root).write(.integer(5), forKey: "n")
             let connection = try Connection(
                 path: root.appendingPathComponent("schema.sqlite3").path, busyTimeoutMilliseconds: 1000)
-            #expect(try connection.integer("PRAGMA user_version") == Schema.version)
-            #expect(try connection.integer("PRAGMA application_id") == Schema.applicationID)
+            #expect(try connection.integer("PRAGMA user_version") == TableLayout.version)
+            #expect(try connection.integer("PRAGMA application_id") == TableLayout.applicationID)
             #expect(try connection.text("PRAGMA journal_mode") == "wal")
             #expect(try connection.text("SELECT type FROM preferences WHERE key = 'n'") == "integer")
             #expect(try connection.integer("SELECT value FROM preferences WHERE key = 'n'") == 5)

@@ -73,7 +73,7 @@ struct BadFileTests {
             let foreign = try Connection(path: file.path, busyTimeoutMilliseconds: 1000)
             try foreign.execute(
                 """
-                PRAGMA page_size = 4096; PRAGMA journal_mode = DELETE; \(Schema.create)
+                PRAGMA page_size = 4096; PRAGMA journal_mode = DELETE; \(TableLayout.create)
                 CREATE TABLE accounts (id INTEGER PRIMARY KEY, secret TEXT); INSERT INTO accounts VALUES (1, 'theirs');
                 INSERT INTO preferences VALUES ('k', 'string', 'theirs'); PRAGMA application_id = 7; PRAGMA user_version = 0;
                 """)
@@ -90,8 +90,8 @@ struct BadFileTests {
             for word in [1, nonce, UInt32(data.count / pageSize), 512, UInt32(pageSize)] { journal += big32(word) }
             journal += Data(count: 512 - journal.count) + big32(1) + page1 + big32(checksum)
             try journal.write(to: URL(fileURLWithPath: file.path + "-journal"))
-            data.replaceSubrange(60..<64, with: big32(UInt32(Schema.version)))
-            data.replaceSubrange(68..<72, with: big32(UInt32(Schema.applicationID)))
+            data.replaceSubrange(60..<64, with: big32(UInt32(TableLayout.version)))
+            data.replaceSubrange(68..<72, with: big32(UInt32(TableLayout.applicationID)))
             try data.write(to: file)
 
             #expect(throws: DefaultsError.foreignDatabase(path: file.path)) {

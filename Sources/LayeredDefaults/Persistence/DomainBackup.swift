@@ -77,7 +77,7 @@ enum DomainBackup {
         defer { FileAdmission.close(refused: candidate.connection, path: source) }
         let content: (values: [String: PreferenceValue], migrations: [String])
         do {
-            try Schema.verifyBackup(candidate.connection, path: source)
+            try TableLayout.verifyBackup(candidate.connection, path: source)
             let table = PreferencesTable(connection: candidate.connection, suite: suite)
             content = (try table.exactValues(), try table.exactMigrationNames())
         } catch let row as PreferencesTable.InexactRow {

@@ -9,6 +9,9 @@ import Synchronization
 /// Writes commit to SQLite first and then patch the view in place; the domain is never reloaded
 /// because of a write of ours.
 final class DomainStore: Sendable {
+    // What the write transaction and the file-identity guard use is internal, not private: they are
+    // extensions in files of their own (DomainStore+WriteTransaction.swift, DomainStore+FileIdentity.swift).
+
     /// The suite name.
     let name: String
     /// The database file, or nil in memory.
@@ -17,7 +20,7 @@ final class DomainStore: Sendable {
     let identity: FileIdentity?
     /// The device and inode of the database's `-wal` and `-shm` files as its connection opened them, by
     /// path (empty in memory and in a read-only snapshot, which write nothing): see ``filesAtPath``.
-    private let companions: [(path: String, identity: FileIdentity)]
+    let companions: [(path: String, identity: FileIdentity)]
     /// Why the domain cannot be written (e.g. an empty read-only file), or nil when it can.
     let unavailable: DefaultsError?
 
@@ -28,13 +31,13 @@ final class DomainStore: Sendable {
     private let tableLock: StoreLock
     /// True while a transaction's body runs holding ``tableLock``: a read that may not wait (see
     /// ``FromAnotherTransaction/answeredWithoutWaiting``) is then refused, else it tries again.
-    private let runsTransaction = Atomic<Bool>(false)
-    private let view: Lock<CachedView>
-    private let signal: ChangeSignal
+    let runsTransaction = Atomic<Bool>(false)
+    let view: Lock<CachedView>
+    let signal: ChangeSignal
     /// The WAL-index header right after this store's last commit that wrote to the log, when that
     /// commit is known to be the only one since the header was read before it; nil when not known.
     /// While the header is still that, no other process has committed since (see ``mayCheckpoint(_:)``).
-    private let headerAfterOwnCommit = Lock<ChangeSignal.Fingerprint?>(nil)
+    let headerAfterOwnCommit = Lock<ChangeSignal.Fingerprint?>(nil)
     /// Checkpoints the log once the store is idle (nil in memory, where there is no log).
     let idleCheckpoint: IdleCheckpoint?
 
@@ -75,82 +78,6 @@ final class DomainStore: Sendable {
         table.connection.close()
     }
 
-    /// What a commit of this store did to its fingerprint: from `before` (taken under the write lock) to
-    /// `after`, and whether it was the one commit between them (``ChangeSignal/isOnlyCommit(wroteLog:between:and:)``).
-    struct Commit {
-        let store: DomainStore
-        let before: ChangeSignal.Fingerprint
-        let after: ChangeSignal.Fingerprint
-        let isOnlyCommit: Bool
-    }
-
-    /// What the paths of this store's files name now, compared with what its connection opened.
-    enum FilesAtPath: Equatable {
-        /// The database, its `-wal` and its `-shm` (always, in memory).
-        case opened
-        /// The database's path names nothing: the file was deleted, or its directory renamed (then the
-        /// store, which found it by identity, goes on with it, see ``StoreRegistry/store(named:create:)``).
-        case databaseGone
-        /// Each of `paths` (the database's, its `-wal`'s, its `-shm`'s, in that order) names another file
-        /// than was opened, or names nothing while the database is there: deleted, or replaced (`mv` over it).
-        case replaced(paths: [String])
-    }
-
-    /// What the paths of this store's files name now (three `lstat`s).
-    ///
-    /// NB: SQLite keeps the files it opened, whatever their paths name later. A commit into a `-wal`
-    /// other processes no longer find at its path, or one made through a WAL index (`-shm`) other
-    /// processes no longer share, writes over their commits or is lost, without an error anywhere; a
-    /// checkpoint through an index not shared copies frames that may since hold other pages.
-    var filesAtPath: FilesAtPath {
-        guard let path, let identity else { return .opened }
-        guard let found = FileIdentity(ofFileAt: path) else { return .databaseGone }
-        // Nothing allocated while every file is the one opened: this runs in every write.
-        var replaced: [String] = []
-        if found != identity { replaced.append(path) }
-        for companion in companions where FileIdentity(ofFileAt: companion.path) != companion.identity {
-            replaced.append(companion.path)
-        }
-        return replaced.isEmpty ? .opened : .replaced(paths: replaced)
-    }
-
-    /// Whether a checkpoint may copy this store's log into its database, its files at their paths being
-    /// `files` (``filesAtPath``): while its three files are the ones opened; or, its `-wal` alone deleted or replaced, while no other process has committed
-    /// since this store's last commit (the WAL index, still shared, is as that commit left it), so the
-    /// index names frames of this store's log, unlinked, alone: copying them puts what this store
-    /// acknowledged into the database every process shares.
-    ///
-    /// NB: never with a `-shm` not this store's: the other processes' index is another, and they may
-    /// have written the database since. Nor in a renamed root (``FilesAtPath/databaseGone``), whose
-    /// log goes with it, to the next process that opens it there; SQLite's own checkpoint at 1,000
-    /// frames still bounds the log.
-    private func mayCheckpoint(_ files: FilesAtPath) -> Bool {
-        switch files {
-        case .opened: true
-        case .databaseGone: false
-        case .replaced(let paths):
-            paths == [path! + "-wal"] && headerAfterOwnCommit.withLock { $0 } == signal.fingerprint
-        }
-    }
-
-    /// True while ``path`` names this store's own file (by device and inode); false once that file was
-    /// deleted or another file was put at its path (`mv` or `cp` over it). Always true in memory.
-    var isFileAtPath: Bool {
-        guard let path, let identity else { return true }
-        return FileIdentity(ofFileAt: path) == identity
-    }
-
-    /// Refuses to write when the database's path, or its `-wal`'s or `-shm`'s, names another file than
-    /// this store's connection opened, or its `-wal` or `-shm` was deleted (see ``filesAtPath``): its
-    /// commits would mix with another file's, or be lost.
-    ///
-    /// A database path that names nothing is allowed: a root renamed while the store is open (its
-    /// file is found by identity, see ``StoreRegistry/store(named:create:)``) looks the same as a deleted file.
-    /// - Throws: ``DefaultsError/replacedFile(suite:path:)``.
-    private func refuseWritingIfReplaced() throws {
-        if case .replaced(let paths) = filesAtPath { throw DefaultsError.replacedFile(suite: name, path: paths[0]) }
-    }
-
     /// Opens the database of `name` at `path`, an existing file whose `lstat` status is `status` (see
     /// ``FileAdmission/create(_:suite:)`` for a new one).
     ///
@@ -166,7 +93,7 @@ final class DomainStore: Sendable {
             path, status: status, suite: name, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let connection = candidate.connection
         do {
-            switch try Schema.prepare(
+            switch try TableLayout.prepare(
                 connection, path: path, inMemory: false, verify: candidate.mayBeTruncated,
                 headerProvesOurs: candidate.headerProvesOurs)
             {
@@ -200,7 +127,7 @@ final class DomainStore: Sendable {
     static func inMemory(name: String, unavailable: DefaultsError? = nil) -> DomainStore {
         // Opening and preparing an empty in-memory database cannot fail short of memory exhaustion.
         let connection = try! Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
-        _ = try! Schema.prepare(connection, path: ":memory:", inMemory: true)
+        _ = try! TableLayout.prepare(connection, path: ":memory:", inMemory: true)
         return DomainStore(
             name: name, path: nil, connection: connection, signal: .never, complete: true, unavailable: unavailable)
     }
@@ -322,89 +249,6 @@ final class DomainStore: Sendable {
         return tableLock.withLockIfAvailable { table.connection.anotherProcessHasTransactionOpen } ?? true
     }
 
-    // MARK: Writing
-
-    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` ... `COMMIT`) and, once it has
-    /// committed, patches the in-memory view with what it changed.
-    ///
-    /// - Returns: what `body` returns.
-    /// - Throws: what `body` throws (nothing is changed then), ``unavailable``, or a storage error
-    ///   (``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)``, ...), after which
-    ///   the database and the view are as they were.
-    /// - Parameters:
-    ///   - key: the key the transaction is about, if one, for error messages.
-    ///   - rules: what the body's writes obey (the forced keys, whose rows it does not remove, and the schema).
-    ///   - committed: called once the transaction has committed, the store's lock still held, with what the
-    ///     commit did to the store's fingerprint.
-    ///   - asOneStatement: the body makes at most one statement that writes (a single key's value), which
-    ///     then commits on its own, without `BEGIN IMMEDIATE` and `COMMIT` around it: SQLite takes the write
-    ///     lock for the statement, with the same busy timeout. The fingerprint taken before it is then not
-    ///     taken under the write lock, which changes nothing: a commit of another process in between makes
-    ///     ours not the only one, and the view is only revalidated.
-    @discardableResult
-    func writeTransaction<T>(
-        key: String? = nil, rules: WriteRules = WriteRules(), committed: (Commit) -> Void = { _ in },
-        asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
-    ) throws -> T {
-        if let unavailable {
-            if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
-            throw unavailable
-        }
-        return try withTable(key: key) { table, reentered in
-            guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
-            try refuseWritingIfReplaced()
-            do {
-                if asOneStatement { try table.beginStatement() } else { try table.begin() }
-            } catch {
-                throw failure(error, key: key)
-            }
-            var transaction = DomainTransaction(table: table, rules: rules)
-            let before: (generation: Int, fingerprint: ChangeSignal.Fingerprint)
-            let result: T
-            let wroteLog: Bool
-            do {
-                // Holding the write lock (or before the one statement takes it), the view now matches the
-                // database (or is discarded).
-                before = view.withLock { view in
-                    view.revalidate(signal.fingerprint)
-                    return (view.generation, view.fingerprint)
-                }
-                // NB: before the body: one statement commits inside it.
-                let commitsBefore = table.connection.walCommitCount
-                runsTransaction.store(true, ordering: .releasing)
-                defer { runsTransaction.store(false, ordering: .releasing) }
-                result = try body(&transaction)
-                // NB: a body that caught a failed statement's error must not commit the rest: SQLite may
-                // already have rolled back, leaving later statements to commit one by one.
-                if let failed = table.transactionFailure { throw failed }
-                if !asOneStatement { try table.commit() }
-                wroteLog = table.connection.walCommitCount != commitsBefore
-            } catch {
-                // A statement that failed in autocommit rolled itself back.
-                if !asOneStatement { table.rollback() }
-                throw failure(error, key: key)
-            }
-            Self.afterCommitForTesting?()
-            let (changes, removedAll) = (transaction.changes, transaction.removedAll)
-            let current = signal.fingerprint
-            // NB: the write lock is released once COMMIT returns, so another process may have committed too
-            // before `current` was read: the view is patched only when ours, known to have written, is the
-            // one commit since `before`. A commit that wrote nothing never patches: the view is then only
-            // revalidated, as for a read.
-            let isOnlyCommit = signal.isOnlyCommit(wroteLog: wroteLog, between: before.fingerprint, and: current)
-            view.withLock {
-                $0.patch(changes, removedAll: removedAll, since: before, isOnlyCommit: isOnlyCommit, current: current)
-            }
-            committed(Commit(store: self, before: before.fingerprint, after: current, isOnlyCommit: isOnlyCommit))
-            // Only a commit that wrote to a log asks for a checkpoint: never an in-memory store's.
-            if wroteLog {
-                headerAfterOwnCommit.withLock { $0 = isOnlyCommit ? current : nil }
-                idleCheckpoint?.arm(commits: table.connection.walCommitCount)
-            }
-            return result
-        }
-    }
-
     // MARK: Backup and restore
 
     /// Copies this domain's committed content, its write-ahead log included, into the database that
@@ -437,10 +281,6 @@ final class DomainStore: Sendable {
         }
     }
 
-    /// Runs between a transaction's `COMMIT` and the store's read of the WAL-index header: a seam for tests
-    /// that force another process's commit into exactly that moment.
-    @TaskLocal static var afterCommitForTesting: (@Sendable () -> Void)?
-
     /// Runs `body` with this store's connection, holding its lock: a seam for fault injection in tests
     /// (e.g. `PRAGMA max_page_count` to make the disk look full). Never for reading or writing values,
     /// which the in-memory view would not know about.
@@ -453,7 +293,7 @@ final class DomainStore: Sendable {
 
     /// Classifies a failure of an operation on `key` (if one): corruption found now, past the checks of
     /// opening, is ``DefaultsError/corruptStore(path:reason:)`` naming the file; see ``DefaultsError/storage(_:suite:key:)``.
-    private func failure(_ error: any Error, key: String?) -> any Error {
+    func failure(_ error: any Error, key: String?) -> any Error {
         if let error = error as? SQLiteError, let path, error.code.primary == .corrupt || error.code.primary == .notADatabase {
             return DefaultsError.corruptStore(path: path, reason: error.code.primary == .corrupt ? "malformed" : "not a database")
         }
@@ -471,7 +311,7 @@ final class DomainStore: Sendable {
     /// Never inlined: inlined, it made the hit path of ``value(forKey:fromAnotherTransaction:)``
     /// longer (`scripts/perf-budget.sh` tells).
     @inline(never)
-    private func withTable<T>(
+    func withTable<T>(
         key: String?, fromAnotherTransaction: FromAnotherTransaction = .refused,
         _ body: (PreferencesTable, _ reentered: Bool) throws -> T
     ) throws -> T {

@@ -18,7 +18,7 @@ public struct DomainTransaction: ~Copyable {
     /// What ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: the forced keys and the schema.
     let rules: WriteRules
 
-    init(table: PreferencesTable, rules: WriteRules = WriteRules()) {
+    init(table: PreferencesTable, rules: WriteRules) {
         self.table = table
         self.rules = rules
     }

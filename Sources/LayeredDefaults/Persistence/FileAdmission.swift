@@ -5,7 +5,7 @@ import Foundation
 /// then its header, read through the connection SQLite opened before SQLite itself reads anything.
 ///
 /// A file that fails is reported, never modified, moved or deleted. One that passes is handed to
-/// ``Schema/prepare(_:path:inMemory:verify:headerProvesOurs:)`` with checkpoint-on-close still off.
+/// ``TableLayout/prepare(_:path:inMemory:verify:headerProvesOurs:)`` with checkpoint-on-close still off.
 enum FileAdmission {
     /// A file admitted so far: open, its header judged, not yet known to hold our schema.
     struct Candidate {
@@ -22,7 +22,7 @@ enum FileAdmission {
         let headerSaysWAL: Bool?
         /// True when the judged header is the file's page 1 as it stands, no log or rollback journal beside
         /// it holding another one, and it carries our application id and a schema version this one reads: the file is ours,
-        /// and ``Schema/prepare(_:path:inMemory:verify:headerProvesOurs:)`` need not ask SQLite again.
+        /// and ``TableLayout/prepare(_:path:inMemory:verify:headerProvesOurs:)`` need not ask SQLite again.
         let headerProvesOurs: Bool
     }
 
@@ -151,10 +151,10 @@ enum FileAdmission {
     /// any statement runs; a descriptor of our own would drop, once closed, every POSIX lock this process
     /// holds on the file (another store's, say). Garbage, a foreign database (with an application id of
     /// its own, or with tables and no pending log), a newer version of ours, and an empty file beside a
-    /// non-empty log are refused here; what passes goes to ``Schema/prepare(_:path:inMemory:verify:headerProvesOurs:)`` with
+    /// non-empty log are refused here; what passes goes to ``TableLayout/prepare(_:path:inMemory:verify:headerProvesOurs:)`` with
     /// checkpoint-on-close off.
     /// - Returns: whether the file may have lost pages (see ``HeaderSnapshot/mayBeTruncated``; then
-    ///   ``Schema/prepare(_:path:inMemory:verify:headerProvesOurs:)`` must verify it), what the judged header
+    ///   ``TableLayout/prepare(_:path:inMemory:verify:headerProvesOurs:)`` must verify it), what the judged header
     ///   says of the journal mode (nil when none was judged, see ``Candidate/headerSaysWAL``), and whether it
     ///   proves the file ours (see ``Candidate/headerProvesOurs``).
     /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
@@ -229,10 +229,10 @@ enum FileAdmission {
             (1...2).contains(header[18]), (1...2).contains(header[19]), header[21...23] == [64, 32, 32]
         else { throw DefaultsError.corruptStore(path: path, reason: "not a database") }
         switch Int(big32(68)) {
-        case Schema.applicationID:
+        case TableLayout.applicationID:
             let found = Int(Int32(bitPattern: big32(60)))
-            guard found <= Schema.version else {
-                throw DefaultsError.unsupportedSchemaVersion(path: path, found: found, supported: Schema.version)
+            guard found <= TableLayout.version else {
+                throw DefaultsError.unsupportedSchemaVersion(path: path, found: found, supported: TableLayout.version)
             }
             return true
         case 0:

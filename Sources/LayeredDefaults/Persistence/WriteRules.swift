@@ -1,12 +1,17 @@
 /// The rules every change of a domain's rows obeys, checked in ``DomainTransaction/write(_:forKey:)``,
 /// the one place every door passes (typed and untyped writes, transactions, `update`, import, restore,
 /// `prefs`): the keys its managed domain forces, and its schema.
+///
+/// Nothing defaults to "no rules": ``DomainStore/writeTransaction(key:rules:committed:asOneStatement:_:)``
+/// and ``DomainTransaction`` take them without a default, and both fields must be given, so a write path
+/// that forgets the domain's rules does not compile (``Defaults/writing(in:key:asOneStatement:committed:_:)``
+/// and ``Defaults/writeRules(of:excluding:root:configuration:)`` build them).
 struct WriteRules {
     /// The keys no write may set and no whole-domain removal removes: those of the domain's managed
     /// domain (usually none).
-    var forcedKeys: Set<String> = []
+    let forcedKeys: Set<String>
     /// The schema that applies to the domain (``ApplicableSchema``), if one.
-    var schema: PreferenceSchema?
+    let schema: PreferenceSchema?
 
     /// Refuses `value` for `key` of `suite` when the rules do not allow it: a forced key; a key the
     /// schema does not declare (unless it allows undeclared keys); a value its entry does not accept, or,

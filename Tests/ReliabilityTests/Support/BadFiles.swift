@@ -72,7 +72,7 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let scratch = root.appendingPathComponent("scratch-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
             try withConnection(databaseFile("full", in: scratch), create: true) { connection in
-                try connection.execute("PRAGMA journal_mode = DELETE; \(Schema.create)")
+                try connection.execute("PRAGMA journal_mode = DELETE; \(TableLayout.create)")
                 try connection.execute(
                     "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO preferences SELECT 'key-' || i, 'string', printf('%.100c', 'v') FROM n"
                 )
@@ -90,7 +90,7 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .newerVersion:
             try withConnection(file, create: true) { connection in
                 try connection.execute(
-                    "\(Schema.create) PRAGMA user_version = 99; INSERT INTO preferences VALUES ('k', 'string', 'v');")
+                    "\(TableLayout.create) PRAGMA user_version = 99; INSERT INTO preferences VALUES ('k', 'string', 'v');")
             }
         case .garbageWithLog:
             try random.write(to: file)
@@ -98,16 +98,17 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .truncatedWithLog:
             try copyWithPendingLog(
                 to: file, truncatingTo: 0.5,
-                setUp: "\(Schema.create) \(Self.rows(1...2000))", pending: Self.rows(2001...2100))
+                setUp: "\(TableLayout.create) \(Self.rows(1...2000))", pending: Self.rows(2001...2100))
         case .foreignWithLog:
             try copyWithPendingLog(
                 to: file, setUp: "CREATE TABLE people (name TEXT); INSERT INTO people VALUES ('someone');",
                 pending: "INSERT INTO people VALUES ('someone else');")
         case .newerVersionWithLog:
             try copyWithPendingLog(
-                to: file, setUp: "\(Schema.create) PRAGMA user_version = 99; \(Self.rows(1...10))", pending: Self.rows(11...20))
+                to: file, setUp: "\(TableLayout.create) PRAGMA user_version = 99; \(Self.rows(1...10))",
+                pending: Self.rows(11...20))
         case .emptyWithLog:
-            try copyWithPendingLog(to: file, truncatingTo: 0, setUp: Schema.create, pending: Self.rows(1...10))
+            try copyWithPendingLog(to: file, truncatingTo: 0, setUp: TableLayout.create, pending: Self.rows(1...10))
         case .symlinkOutside:
             try Data("outside, not ours".utf8).write(to: outside)
             try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: outside.path)
@@ -196,7 +197,7 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
     private func makeHealthy(_ file: URL) throws {
         try withConnection(file, create: true) { connection in
             try connection.execute(
-                "PRAGMA journal_mode = WAL; \(Schema.create) INSERT INTO preferences VALUES ('k', 'string', 'v');")
+                "PRAGMA journal_mode = WAL; \(TableLayout.create) INSERT INTO preferences VALUES ('k', 'string', 'v');")
         }
     }
 

@@ -4,7 +4,7 @@ import LayeredDefaults
 
 /// Raw SQLite through its C API: the floor of our storage layer, doing what a minimal app would.
 ///
-/// The file has our schema (``schema``: the same `WITHOUT ROWID` table with its type column, so an
+/// The file has our table layout (``tableLayout``: the same `WITHOUT ROWID` table with its type column, so an
 /// insert or a delete touches one b-tree, as ours does) in WAL mode, created once by
 /// ``create(path:filledWith:)``. Opening it is what an app does: `sqlite3_open_v2` and the 5 s busy
 /// timeout ours sets, nothing else; each statement is prepared on its first use and reused, and
@@ -24,9 +24,9 @@ final class RawSQLitePeer: Peer {
     private var dataVersionStatement: OpaquePointer?
     private var writable = false
 
-    /// Our schema, the store's own text (`Schema.create`): the preferences table, the migrations table, the
-    /// application id and the version, so that the peer parses the same schema when it opens.
-    static let schema = Schema.create
+    /// Our table layout, the store's own text (`TableLayout.create`): the preferences table, the migrations table, the
+    /// application id and the version, so that the peer parses the same layout when it opens.
+    static let tableLayout = TableLayout.create
     /// Ours' upsert (`PreferencesTable.set`).
     static let upsertSQL =
         "INSERT INTO preferences (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value"
@@ -45,7 +45,7 @@ final class RawSQLitePeer: Peer {
         sqlite3_close_v2(handle)
     }
 
-    /// Creates the database at `path` (replacing none: the suite is new) with ``schema`` in WAL mode,
+    /// Creates the database at `path` (replacing none: the suite is new) with ``tableLayout`` in WAL mode,
     /// and fills it with the pairs of `workload`, in one transaction (untimed setup).
     /// - Throws: ``PeerError/failed(_:_:)`` with SQLite's message.
     static func create(path: String, filledWith workload: Workload) throws {
@@ -58,7 +58,7 @@ final class RawSQLitePeer: Peer {
         sqlite3_close_v2(handle)
         let peer = try RawSQLitePeer(path: path)
         try peer.execute("PRAGMA journal_mode = WAL")
-        try peer.execute(schema)
+        try peer.execute(tableLayout)
         try peer.transaction {
             for (key, value) in workload.strings { try peer.upsert(key, string: value) }
             for (key, value) in workload.integers { try peer.upsert(key, integer: value) }

@@ -11,7 +11,7 @@ import Foundation
 /// ```
 /// `type` is one of `string`, `integer`, `double`, `bool`, `date`, `data`, `array`, `dictionary`
 /// (see ``StoredValue`` for the value column).
-package enum Schema {
+package enum TableLayout {
     static let applicationID = 0x4C44_5046
     static let version = 1
 
@@ -42,9 +42,9 @@ package enum Schema {
         case emptyReadOnly
     }
 
-    /// Checks that the database is ours (reading only) and creates the schema in a new, empty file.
+    /// Checks that the database is ours (reading only) and creates the tables in a new, empty file.
     ///
-    /// Reads the header before anything writes: garbage, a truncated file, a foreign schema or a newer
+    /// Reads the header before anything writes: garbage, a truncated file, a foreign layout or a newer
     /// version is refused with the file untouched.
     /// - Throws: ``DefaultsError/corruptStore(path:reason:)``, ``DefaultsError/foreignDatabase(path:)``,
     ///   ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``, or a ``SQLiteError``.
@@ -151,12 +151,12 @@ package enum Schema {
         }
     }
 
-    /// Begins the write transaction that creates the schema; returns false, with no transaction, when
+    /// Begins the write transaction that creates the tables; returns false, with no transaction, when
     /// another process created it meanwhile.
     ///
     /// NB: the creator of a new file holds the write lock for a moment, but writers that follow it at once
-    /// can keep a waiter out past the busy timeout (SQLite's busy handler is not fair). The schema it waits
-    /// to create is most likely there already, so wait in short steps and look between them, within the
+    /// can keep a waiter out past the busy timeout (SQLite's busy handler is not fair). The tables it waits
+    /// to create are most likely there already, so wait in short steps and look between them, within the
     /// connection's busy timeout.
     private static func beginCreating(
         _ connection: Connection, path: String, until deadline: ContinuousClock.Instant

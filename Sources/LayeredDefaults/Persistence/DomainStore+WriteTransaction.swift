@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+
+/// The write transaction: the one way a store's rows change.
+extension DomainStore {
+    /// What a commit of this store did to its fingerprint: from `before` (taken under the write lock) to
+    /// `after`, and whether it was the one commit between them (``ChangeSignal/isOnlyCommit(wroteLog:between:and:)``).
+    struct Commit {
+        let store: DomainStore
+        let before: ChangeSignal.Fingerprint
+        let after: ChangeSignal.Fingerprint
+        let isOnlyCommit: Bool
+    }
+
+    /// Runs `body` in one write transaction (`BEGIN IMMEDIATE` ... `COMMIT`) and, once it has
+    /// committed, patches the in-memory view with what it changed.
+    ///
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws (nothing is changed then), ``unavailable``, or a storage error
+    ///   (``DefaultsError/busy(suite:key:)``, ``DefaultsError/diskFull(suite:key:)``, ...), after which
+    ///   the database and the view are as they were.
+    /// - Parameters:
+    ///   - key: the key the transaction is about, if one, for error messages.
+    ///   - rules: what the body's writes obey (the forced keys, whose rows it does not remove, and the schema).
+    ///   - committed: called once the transaction has committed, the store's lock still held, with what the
+    ///     commit did to the store's fingerprint.
+    ///   - asOneStatement: the body makes at most one statement that writes (a single key's value), which
+    ///     then commits on its own, without `BEGIN IMMEDIATE` and `COMMIT` around it: SQLite takes the write
+    ///     lock for the statement, with the same busy timeout. The fingerprint taken before it is then not
+    ///     taken under the write lock, which changes nothing: a commit of another process in between makes
+    ///     ours not the only one, and the view is only revalidated.
+    @discardableResult
+    func writeTransaction<T>(
+        key: String? = nil, rules: WriteRules, committed: (Commit) -> Void = { _ in },
+        asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
+    ) throws -> T {
+        if let unavailable {
+            if case .readOnly(let suite, nil) = unavailable { throw DefaultsError.readOnly(suite: suite, key: key) }
+            throw unavailable
+        }
+        return try withTable(key: key) { table, reentered in
+            guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
+            try refuseWritingIfReplaced()
+            do {
+                if asOneStatement { try table.beginStatement() } else { try table.begin() }
+            } catch {
+                throw failure(error, key: key)
+            }
+            var transaction = DomainTransaction(table: table, rules: rules)
+            let before: (generation: Int, fingerprint: ChangeSignal.Fingerprint)
+            let result: T
+            let wroteLog: Bool
+            do {
+                // Holding the write lock (or before the one statement takes it), the view now matches the
+                // database (or is discarded).
+                before = view.withLock { view in
+                    view.revalidate(signal.fingerprint)
+                    return (view.generation, view.fingerprint)
+                }
+                // NB: before the body: one statement commits inside it.
+                let commitsBefore = table.connection.walCommitCount
+                runsTransaction.store(true, ordering: .releasing)
+                defer { runsTransaction.store(false, ordering: .releasing) }
+                result = try body(&transaction)
+                // NB: a body that caught a failed statement's error must not commit the rest: SQLite may
+                // already have rolled back, leaving later statements to commit one by one.
+                if let failed = table.transactionFailure { throw failed }
+                if !asOneStatement { try table.commit() }
+                wroteLog = table.connection.walCommitCount != commitsBefore
+            } catch {
+                // A statement that failed in autocommit rolled itself back.
+                if !asOneStatement { table.rollback() }
+                throw failure(error, key: key)
+            }
+            Self.afterCommitForTesting?()
+            let (changes, removedAll) = (transaction.changes, transaction.removedAll)
+            let current = signal.fingerprint
+            // NB: the write lock is released once COMMIT returns, so another process may have committed too
+            // before `current` was read: the view is patched only when ours, known to have written, is the
+            // one commit since `before`. A commit that wrote nothing never patches: the view is then only
+            // revalidated, as for a read.
+            let isOnlyCommit = signal.isOnlyCommit(wroteLog: wroteLog, between: before.fingerprint, and: current)
+            view.withLock {
+                $0.patch(changes, removedAll: removedAll, since: before, isOnlyCommit: isOnlyCommit, current: current)
+            }
+            committed(Commit(store: self, before: before.fingerprint, after: current, isOnlyCommit: isOnlyCommit))
+            // Only a commit that wrote to a log asks for a checkpoint: never an in-memory store's.
+            if wroteLog {
+                headerAfterOwnCommit.withLock { $0 = isOnlyCommit ? current : nil }
+                idleCheckpoint?.arm(commits: table.connection.walCommitCount)
+            }
+            return result
+        }
+    }
+
+    /// Runs between a transaction's `COMMIT` and the store's read of the WAL-index header: a seam for tests
+    /// that force another process's commit into exactly that moment.
+    @TaskLocal static var afterCommitForTesting: (@Sendable () -> Void)?
+}
