@@ -54,6 +54,10 @@ extension Defaults {
         /// the schema installed for the domain applies, when there is one (``Defaults/installedSchema(suiteName:location:systemDirectories:)``),
         /// read when first needed and looked at again at each write.
         public var schema: PreferenceSchema?
+        /// Whether a first commit makes the root directory (and its parents) when missing; false for a
+        /// root that belongs to someone else, made and removed by them (the testing library's temporary
+        /// roots): a store kept past its removal then makes nothing again, its first write fails.
+        package var createsRoot = true
 
         /// A configuration; every parameter has the default its property documents.
         public init(
@@ -86,7 +90,7 @@ extension Defaults {
 
         /// The registry of the stores under ``location`` (resolved now), whose writes wait ``busyTimeout``.
         func storeRegistry() -> StoreRegistry {
-            StoreRegistry(root: location.root(), busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            StoreRegistry(root: location.root(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, createsRoot: createsRoot)
         }
     }
 

@@ -80,8 +80,7 @@ public final class Defaults: Sendable {
         self.init(suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites)
     }
 
-    init(suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainSlot, suites: [DomainSlot])
-    {
+    init(suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainSlot, suites: [DomainSlot]) {
         self.suiteName = suiteName
         self.configuration = configuration
         self.registry = registry

@@ -37,8 +37,8 @@ struct IsolatedDomain {
     /// is closed (unless `body` kept the store) before the files are removed.
     func run<T>(arguments: [String], printingErrors: Bool, _ body: (Defaults, String) throws -> T) throws -> T {
         let scope = try IsolatedScope(
-            suiteName: suiteName, location: location, arguments: arguments, printingErrors: printingErrors)
-        defer { openEveryStoreSearched(by: scope.defaults) }
+            suiteName: suiteName, location: location, createsRoot: !ownsRoot, arguments: arguments,
+            printingErrors: printingErrors)
         return try scope.run { try body($0, suiteName) }
     }
 
@@ -48,24 +48,14 @@ struct IsolatedDomain {
         _ body: (Defaults, String) async throws -> T
     ) async throws -> T {
         let scope = try IsolatedScope(
-            suiteName: suiteName, location: location, arguments: arguments, printingErrors: printingErrors)
-        defer { openEveryStoreSearched(by: scope.defaults) }
+            suiteName: suiteName, location: location, createsRoot: !ownsRoot, arguments: arguments,
+            printingErrors: printingErrors)
         return try await scope.run(isolation: isolation) { try await body($0, suiteName) }
     }
 
-    /// Where the store keeps its domains.
+    /// Where the store keeps its domains. A root of its own is never made again by the store: one the
+    /// test kept past its scope makes nothing in `$TMPDIR` (reads create nothing, a write fails).
     private var location: Location { root.map { .directory($0) } ?? .inMemory }
-
-    /// Opens, in a root of its own, every store `defaults` searches that is not open yet (the global
-    /// domain, which a store opens, creating its file, at its first search past its own domain).
-    ///
-    /// NB: a store the test keeps past its scope (in a long-lived object, an observation) and reads
-    /// afterwards would otherwise open the global domain then, making the removed root again, left
-    /// behind in `$TMPDIR`. With every store open, it creates nothing: its files were only unlinked. In
-    /// a root that is not its own, nothing is created that would stay there.
-    private func openEveryStoreSearched(by defaults: Defaults) {
-        if ownsRoot { _ = try? defaults.resolvedValues() }
-    }
 
     /// Removes what this domain created: the whole root when it made the root, else only the domain's
     /// own files (`<suite>.sqlite3` and its `-wal`, `-shm` and `-journal` files); nothing in memory.

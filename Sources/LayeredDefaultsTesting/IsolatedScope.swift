@@ -14,12 +14,13 @@ struct IsolatedScope: Sendable {
     /// Opens the scope's store of `suiteName` at `location`, its errors collected (and printed only
     /// when `printingErrors`).
     /// - Throws: an error opening the store.
-    init(suiteName: String, location: Location, arguments: [String], printingErrors: Bool) throws {
+    init(suiteName: String, location: Location, createsRoot: Bool, arguments: [String], printingErrors: Bool) throws {
         let errors = ReportedErrorLog(printing: printingErrors)
         self.errors = errors
-        defaults = try Defaults(
-            suiteName: suiteName,
-            configuration: .init(location: location, arguments: arguments, systemDirectories: [], errorHandler: errors.record))
+        var configuration = Defaults.Configuration(
+            location: location, arguments: arguments, systemDirectories: [], errorHandler: errors.record)
+        configuration.createsRoot = createsRoot
+        defaults = try Defaults(suiteName: suiteName, configuration: configuration)
     }
 
     /// Runs `body` with this scope bound: as `Defaults.standard`, and as ``current``.

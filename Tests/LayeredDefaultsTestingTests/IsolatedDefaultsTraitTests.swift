@@ -98,6 +98,8 @@ import Testing
         let test = try #require(Test.current)
         try await withTemporaryRoot { shared in
             try Data("notes".utf8).write(to: shared.appendingPathComponent("notes.txt"))
+            try Defaults(suiteName: Defaults.globalDomain, configuration: .init(location: .directory(shared), arguments: []))
+                .write(1, forKey: "shared")
             let suiteName = Lock("")
             try await IsolatedDefaultsTrait.isolatedDefaults(.directory(shared)).provideScope(
                 for: test, testCase: Test.Case.current
@@ -105,7 +107,7 @@ import Testing
                 suiteName.withLock { $0 = Defaults.standard.suiteName }
                 #expect(directory(of: Defaults.standard)?.standardizedFileURL == shared.standardizedFileURL)
                 Defaults.standard.set("dark", forKey: "theme")
-                #expect(Defaults.standard.object(forKey: "absent") == nil, "a miss opens (creates) the global domain")
+                #expect(Defaults.standard.object(forKey: "shared") as? Int == 1, "the global domain is searched")
             }
             let ownName = suiteName.withLock { $0 }
             #expect(ownName.hasPrefix(IsolatedDefaults.suiteNamePrefix))

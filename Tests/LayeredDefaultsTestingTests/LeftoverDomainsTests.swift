@@ -105,7 +105,8 @@ import Testing
             let neighbour = try Defaults(
                 suiteName: "com.example.app", configuration: .init(location: .directory(root), arguments: []))
             neighbour.set(1, forKey: "launches")
-            #expect(neighbour.object(forKey: "absent") == nil, "a miss opens (creates) the global domain")
+            try Defaults(suiteName: Defaults.globalDomain, configuration: .init(location: .directory(root), arguments: [])).write(
+                1, forKey: "shared")
             #expect(entries(of: root).contains("\(suiteName).sqlite3"))
 
             try LeftoverDomains.remove(in: root, olderThan: .zero)

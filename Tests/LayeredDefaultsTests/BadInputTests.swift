@@ -23,7 +23,7 @@ import Testing
     @Test(arguments: ["a", "A.b-c_d", "1", "...", ".hidden", String(repeating: "x", count: 128)])
     func validSuiteNamesStayInsideTheRoot(name: String) throws {
         try withTemporaryRoot { root in
-            _ = try makeDefaults(name, root: root)
+            try makeDefaults(name, root: root).write(1, forKey: "k")
             let real = root.resolvingSymlinksInPath().path
             let files = try FileManager.default.contentsOfDirectory(atPath: root.path)
             #expect(files.contains(name + ".sqlite3"))

@@ -125,6 +125,7 @@ import Testing
         @Test(arguments: [[], ["raw"]]) func eachOfManyCommitsOfAnotherProcessIsDelivered(writer kind: [String]) async throws {
             try await withTemporaryRoot { root in
                 let defaults = try makeDefaults("app", root: root)
+                try defaults.write(true, forKey: "made")  // NB: the raw writer opens an existing file.
                 let values = ObservedValues(defaults.changes(of: .key("k"), initial: false))
                 let input = Pipe()
                 let writer = try ChildProcess(

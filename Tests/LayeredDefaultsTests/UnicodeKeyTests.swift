@@ -180,7 +180,7 @@ import Testing
     /// Creates `suite` and stores string rows with their keys exactly as given, as an earlier version or
     /// another program may have written them.
     func insertRaw(_ rows: [(key: String, value: String)], into root: URL, _ suite: String) throws {
-        _ = try makeDefaults(suite, root: root)
+        _ = try makeDefaults(suite, root: root).persistentStoreForTesting  // NB: its file made, as an earlier version left it
         let connection = try Connection(
             path: root.appendingPathComponent("\(suite).sqlite3").path, busyTimeoutMilliseconds: 10_000)
         defer { connection.close() }

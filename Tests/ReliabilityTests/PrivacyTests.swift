@@ -41,7 +41,9 @@ struct PrivacyTests {
                 _ = try connection.integer("PRAGMA max_page_count = \(pages)")
             }
             attempt { try defaults.write(.string(String(repeating: Self.secret, count: 20_000)), forKey: "big") }
-            try defaults.persistentStoreForTesting.withConnectionForTesting { _ = try $0.integer("PRAGMA max_page_count = 1073741823") }
+            try defaults.persistentStoreForTesting.withConnectionForTesting {
+                _ = try $0.integer("PRAGMA max_page_count = 1073741823")
+            }
 
             try defaults.persistentStoreForTesting.withConnectionForTesting { connection in  // undecodableValue
                 try connection.execute("INSERT INTO preferences VALUES ('mangled', 'array', '[\(Self.secret)')")

@@ -52,7 +52,7 @@ struct StoreIdentityTests {
             #expect(try isHeldOpen("shared", in: real))
             do {
                 let second = try Defaults(suiteName: "shared", configuration: .init(location: .directory(link), arguments: []))
-                #expect(second.persistent === first.persistent, "one store for one file")
+                #expect(second.persistent.watchedStore === first.persistent.watchedStore, "one store for one file")
                 try second.write("two", forKey: "k")
             }
             #expect(try isHeldOpen("shared", in: real), "the first instance's connection still holds its lock")
@@ -72,7 +72,7 @@ struct StoreIdentityTests {
             #expect(try isHeldOpen("moved", in: after))
             do {
                 let second = try Defaults(suiteName: "moved", configuration: .init(location: .directory(after), arguments: []))
-                #expect(second.persistent === first.persistent, "one store for one file")
+                #expect(second.persistent.watchedStore === first.persistent.watchedStore, "one store for one file")
                 try second.write("two", forKey: "k")
             }
             #expect(try isHeldOpen("moved", in: after), "the first instance's connection still holds its lock")

@@ -230,6 +230,12 @@ do {
             try defaults.update(list) { $0.append("\(rest[1])-\(index)") }
         }
     case ("hold-write-lock", 1):
+        // NB: the domain's file is made by its first commit: one without a file is made first (and left
+        // empty), so that the lock held is the file's.
+        if !FileManager.default.fileExists(atPath: URL(fileURLWithPath: root).appendingPathComponent(suite + ".sqlite3").path) {
+            try defaults.write(.string("held"), forKey: "lock-holder")
+            try defaults.write(nil, forKey: "lock-holder")
+        }
         try defaults.transaction { domain in
             try domain.write(.string("held"), forKey: "lock-holder")
             say("locked")

@@ -70,7 +70,7 @@ final class DomainSlot: Sendable {
             do {
                 // In memory there is no file to make: the store is made when first asked.
                 found = try registry.store(named: name, create: registry.rootPath == nil)
-            } catch where substitutesFailure {
+            } catch  where substitutesFailure {
                 let failure = DefaultsError.wrapping(error, suite: name)
                 hidden = failure
                 found = .inMemory(name: name, unavailable: failure)

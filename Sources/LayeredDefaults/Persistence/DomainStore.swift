@@ -136,7 +136,7 @@ final class DomainStore: Sendable {
     /// its fingerprint moving once the file is there (``ChangeSignal/absent(path:)``).
     static func absent(name: String, path: String) -> DomainStore {
         let connection = try! Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
-        _ = try! Schema.prepare(connection, path: ":memory:", inMemory: true)
+        _ = try! TableLayout.prepare(connection, path: ":memory:", inMemory: true)
         return DomainStore(
             name: name, path: path, connection: connection, signal: .absent(path: path), complete: true,
             unavailable: .readOnly(suite: name, key: nil), checkpoints: false)

@@ -45,9 +45,13 @@ final class StoreRegistry: Sendable {
     /// the busy timeout): a slow open of one file must not stall the opening of every other.
     private static let entries = Lock<[FileIdentity: Entry]>([:])
 
+    /// Whether a new domain's file may make the root directory (see ``Defaults/Configuration/createsRoot``).
+    let createsRoot: Bool
+
     /// The registry of the domains in `root` (nil: in memory).
-    init(root: URL?, busyTimeoutMilliseconds: Int32) {
+    init(root: URL?, busyTimeoutMilliseconds: Int32, createsRoot: Bool = true) {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.createsRoot = createsRoot
         let standardized = root.map(Self.standardized)
         self.root = standardized?.url
         self.rootPath = standardized?.path
@@ -142,7 +146,7 @@ final class StoreRegistry: Sendable {
         if let found, let store = Self.entries.withLock({ $0[FileIdentity(found)]?.store }) { return store }
         guard create || found != nil else { return nil }
         if found == nil {
-            try Self.createRoot(rootPath!, suite: name)
+            if createsRoot { try Self.createRoot(rootPath!, suite: name) }
             found = try FileAdmission.create(path, suite: name)
         }
         guard let found else {
