@@ -79,7 +79,9 @@ enum DomainBackup {
         do {
             try Schema.verifyBackup(candidate.connection, path: source)
             let table = PreferencesTable(connection: candidate.connection, suite: suite)
-            content = (try table.exactValues(), try table.exactMigrationNames())
+            content = (
+                try table.exactValues(standingForAtMost: heldBytes(source, status: status)), try table.exactMigrationNames()
+            )
         } catch let row as PreferencesTable.InexactRow {
             throw DefaultsError.invalidBackup(path: source, reason: row.reason)
         } catch let error as DefaultsError {
@@ -100,5 +102,13 @@ enum DomainBackup {
             }
         }
         return content
+    }
+
+    /// The bytes the backup file at `path` (whose `lstat` status is `status`) holds, with its `-wal`: what
+    /// its rows can stand for at most.
+    private static func heldBytes(_ path: String, status: stat) -> Int {
+        var log = stat()
+        let logBytes = lstat(path + "-wal", &log) == 0 && log.st_mode & S_IFMT == S_IFREG ? Int(log.st_size) : 0
+        return Int(status.st_size) + logBytes
     }
 }
