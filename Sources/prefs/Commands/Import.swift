@@ -85,6 +85,9 @@ enum Import: Command {
         case nil:
             break
         }
+        if let excess = PreferenceValue.documentExcess(of: values) {
+            throw .usage("\(source) is refused: \(excess); nothing was changed")
+        }
         return values
     }
 
