@@ -28,7 +28,8 @@ extension Defaults {
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/noSuchDomain(suite:)`` (also for an
     ///   in-memory location), ``DefaultsError/backupExists(path:)``,
     ///   ``DefaultsError/backupDestinationInUse(path:)`` (also when replacing), an error of opening the domain
-    ///   (``DefaultsError/corruptStore(path:reason:)``, ...), or a storage error writing the copy. Nothing
+    ///   (``DefaultsError/corruptStore(path:reason:)``, ...), or an error writing the copy: no room at the
+    ///   destination is ``DefaultsError/fileSystemFailure(path:operation:code:)`` naming it. Nothing
     ///   is left at `destination` (or the file there is unchanged) when it throws.
     public static func backup(
         suiteName: String, location: Location = .default, to destination: URL, replacing: Bool = false

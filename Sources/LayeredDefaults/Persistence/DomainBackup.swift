@@ -28,19 +28,33 @@ enum DomainBackup {
         do {
             connection = try Connection(path: staging.copy, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
-            throw DefaultsError.storage(error, suite: store.name, key: nil)
+            throw destinationFailure(DefaultsError.storage(error, suite: store.name, key: nil), target)
         }
         defer { connection.close() }
-        try store.copyContents(into: connection)
-        // A copy of a database in WAL mode says so in its header; rollback mode makes it one
-        // self-contained file, with no `-wal` or `-shm` left beside it once closed.
         do {
-            _ = try connection.text("PRAGMA journal_mode = DELETE")
+            try store.copyContents(into: connection)
+            // A copy of a database in WAL mode says so in its header; rollback mode makes it one
+            // self-contained file, with no `-wal` or `-shm` left beside it once closed.
+            do {
+                _ = try connection.text("PRAGMA journal_mode = DELETE")
+            } catch {
+                throw DefaultsError.storage(error, suite: store.name, key: nil)
+            }
         } catch {
-            throw DefaultsError.storage(error, suite: store.name, key: nil)
+            throw destinationFailure(error, target)
         }
         connection.close()
         try staging.moveIntoPlace(replacing: replacing)
+    }
+
+    /// The error of writing the copy to `target`: running out of room there (the copy is what grows; reading
+    /// the domain needs none) names the destination, whose disk it is, never the domain.
+    private static func destinationFailure(_ error: any Error, _ target: String) -> any Error {
+        switch error {
+        case DefaultsError.diskFull: DefaultsError.fileSystemFailure(path: target, operation: "write the backup", code: ENOSPC)
+        case DefaultsError.fileTooLarge: DefaultsError.fileSystemFailure(path: target, operation: "write the backup", code: EFBIG)
+        default: error
+        }
     }
 
     /// The rows and migration records of the backup file `backup`, for the domain `suite` whose store is
