@@ -209,6 +209,18 @@ public struct PreferenceSchema: Sendable, Hashable {
         }
     }
 
+    /// Why no write could store `value` (a default, a choice), as the end of a sentence, or nil: a schema
+    /// declares nothing a value may not be, so `prefs read` never prints what writing back is refused.
+    private static func storableProblem(_ value: PreferenceValue) -> String? {
+        do throws(DefaultsError) {
+            try value.checkStorable(suite: "", key: "")
+            return nil
+        } catch {
+            guard case .nestingTooDeep = error else { return "holds a date outside the years 1 to 9999" }
+            return "nests more than \(PreferenceValue.maximumNestingDepth) levels deep"
+        }
+    }
+
     /// Why `entry`'s parts do not agree, or nil when they do.
     private static func problem(of entry: Entry) -> String? {
         let summary = entry.summary.trimmingCharacters(in: .whitespaces)
@@ -226,6 +238,7 @@ public struct PreferenceSchema: Sendable, Hashable {
         case .anyValue: break
         case .choices(let choices):
             if choices.isEmpty { return "its list of choices is empty" }
+            if let reason = choices.lazy.compactMap(storableProblem).first { return "a choice \(reason)" }
             if let type = entry.type, !choices.allSatisfy(type.matches) { return "a choice is not of its type, \(type.rawValue)" }
             if choices.contains(where: holdsControlCharacters) {
                 return "a choice holds a control character (a terminal would act on it)"
@@ -243,6 +256,7 @@ public struct PreferenceSchema: Sendable, Hashable {
             if length < 0 { return "its maximum length is negative" }
         }
         if let value = entry.defaultValue {
+            if let reason = storableProblem(value) { return "its default \(reason)" }
             if entry.defaultIsComputed { return "it has a default and says its default is computed" }
             if holdsControlCharacters(value) { return "its default holds a control character (a terminal would act on it)" }
             if let type = entry.type, !type.matches(value) { return "its default is not of its type, \(type.rawValue)" }
