@@ -12,6 +12,15 @@ extension PreferenceValue {
     /// more than an unshared one may be.
     static let maximumDocumentBytes = DocumentInput.maximumSize
 
+    /// The most values a document may stand for (``maximumPropertyListValues``), for the readers outside
+    /// this module that count before they decode.
+    package static var maximumDocumentValues: Int { maximumPropertyListValues }
+
+    /// Why a document standing for more than ``maximumDocumentValues`` values is refused.
+    package static var tooManyValues: String {
+        "it stands for more than \(maximumPropertyListValues) values (a shared object counts each time it is used)"
+    }
+
     /// Why the values of one document (each key with its value) stand for more than a document may, in
     /// words naming no value; nil when they do not.
     ///
@@ -34,10 +43,7 @@ extension PreferenceValue {
             pending.append(value)
             while let next = pending.popLast() {
                 values += 1
-                guard values <= maximumPropertyListValues else {
-                    return
-                        "it stands for more than \(maximumPropertyListValues) values (a shared object counts each time it is used)"
-                }
+                guard values <= maximumPropertyListValues else { return tooManyValues }
                 switch next {
                 case .string(let text): guard add(text.utf8.count) else { return tooManyBytes }
                 case .data(let data): guard add(data.count) else { return tooManyBytes }
