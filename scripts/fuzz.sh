@@ -24,7 +24,7 @@ export SWIFT_BACKTRACE=enable=no
 build=.build/fuzz
 binary=$build/bin/fuzz
 # NB: the order of scripts/fuzz.sh all; FuzzTarget.all in the harness holds the same names.
-targets=(property-list-text argument-domain value-parser binary-property-list xml-property-list prefs-import)
+targets=(property-list-text argument-domain value-parser binary-property-list xml-property-list prefs-import backup-restore)
 # NB: the limits of every run: a slow input fails it as a crash does.
 limits=(-timeout=5 -rss_limit_mb=2048 -max_len=65536)
 

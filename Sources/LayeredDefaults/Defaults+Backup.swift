@@ -28,7 +28,8 @@ extension Defaults {
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)``, ``DefaultsError/noSuchDomain(suite:)`` (also for an
     ///   in-memory location), ``DefaultsError/backupExists(path:)``,
     ///   ``DefaultsError/backupDestinationInUse(path:)`` (also when replacing), an error of opening the domain
-    ///   (``DefaultsError/corruptStore(path:reason:)``, ...), or a storage error writing the copy. Nothing
+    ///   (``DefaultsError/corruptStore(path:reason:)``, ...), or an error writing the copy: no room at the
+    ///   destination is ``DefaultsError/fileSystemFailure(path:operation:code:)`` naming it. Nothing
     ///   is left at `destination` (or the file there is unchanged) when it throws.
     public static func backup(
         suiteName: String, location: Location = .default, to destination: URL, replacing: Bool = false
@@ -53,9 +54,11 @@ extension Defaults {
     /// the backup's, through the one write path and the rules of a write by an instance of `configuration`:
     /// a key the managed domain forces keeps its row (as in ``replacePersistentValues(_:forName:)``), and
     /// a value or key the domain's schema (``Configuration/schema``, else the installed one) refuses
-    /// refuses the backup. Nothing of the backup's own schema (a trigger, another table, its page size)
-    /// comes along. The domain is created when it does not exist, once the backup is known to be accepted:
-    /// a refused one creates nothing. The backup file is not modified.
+    /// refuses the backup. A restore reads rows, never definitions: a backup whose layout is not exactly
+    /// the store's (a generated or extra column, a view, a trigger, an index, another table) is refused,
+    /// and its rows may stand for no more bytes than the file holds; its page size does not come along.
+    /// The domain is created when it does not exist, once the backup is known to be accepted: a refused
+    /// one creates nothing. The backup file is not modified.
     ///
     /// ```swift
     /// try Defaults.restore(suiteName: "com.example.app", from: URL(fileURLWithPath: "app-backup.sqlite3"))

@@ -52,7 +52,8 @@ extension PreferenceValue {
     ///   - excluded: keys left out, unmapped.
     /// - Throws: ``DefaultsError/notPropertyListFile(path:reason:)`` when it is not an XML or binary
     ///   property list whose top level is a dictionary, stands for more than
-    ///   ``maximumPropertyListValues`` values, or is a binary one whose reading would scan more than
+    ///   ``maximumPropertyListValues`` values or ``maximumDocumentBytes`` bytes of text and data (see
+    ///   ``documentExcess(of:)``), or is a binary one whose reading would scan more than
     ///   `BinaryPropertyListReader.stepsPerByte` bytes for each of its own (its objects overlap);
     ///   ``DefaultsError/unmappableValues(path:keys:)`` naming every key that is empty or held twice, or
     ///   whose value has no exact ``PreferenceValue`` (see the error).
@@ -78,6 +79,8 @@ extension PreferenceValue {
         } catch {
             throw .notPropertyListFile(path: path, reason: error.reason)
         }
+        let mapped = entries.lazy.compactMap { entry in entry.value.map { (key: entry.key, value: $0) } }
+        if let excess = documentExcess(of: mapped) { throw .notPropertyListFile(path: path, reason: excess) }
         var values: [String: PreferenceValue] = [:]
         var unmappable: Set<String> = []
         // NB: before any key is hashed (see `String.isStreamSafe`).

@@ -235,4 +235,24 @@ import Testing
             #expect(try PreferenceValue.dictionary(propertyList: small, path: file.path) == ["a": expected])
         }
     }
+
+    /// The bytes a document stands for are bounded too: one 1 MiB string shared under 100 keys, a file
+    /// of about 1 MiB, stands for 100 MiB and is refused, nothing imported (it was stored whole before).
+    @Test func aDocumentOfOneStringSharedUnderManyKeysIsRefused() throws {
+        try withTemporaryRoot { root in
+            let file = root.appendingPathComponent("shared.plist")
+            try HandMadeBinaryPropertyList.sharedString(under: (0..<100).map { "key\($0)" }, length: 1 << 20).write(to: file)
+            let defaults = try makeDefaults("app", root: root)
+            #expect(
+                throws: DefaultsError.notPropertyListFile(
+                    path: file.path,
+                    reason:
+                        "it stands for more than \(64 << 20) bytes of text and data (a shared object counts each time it is used)"
+                )
+            ) {
+                try defaults.importUserDefaults(from: file)
+            }
+            #expect(try defaults.persistentValues().isEmpty)
+        }
+    }
 }

@@ -237,6 +237,45 @@ extension Defaults.Key<Date?> {
         }
     }
 
+    /// Reading is strict about `null` too: a member given as `null` is of the wrong kind, refused naming
+    /// it, never read as absent (before, `"type": null` made the key accept any type); and a default or a
+    /// choice nests no deeper than any value may (before, a default 120 levels deep installed, and
+    /// `prefs read` printed what no write could store).
+    @Test(arguments: [
+        (#""type":null"#, "at keys[0].type: null, not a string"),
+        (#""type":"integer","default":null"#, "at keys[0].default: null, not a tagged value"),
+        (#""type":"integer","description":null"#, "at keys[0].description: null, not a string"),
+        (#""type":"string","content":null"#, "at keys[0].content: null, not a string"),
+        (#""type":"integer","computedDefault":null"#, "at keys[0].computedDefault: null, not a boolean"),
+        (#""type":"integer","choices":null"#, "at keys[0].choices: null, not a list of tagged values"),
+        (#""type":"integer","maximumLength":null"#, "at keys[0].maximumLength: null, not an integer"),
+        (#""type":"integer","range":null"#, "at keys[0].range: null, not an object"),
+        (
+            #""type":"array","default":"# + String(repeating: #"{"array":["#, count: 101) + String(repeating: "]}", count: 101),
+            "key 'k': its default nests more than 100 levels deep"
+        ),
+        (
+            #""type":"array","choices":["# + String(repeating: #"{"array":["#, count: 101) + String(repeating: "]}", count: 101)
+                + "]",
+            "key 'k': a choice nests more than 100 levels deep"
+        ),
+    ])
+    func aMemberOfTheWrongKindOrNestedTooDeepIsRefusedNamingIt(member: String, reason: String) throws {
+        let text = #"{"format":2,"suite":"test.suite","version":1,"keys":[{"name":"k","summary":"s","# + member + "}]}"
+        #expect(throws: DefaultsError.malformedSchema(path: "file", reason: reason)) {
+            try PreferenceSchema(jsonData: Data(text.utf8), path: "file")
+        }
+        let document = #"{"format":2,"suite":"test.suite","version":1,"allowsUndeclaredKeys":null,"keys":[]}"#
+        #expect(throws: DefaultsError.malformedSchema(path: "file", reason: "at allowsUndeclaredKeys: null, not a boolean")) {
+            try PreferenceSchema(jsonData: Data(document.utf8), path: "file")
+        }
+        let deep = String(repeating: #"{"array":["#, count: 100) + String(repeating: "]}", count: 100)
+        let within =
+            #"{"format":2,"suite":"test.suite","version":1,"keys":[{"name":"k","summary":"s","type":"array","default":"# + deep
+            + "}]}"
+        #expect(try PreferenceSchema(jsonData: Data(within.utf8), path: "file").entry(named: "k")?.defaultValue != nil)
+    }
+
     /// A key name with a control character (a tab would split `prefs keys`' lines) is refused.
     @Test func aKeyNameWithAControlCharacterIsRefused() {
         #expect(

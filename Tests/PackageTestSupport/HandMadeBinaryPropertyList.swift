@@ -58,4 +58,20 @@ public struct HandMadeBinaryPropertyList {
     public static func entry(_ key: String, _ value: [UInt8]) -> HandMadeBinaryPropertyList {
         HandMadeBinaryPropertyList(objects: [[0xD1, 1, 2], ascii(key), value])
     }
+
+    /// A binary property list whose top dictionary holds `keys`, every one's value the one ASCII string
+    /// of `length` bytes (a single object, referred to by each key).
+    public static func sharedString(under keys: [String], length: Int) -> Data {
+        func ascii(_ count: Int) -> [UInt8] {
+            (count < 15 ? [0x50 | UInt8(count)] : [0x5F, 0x12] + HandMadeBinaryPropertyList.reference(count, size: 4))
+                + [UInt8](repeating: UInt8(ascii: "x"), count: count)
+        }
+        let (shared, size): (Int, UInt8) = (keys.count + 1, keys.count + 1 < 256 ? 1 : 2)
+        let references = (1...keys.count).map { $0 } + Array(repeating: shared, count: keys.count)
+        let top =
+            [0xDF, 0x12] + HandMadeBinaryPropertyList.reference(keys.count, size: 4)
+            + references.flatMap { HandMadeBinaryPropertyList.reference($0, size: size) }
+        let objects = [top] + keys.map { Array($0.utf8) }.map { [0x50 | UInt8($0.count)] + $0 } + [ascii(length)]
+        return HandMadeBinaryPropertyList(objects: objects, referenceSize: size, offsetSize: 4).data()
+    }
 }

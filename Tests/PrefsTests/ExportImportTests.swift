@@ -212,6 +212,23 @@ import Testing
         }
     }
 
+    /// The JSON import obeys the value bound of every document: an array of 1,000,001 values (14 MB)
+    /// is refused, as an XML property list of them is, nothing changed. Before, it was imported.
+    @Test func aJSONImportOfMoreValuesThanADocumentMayStandForIsRefused() throws {
+        try withTestRoot { root throws in
+            try root.prefs("write", "app", "keep", "v").requireSuccess()
+            let values = Array(repeating: #"{"integer":0}"#, count: 1_000_000)
+            let document = Data(#"{"list":{"array":["#.utf8) + Data(values.joined(separator: ",").utf8) + Data("]}}".utf8)
+            let refused = root.prefs("import", "app", "-", input: document)
+            #expect(refused.status == .usage)
+            #expect(
+                refused.errorLines == [
+                    "prefs: standard input is refused: it stands for more than 1000000 values (a shared object counts each time it is used); nothing was changed"
+                ])
+            #expect(try root.stored("app") == ["keep": "v"])
+        }
+    }
+
     @Test func aMissingInputFileIsAUsageError() throws {
         try withTestRoot { root throws in
             let result = root.prefs("import", "app", root.url.appendingPathComponent("absent.json").path)

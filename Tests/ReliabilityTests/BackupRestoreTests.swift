@@ -179,18 +179,16 @@ struct BackupRestoreTests {
         }
     }
 
-    /// A restore takes the backup's rows through the one write door, never its pages: a trigger, another
-    /// page size or a table of another shape in the backup does not come along, and a row no write could
-    /// store (an empty key, nesting past the limit, a row that does not match its type) refuses the whole
-    /// backup, nothing changed and nothing created.
-    @Test func aRestoreTakesTheRowsNeverTheSchema() throws {
+    /// A restore takes the backup's rows, never its pages: a backup of another page size restores its
+    /// rows into the domain's own file, which keeps its page size; and rows a write may not store are refused.
+    @Test func aRestoreTakesTheRowsNeverThePages() throws {
         try withTemporaryRoot { root in
-            let backup = root.appendingPathComponent("hostile.sqlite3")
+            let backup = root.appendingPathComponent("paged.sqlite3")
             try open("source", in: root).write("restored", forKey: "k")
             try Defaults.backup(suiteName: "source", location: .directory(root), to: backup)
             let connection = try Connection(path: backup.path, busyTimeoutMilliseconds: 1000)
-            try connection.execute(
-                "CREATE TRIGGER swallow BEFORE INSERT ON preferences BEGIN SELECT RAISE(IGNORE); END; CREATE TABLE extra (x)")
+            try connection.execute("PRAGMA page_size = 8192; VACUUM")
+            #expect(try connection.integer("PRAGMA page_size") == 8192)
             connection.close()
             let defaults = try open("app", in: root)
             try defaults.write("old", forKey: "gone")
@@ -200,9 +198,9 @@ struct BackupRestoreTests {
             #expect(try defaults.persistentValues() == ["k": "restored"])
             try defaults.write("after", forKey: "new")
             #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "restored", "new": "after"])
-            let tables = try Connection(path: databaseFile("app", in: root).path, busyTimeoutMilliseconds: 1000)
-            defer { tables.close() }
-            #expect(try tables.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' OR name = 'extra'") == 0)
+            let live = try Connection(path: databaseFile("app", in: root).path, busyTimeoutMilliseconds: 1000)
+            defer { live.close() }
+            #expect(try live.integer("PRAGMA page_size") == 4096)
 
             try expectRefused(
                 [
@@ -217,6 +215,69 @@ struct BackupRestoreTests {
                         "the value of 'bad' does not match its type"
                     ),
                 ], backingUp: "source", in: root)
+        }
+    }
+
+    /// A restore reads rows, never definitions: a backup whose layout is not exactly the one the store
+    /// makes is refused naming why, nothing changed or created. Before, a generated `value` column
+    /// (`'computed-' || key`, storing nothing) restored `theme = computed-theme`, and one generated as
+    /// `hex(zeroblob(32000000))` made a 12 KB backup write 256 MB into the domain; a trigger and another
+    /// table were taken along silently.
+    @Test func aBackupWhoseLayoutIsNotOursIsRefused() throws {
+        try withTemporaryRoot { root in
+            try open("source", in: root).write("restored", forKey: "k")
+            let generated = "the column 'value' of its table 'preferences' is generated or hidden, not stored"
+            let columns = "its table 'preferences' does not have the columns LayeredDefaults makes"
+            func preferences(_ columns: String) -> String {
+                "DROP TABLE preferences; CREATE TABLE preferences (\(columns)) WITHOUT ROWID; "
+                    + "INSERT INTO preferences (key, type) VALUES ('theme', 'string')"
+            }
+            try expectRefused(
+                [
+                    (preferences("key TEXT PRIMARY KEY NOT NULL, type TEXT NOT NULL, value AS ('computed-' || key)"), generated),
+                    (
+                        preferences("key TEXT PRIMARY KEY NOT NULL, type TEXT NOT NULL, value AS (hex(zeroblob(32))) STORED"),
+                        generated
+                    ),
+                    (
+                        preferences("key TEXT PRIMARY KEY NOT NULL, type TEXT NOT NULL, value NOT NULL DEFAULT 'x', extra"),
+                        columns
+                    ),
+                    (preferences("key TEXT PRIMARY KEY NOT NULL, type TEXT NOT NULL, value NOT NULL DEFAULT 'x'"), columns),
+                    (preferences("key PRIMARY KEY NOT NULL, type TEXT NOT NULL, value NOT NULL DEFAULT 'x'"), columns),
+                    (
+                        "ALTER TABLE migrations ADD COLUMN extra",
+                        "its table 'migrations' does not have the columns LayeredDefaults makes"
+                    ),
+                    (
+                        "CREATE TRIGGER swallow BEFORE INSERT ON preferences BEGIN SELECT RAISE(IGNORE); END",
+                        "it holds a trigger that LayeredDefaults does not make"
+                    ),
+                    ("CREATE TABLE extra (x)", "it holds a table that LayeredDefaults does not make"),
+                    ("CREATE VIEW shown AS SELECT key FROM preferences", "it holds a view that LayeredDefaults does not make"),
+                    ("CREATE INDEX typed ON preferences (type)", "it holds an index that LayeredDefaults does not make"),
+                ], backingUp: "source", in: root)
+        }
+    }
+
+    /// What a restore reads is bounded by what the file holds: rows standing for more bytes than the
+    /// bound are refused, measured before they are decoded; rows at the bound are read. (Stored rows
+    /// never pass the file's size; only a column that is computed, refused above, could.)
+    @Test func theRowsOfABackupStandForNoMoreBytesThanTheFileHolds() throws {
+        try withTemporaryRoot { root in
+            // Keys and texts as stored, a number as 8 bytes: 2 + 5, then 1 + 8.
+            try open("source", in: root).replacePersistentValues(["ab": "hello", "n": 42])
+            let backup = root.appendingPathComponent("rows.sqlite3")
+            try Defaults.backup(suiteName: "source", location: .directory(root), to: backup)
+            let connection = try Connection(path: backup.path, busyTimeoutMilliseconds: 1000)
+            defer { connection.close() }
+            let table = PreferencesTable(connection: connection, suite: "app")
+            #expect(try table.exactValues(standingForAtMost: 16) == ["ab": "hello", "n": 42])
+            #expect {
+                try table.exactValues(standingForAtMost: 15)
+            } throws: { error in
+                (error as? PreferencesTable.InexactRow)?.reason == "its rows stand for more bytes than the file holds (15)"
+            }
         }
     }
 

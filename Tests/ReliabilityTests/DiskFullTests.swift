@@ -120,6 +120,38 @@ struct DiskFullTests {
         }
     }
 
+    /// A backup onto a full disk (a 256 KiB file system of its own, the domain holding more) fails naming
+    /// the destination, whose disk it is, not the domain: before, it said "Cannot write in domain 'app':
+    /// the disk ... is full". Nothing is left on the full disk and the domain is unchanged.
+    ///
+    /// NB: the file system is a tmpfs mounted in a mount namespace of the child's own (root only: elsewhere
+    /// the test is cancelled); the script lists what the backup left there before the namespace ends.
+    @Test func aBackupOntoAFullDiskNamesTheDestination() throws {
+        try withTemporaryRoot { parent in
+            let (user, full) = (parent.appendingPathComponent("user"), parent.appendingPathComponent("full"))
+            try FileManager.default.createDirectory(at: full, withIntermediateDirectories: false)
+            let defaults = try Defaults(
+                suiteName: "app", configuration: .init(location: .directory(user), arguments: [], systemDirectories: []))
+            try defaults.write(.data(Data(repeating: 0xA5, count: 600_000)), forKey: "big")
+            let destination = full.appendingPathComponent("app-backup.sqlite3").path
+            let script = """
+                mount -t tmpfs -o size=256k tmpfs "$1" || exit 99
+                full=$1
+                shift
+                "$@"
+                status=$?
+                ls -A "$full"
+                exit $status
+                """
+            let child = try runInOwnMountNamespace(
+                script, [full.path, BuiltProducts.url(of: "prefs").path, "--root", user.path, "backup", "app", destination])
+            #expect(child.status == 3)
+            #expect(child.error == "prefs: Cannot write the backup '\(destination)': No space left on device\n")
+            #expect(child.output == "", "nothing left on the full disk")
+            #expect(try defaults.persistentValues() == ["big": .data(Data(repeating: 0xA5, count: 600_000))])
+        }
+    }
+
     /// The errno behind SQLite's I/O errors names what ran out: the disk or the quota (``DefaultsError/diskFull(suite:key:)``),
     /// the file-size limit (``DefaultsError/fileTooLarge(suite:key:)``); any other stays SQLite's error.
     @Test func theErrnoBehindAnIOErrorNamesWhatRanOut() {

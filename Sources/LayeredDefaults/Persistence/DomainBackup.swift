@@ -28,19 +28,33 @@ enum DomainBackup {
         do {
             connection = try Connection(path: staging.copy, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         } catch {
-            throw DefaultsError.storage(error, suite: store.name, key: nil)
+            throw destinationFailure(DefaultsError.storage(error, suite: store.name, key: nil), target)
         }
         defer { connection.close() }
-        try store.copyContents(into: connection)
-        // A copy of a database in WAL mode says so in its header; rollback mode makes it one
-        // self-contained file, with no `-wal` or `-shm` left beside it once closed.
         do {
-            _ = try connection.text("PRAGMA journal_mode = DELETE")
+            try store.copyContents(into: connection)
+            // A copy of a database in WAL mode says so in its header; rollback mode makes it one
+            // self-contained file, with no `-wal` or `-shm` left beside it once closed.
+            do {
+                _ = try connection.text("PRAGMA journal_mode = DELETE")
+            } catch {
+                throw DefaultsError.storage(error, suite: store.name, key: nil)
+            }
         } catch {
-            throw DefaultsError.storage(error, suite: store.name, key: nil)
+            throw destinationFailure(error, target)
         }
         connection.close()
         try staging.moveIntoPlace(replacing: replacing)
+    }
+
+    /// The error of writing the copy to `target`: running out of room there (the copy is what grows; reading
+    /// the domain needs none) names the destination, whose disk it is, never the domain.
+    private static func destinationFailure(_ error: any Error, _ target: String) -> any Error {
+        switch error {
+        case DefaultsError.diskFull: DefaultsError.fileSystemFailure(path: target, operation: "write the backup", code: ENOSPC)
+        case DefaultsError.fileTooLarge: DefaultsError.fileSystemFailure(path: target, operation: "write the backup", code: EFBIG)
+        default: error
+        }
     }
 
     /// The rows and migration records of the backup file `backup`, for the domain `suite` whose store is
@@ -79,7 +93,9 @@ enum DomainBackup {
         do {
             try TableLayout.verifyBackup(candidate.connection, path: source)
             let table = PreferencesTable(connection: candidate.connection, suite: suite)
-            content = (try table.exactValues(), try table.exactMigrationNames())
+            content = (
+                try table.exactValues(standingForAtMost: heldBytes(source, status: status)), try table.exactMigrationNames()
+            )
         } catch let row as PreferencesTable.InexactRow {
             throw DefaultsError.invalidBackup(path: source, reason: row.reason)
         } catch let error as DefaultsError {
@@ -100,5 +116,13 @@ enum DomainBackup {
             }
         }
         return content
+    }
+
+    /// The bytes the backup file at `path` (whose `lstat` status is `status`) holds, with its `-wal`: what
+    /// its rows can stand for at most.
+    private static func heldBytes(_ path: String, status: stat) -> Int {
+        var log = stat()
+        let logBytes = lstat(path + "-wal", &log) == 0 && log.st_mode & S_IFMT == S_IFREG ? Int(log.st_size) : 0
+        return Int(status.st_size) + logBytes
     }
 }

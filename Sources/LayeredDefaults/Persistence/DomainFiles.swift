@@ -94,19 +94,25 @@ package enum DomainFiles {
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
+    /// Whether the system directory `base` holds the entry at `path` (a layer's file, a schema file, in a
+    /// directory of ours inside it): the one rule of the store's system layers and of every schema lookup.
+    ///
     /// True when there is an entry at `path`, of any kind (`lstat`: a symbolic link is not followed, so
-    /// that opening it reports it); false when there is none (`ENOENT`, or `ENOTDIR`: a directory on the
-    /// way is something else), or when `base`, the directory `path` lies in, may not be searched at all
-    /// (a system directory this user has no part in holds no layer of its).
+    /// that opening it reports it). False when there is none (`ENOENT`, or `ENOTDIR`: something on the
+    /// way is not a directory), and when `base` itself cannot name a directory this user may enter (a
+    /// symbolic link to itself, a component over 255 bytes, a regular file, a FIFO, a directory it may
+    /// not search): an entry of `$XDG_CONFIG_DIRS` that names nothing holds no layer, and prints nothing.
+    /// Only a directory of ours inside an entry the user may enter can fail closed.
     /// - Throws: ``DefaultsError/permissionDenied(path:)`` when a directory between `base` and the entry
-    ///   may not be searched, or another file-system error: whether the entry exists is then unknown,
-    ///   never taken for "absent".
+    ///   may not be searched, or another file-system error (a loop in a directory of ours): whether the
+    ///   entry exists is then unknown, never taken for "absent".
     static func entryExists(_ path: String, in base: String) throws(DefaultsError) -> Bool {
         var status = stat()
+        // NB: one lstat in the common cases (a layer there, or none): the base is looked at only when that fails otherwise.
         if lstat(path, &status) == 0 { return true }
         let code = errno
         if code == ENOENT || code == ENOTDIR { return false }
-        if code == EACCES, access(base, X_OK) != 0 { return false }
+        guard stat(base, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, access(base, X_OK) == 0 else { return false }
         throw .fileSystem(code, path: path, operation: "lstat")
     }
 }

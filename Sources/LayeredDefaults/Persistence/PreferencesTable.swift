@@ -121,12 +121,22 @@ final class PreferencesTable {
     /// domain as well as it can (text that is not UTF-8 with U+FFFD, a key in several rows as the row in
     /// NFC), this refuses a key that is not UTF-8 text, a value whose text is not UTF-8 or that does not
     /// match its type, and two rows of one key (canonically equivalent spellings).
+    ///
+    /// What the rows stand for is bounded by what the file holds: the bytes of their keys and values
+    /// (text and data as stored, a number as 8) may not pass `bytes`, the size of the file (and its log),
+    /// which stored rows never pass; each row is measured before it is decoded.
+    /// - Parameter bytes: the most bytes the rows' keys and values may stand for.
     /// - Throws: ``InexactRow`` for the first such row, or a ``SQLiteError``.
-    func exactValues() throws -> [String: PreferenceValue] {
+    func exactValues(standingForAtMost bytes: Int) throws -> [String: PreferenceValue] {
         let statement = try connection.statement("SELECT key, type, value FROM preferences ORDER BY key")
         defer { statement.reset() }
         var values: [String: PreferenceValue] = [:]
+        var read = 0
         while try statement.step() {
+            read += statement.storedByteCount(at: 0) + statement.storedByteCount(at: 2)
+            guard read <= bytes else {
+                throw InexactRow(reason: "its rows stand for more bytes than the file holds (\(bytes))")
+            }
             guard let key = statement.exactText(at: 0) else { throw InexactRow(reason: "a key of its rows is not UTF-8 text") }
             if statement.columnType(at: 2) == SQLITE_TEXT && statement.exactText(at: 2) == nil {
                 throw InexactRow(reason: "the value of '\(key)' is text that is not UTF-8")

@@ -152,6 +152,16 @@ final class Statement {
         return String(validating: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// The bytes a column's value holds as stored: a text's or a blob's length, 8 for a number, 0 for
+    /// NULL. Never converts the value (`sqlite3_column_bytes` would turn a number into text).
+    func storedByteCount(at index: Int32) -> Int {
+        switch columnType(at: index) {
+        case SQLITE_TEXT, SQLITE_BLOB: Int(sqlite3_column_bytes(handle, index))
+        case SQLITE_NULL: 0
+        default: 8
+        }
+    }
+
     func data(at index: Int32) -> Data {
         let count = Int(sqlite3_column_bytes(handle, index))
         guard count > 0, let bytes = sqlite3_column_blob(handle, index) else { return Data() }

@@ -79,7 +79,11 @@ extension Defaults {
         guard SuiteName.isValid(suiteName) else { throw .invalidSuiteName(suiteName) }
         let root = location.root().map { StoreRegistry.withoutTrailingSlash($0.path) }
         let systemPaths = systemDirectories.map { StoreRegistry.withoutTrailingSlash($0.path) }
-        for path in schemaFiles(of: suiteName, rootPath: root, systemDirectoryPaths: systemPaths) {
+        let files = schemaFiles(of: suiteName, rootPath: root, systemDirectoryPaths: systemPaths)
+        // The system directories' files are the last ones: each is looked for by the store's rule.
+        let bases = [String?](repeating: nil, count: files.count - systemPaths.count) + systemPaths
+        for (path, base) in zip(files, bases) {
+            if let base, try !DomainFiles.entryExists(path, in: base) { continue }
             if let schema = try schema(inFile: path, suiteName: suiteName) { return schema }
         }
         return nil

@@ -23,7 +23,7 @@ extension PreferenceSchema: Codable {
     public init(from decoder: any Decoder) throws {
         try rejectUnknownMembers(decoder, known: Member.allCases)
         let container = try decoder.container(keyedBy: Member.self)
-        let format = try container.decode(Int.self, forKey: .format)
+        let format = try container.decodeGiven(Int.self, forKey: .format)
         guard Self.readableFormatVersions.contains(format) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .format, in: container,
@@ -31,7 +31,7 @@ extension PreferenceSchema: Codable {
                     "format \(format), not one this version reads (\(Self.readableFormatVersions.lowerBound) to \(Self.readableFormatVersions.upperBound)): upgrade LayeredDefaults"
             )
         }
-        let entries = try container.decode([Entry].self, forKey: .keys)
+        let entries = try container.decodeGiven([Entry].self, forKey: .keys)
         if format == 1 {
             if container.contains(.allowsUndeclaredKeys) {
                 throw DecodingError.dataCorruptedError(
@@ -45,10 +45,10 @@ extension PreferenceSchema: Codable {
             }
         }
         try self.init(
-            suiteName: try container.decode(String.self, forKey: .suite),
-            version: try container.decode(Int.self, forKey: .version), entries: entries,
+            suiteName: try container.decodeGiven(String.self, forKey: .suite),
+            version: try container.decodeGiven(Int.self, forKey: .version), entries: entries,
             allowsUndeclaredKeys: format == 1
-                || (try container.decodeIfPresent(Bool.self, forKey: .allowsUndeclaredKeys) ?? false))
+                || (try container.decodeIfGiven(Bool.self, forKey: .allowsUndeclaredKeys) ?? false))
     }
 
     /// Encodes the schema's JSON object.
@@ -144,6 +144,9 @@ extension PreferenceSchema: Codable {
         case is Int.Type: "an integer"
         case is Double.Type: "a number"
         case is Bool.Type: "a boolean"
+        case is PreferenceValue.Type: "a tagged value"
+        case is [PreferenceValue].Type: "a list of tagged values"
+        case is [String: PreferenceValue].Type: "an object"
         default: "the expected kind of value"
         }
     }
@@ -164,7 +167,7 @@ extension PreferenceSchema.Entry: Codable {
     public init(from decoder: any Decoder) throws {
         try rejectUnknownMembers(decoder, known: Member.allCases)
         let container = try decoder.container(keyedBy: Member.self)
-        let type = try container.decodeIfPresent(String.self, forKey: .type)
+        let type = try container.decodeIfGiven(String.self, forKey: .type)
         let valueType = try type.map { name in
             guard let valueType = PreferenceSchema.ValueType(rawValue: name) else {
                 throw DecodingError.dataCorruptedError(
@@ -180,15 +183,21 @@ extension PreferenceSchema.Entry: Codable {
         }
         var accepted = AcceptedValues.anyValue
         if container.contains(.choices) {
-            accepted = .choices(try container.decode([PreferenceValue].self, forKey: .choices))
+            accepted = .choices(try container.decodeGiven([PreferenceValue].self, forKey: .choices))
         } else if container.contains(.maximumLength) {
-            accepted = .maximumLength(try container.decode(Int.self, forKey: .maximumLength))
+            accepted = .maximumLength(try container.decodeGiven(Int.self, forKey: .maximumLength))
         } else if container.contains(.range) {
+            if try container.decodeNil(forKey: .range) {
+                throw DecodingError.valueNotFound(
+                    [String: PreferenceValue].self,
+                    .init(codingPath: container.codingPath + [Member.range], debugDescription: "null"))
+            }
             let rangeDecoder = try container.superDecoder(forKey: .range)
             try rejectUnknownMembers(rangeDecoder, known: RangeMember.allCases)
             let range = try rangeDecoder.container(keyedBy: RangeMember.self)
             let bounds = (
-                try range.decode(PreferenceValue.self, forKey: .minimum), try range.decode(PreferenceValue.self, forKey: .maximum)
+                try range.decodeGiven(PreferenceValue.self, forKey: .minimum),
+                try range.decodeGiven(PreferenceValue.self, forKey: .maximum)
             )
             switch bounds {
             case (.integer(let low), .integer(let high)) where low <= high: accepted = .integers(low...high)
@@ -201,8 +210,8 @@ extension PreferenceSchema.Entry: Codable {
             }
         }
         self.init(
-            name: try container.decode(String.self, forKey: .name), type: valueType,
-            content: try container.decodeIfPresent(String.self, forKey: .content).map { name in
+            name: try container.decodeGiven(String.self, forKey: .name), type: valueType,
+            content: try container.decodeIfGiven(String.self, forKey: .content).map { name in
                 guard let content = PreferenceSchema.Content(rawValue: name) else {
                     throw DecodingError.dataCorruptedError(
                         forKey: .content, in: container,
@@ -211,10 +220,10 @@ extension PreferenceSchema.Entry: Codable {
                 }
                 return content
             },
-            defaultValue: try container.decodeIfPresent(PreferenceValue.self, forKey: .default),
-            defaultIsComputed: try container.decodeIfPresent(Bool.self, forKey: .computedDefault) ?? false,
-            summary: try container.decode(String.self, forKey: .summary),
-            description: try container.decodeIfPresent(String.self, forKey: .description), accepted: accepted)
+            defaultValue: try container.decodeIfGiven(PreferenceValue.self, forKey: .default),
+            defaultIsComputed: try container.decodeIfGiven(Bool.self, forKey: .computedDefault) ?? false,
+            summary: try container.decodeGiven(String.self, forKey: .summary),
+            description: try container.decodeIfGiven(String.self, forKey: .description), accepted: accepted)
     }
 
     /// Encodes a key's JSON object.
@@ -240,6 +249,23 @@ extension PreferenceSchema.Entry: Codable {
             try bounds.encode(PreferenceValue.double(range.lowerBound), forKey: .minimum)
             try bounds.encode(PreferenceValue.double(range.upperBound), forKey: .maximum)
         }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// The member's value, nil when the object does not hold it. A member given as `null` is of the wrong
+    /// kind and refused naming it (`decodeIfPresent` reads it as absent: `"type": null` accepted any type).
+    fileprivate func decodeIfGiven<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard contains(key) else { return nil }
+        return try decodeGiven(type, forKey: key)
+    }
+
+    /// The member's value; `null`, like any value of the wrong kind, is refused naming the member.
+    fileprivate func decodeGiven<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if contains(key), try decodeNil(forKey: key) {
+            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [key], debugDescription: "null"))
+        }
+        return try decode(type, forKey: key)
     }
 }
 

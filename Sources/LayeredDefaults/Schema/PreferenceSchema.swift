@@ -139,37 +139,67 @@ public struct PreferenceSchema: Sendable, Hashable {
         positions[name].map { keys[$0] }
     }
 
+    /// The most edits a declared name may be from the one asked about to be suggested by
+    /// ``names(nearestTo:)``: the distance allowed is 2, or a third of the name's length, but never more.
+    static let maximumSuggestionDistance = 4
+
     /// The names of the schema's keys nearest to `name`, nearest first, at most three: those equal to it
-    /// but for case, or a few edits away (for names of at most 64 characters). For a refusal's "did you mean".
+    /// but for case, or at most 2 edits away (a third of its length for a longer name, at most 4; for names
+    /// of at most 64 characters). For a refusal's "did you mean".
+    ///
+    /// The work is bounded: a name whose length differs by more than the distance allowed is never
+    /// compared, and the distance is computed in a band of that width, cut short once a row is past it,
+    /// so each name costs at most its length x (2 x the distance + 1) steps (docs/SCHEMA.md).
     public func names(nearestTo name: String) -> [String] {
-        let folded = name.lowercased()
-        // The distance takes time of the product of the two lengths: a long name is only compared whole.
-        let limit = folded.count > 64 ? 0 : max(2, folded.count / 3)
-        let scored = keys.compactMap { entry -> (name: String, distance: Int)? in
-            let candidate = entry.name.lowercased()
+        var steps = 0
+        return names(nearestTo: name, steps: &steps)
+    }
+
+    /// ``names(nearestTo:)``, adding to `steps` the cells of the distance it computed: for the proof that
+    /// the work stays within names x length x (2 x the distance + 1).
+    func names(nearestTo name: String, steps: inout Int) -> [String] {
+        let folded = Array(name.lowercased())
+        // A long name is only compared whole.
+        let limit = folded.count > 64 ? 0 : min(Self.maximumSuggestionDistance, max(2, folded.count / 3))
+        var scored: [(name: String, distance: Int)] = []
+        for entry in keys {
+            let candidate = Array(entry.name.lowercased())
             let distance =
                 candidate == folded
-                ? 0 : limit == 0 || candidate.count > 64 ? limit + 1 : Self.editDistance(folded, candidate, limit: limit)
-            return distance <= limit ? (entry.name, distance) : nil
+                ? 0
+                : limit == 0 || candidate.count > 64
+                    ? limit + 1 : Self.editDistance(folded, candidate, limit: limit, steps: &steps)
+            if distance <= limit { scored.append((entry.name, distance)) }
         }
         return scored.sorted { ($0.distance, $0.name) < ($1.distance, $1.name) }.prefix(3).map(\.name)
     }
 
-    /// The Levenshtein distance of `a` and `b`, or `limit + 1` when it is more than `limit` (then cut
-    /// short once a whole row is past it).
-    private static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
-        let (a, b) = (Array(a), Array(b))
-        guard abs(a.count - b.count) <= limit else { return limit + 1 }
-        var previous = Array(0...b.count)
-        for (i, character) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for j in b.indices {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (character == b[j] ? 0 : 1))
+    /// The Levenshtein distance of `a` and `b`, or `limit + 1` when it is more than `limit`: computed in
+    /// the band of cells at most `limit` off the diagonal (a path outside it costs more than `limit`), and
+    /// cut short once a whole row is past `limit`. Adds each cell computed to `steps`.
+    static func editDistance(_ a: [Character], _ b: [Character], limit: Int, steps: inout Int) -> Int {
+        let outside = limit + 1
+        guard abs(a.count - b.count) <= limit else { return outside }
+        // NB: a cell outside the band reads as `outside`: each row sets the cells just beyond its band,
+        // which are the only ones the next row reads outside its own.
+        var previous = (0...b.count).map { min($0, outside) }
+        var current = previous
+        for i in 1..<(a.count + 1) {
+            let (low, high) = (max(1, i - limit), min(b.count, i + limit))
+            current[low - 1] = low == 1 ? min(i, outside) : outside
+            var rowMinimum = current[low - 1]
+            if low <= high {
+                for j in low...high {
+                    steps += 1
+                    current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    rowMinimum = min(rowMinimum, current[j])
+                }
             }
-            if current.min()! > limit { return limit + 1 }
-            previous = current
+            if high < b.count { current[high + 1] = outside }
+            if rowMinimum > limit { return outside }
+            swap(&previous, &current)
         }
-        return previous[b.count]
+        return min(previous[b.count], outside)
     }
 
     /// Two schemas are equal when they declare the same keys in the same way.
@@ -209,6 +239,18 @@ public struct PreferenceSchema: Sendable, Hashable {
         }
     }
 
+    /// Why no write could store `value` (a default, a choice), as the end of a sentence, or nil: a schema
+    /// declares nothing a value may not be, so `prefs read` never prints what writing back is refused.
+    private static func storableProblem(_ value: PreferenceValue) -> String? {
+        do throws(DefaultsError) {
+            try value.checkStorable(suite: "", key: "")
+            return nil
+        } catch {
+            guard case .nestingTooDeep = error else { return "holds a date outside the years 1 to 9999" }
+            return "nests more than \(PreferenceValue.maximumNestingDepth) levels deep"
+        }
+    }
+
     /// Why `entry`'s parts do not agree, or nil when they do.
     private static func problem(of entry: Entry) -> String? {
         let summary = entry.summary.trimmingCharacters(in: .whitespaces)
@@ -226,6 +268,7 @@ public struct PreferenceSchema: Sendable, Hashable {
         case .anyValue: break
         case .choices(let choices):
             if choices.isEmpty { return "its list of choices is empty" }
+            if let reason = choices.lazy.compactMap(storableProblem).first { return "a choice \(reason)" }
             if let type = entry.type, !choices.allSatisfy(type.matches) { return "a choice is not of its type, \(type.rawValue)" }
             if choices.contains(where: holdsControlCharacters) {
                 return "a choice holds a control character (a terminal would act on it)"
@@ -243,6 +286,7 @@ public struct PreferenceSchema: Sendable, Hashable {
             if length < 0 { return "its maximum length is negative" }
         }
         if let value = entry.defaultValue {
+            if let reason = storableProblem(value) { return "its default \(reason)" }
             if entry.defaultIsComputed { return "it has a default and says its default is computed" }
             if holdsControlCharacters(value) { return "its default holds a control character (a terminal would act on it)" }
             if let type = entry.type, !type.matches(value) { return "its default is not of its type, \(type.rawValue)" }

@@ -57,6 +57,11 @@ enum Import: Command {
                 "\(source) holds text with more than \(String.maximumCombiningRun) combining marks in a row, which no key may hold; nothing was changed"
             )
         }
+        // NB: counted before the decoder builds them all; what it builds is checked exactly below.
+        let limit = PreferenceValue.maximumDocumentValues
+        if JSONMemberScan.taggedValueCount(in: input, stoppingAbove: limit) > limit {
+            throw .usage("\(source) is refused: \(PreferenceValue.tooManyValues); nothing was changed")
+        }
         let values: [String: PreferenceValue]
         do {
             values = try JSONDecoder().decode([String: PreferenceValue].self, from: input)
@@ -84,6 +89,9 @@ enum Import: Command {
             )
         case nil:
             break
+        }
+        if let excess = PreferenceValue.documentExcess(of: values) {
+            throw .usage("\(source) is refused: \(excess); nothing was changed")
         }
         return values
     }

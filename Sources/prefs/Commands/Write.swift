@@ -175,6 +175,9 @@ enum Write: Command {
             throw PrefsError.usage("\(notADictionary) (not property-list text: it fails at offset \(error.offset))")
         }
         guard case .dictionary(let values) = value else { throw PrefsError.usage(notADictionary) }
+        if let excess = PreferenceValue.documentExcess(of: values) {
+            throw PrefsError.usage("the dictionary for the domain '\(domain)' is refused: \(excess); nothing was changed")
+        }
         return values
     }
 }

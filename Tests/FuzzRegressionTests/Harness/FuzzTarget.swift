@@ -13,7 +13,7 @@ struct FuzzTarget: Sendable {
 
     /// Every target, in the order `scripts/fuzz.sh all` runs them.
     static let all: [FuzzTarget] = [
-        .propertyListText, .argumentDomain, .valueParser, .binaryPropertyList, .xmlPropertyList, .prefsImport,
+        .propertyListText, .argumentDomain, .valueParser, .binaryPropertyList, .xmlPropertyList, .prefsImport, .backupRestore,
     ]
 
     /// The target called `name`, if any.

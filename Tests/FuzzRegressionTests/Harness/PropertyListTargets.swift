@@ -22,7 +22,7 @@ extension FuzzTarget {
     /// Checks the invariants of reading a property-list document: its values, or one of the two typed
     /// errors, naming the document's path; values under non-empty keys, each one a write may store (nested
     /// no deeper than ``PreferenceValue/maximumNestingDepth``, dates in ``PreferenceValue/dateRange``), no more than ``PreferenceValue/maximumPropertyListValues``
-    /// in all; written as a binary property list (what `prefs export --format binary` writes), read back
+    /// in all, standing for no more than ``PreferenceValue/maximumDocumentBytes`` bytes; written as a binary property list (what `prefs export --format binary` writes), read back
     /// identical (for documents of up to ``roundTripLimit`` values).
     static func expectPropertyListImport(_ document: Data) throws(FuzzViolation) {
         let path = "fuzz input"
@@ -46,6 +46,9 @@ extension FuzzTarget {
         }
         let count = values.values.reduce(0) { $0 + $1.valueCount }
         try expect(count <= PreferenceValue.maximumPropertyListValues, "a document read holds at most the limit of values")
+        try expect(
+            PreferenceValue.documentExcess(of: values) == nil,
+            "a document read stands for no more than the limit of values and of bytes, each use of a shared object counted")
         // NB: writing and reading back costs in proportion to the values, not to the document's bytes,
         // and a few hundred bytes of shared objects may stand for the limit: the fuzzer's per-input
         // timeout is for the reader, so only documents of up to `roundTripLimit` values take this trip.
