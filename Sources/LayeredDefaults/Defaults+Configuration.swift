@@ -58,6 +58,24 @@ extension Defaults {
         /// root that belongs to someone else, made and removed by them (the testing library's temporary
         /// roots): a store kept past its removal then makes nothing again, its first write fails.
         package var createsRoot = true
+        /// Set for a store of a system-wide layer (the system or managed domains, written by an
+        /// administrator): the files its first commit makes are read by every user, directories 0755 and
+        /// files 0644 (SQLite gives the `-wal` and `-shm` the file's mode), where a user's are 0700 and
+        /// 0600; and it obeys the schema installed system-wide, else the one the writing user installed.
+        package var systemLayer: SystemLayer?
+
+        /// Where the schemas of a system-wide layer's store are found (see ``systemLayer``).
+        package struct SystemLayer: Sendable {
+            /// The writing user's root, whose installed schemas apply where no system-wide one is.
+            package var userRoot: URL?
+            /// The system directories, whose installed schemas apply first.
+            package var systemDirectories: [URL]
+
+            package init(userRoot: URL?, systemDirectories: [URL]) {
+                self.userRoot = userRoot
+                self.systemDirectories = systemDirectories
+            }
+        }
 
         /// A configuration; every parameter has the default its property documents.
         public init(
@@ -90,7 +108,9 @@ extension Defaults {
 
         /// The registry of the stores under ``location`` (resolved now), whose writes wait ``busyTimeout``.
         func storeRegistry() -> StoreRegistry {
-            StoreRegistry(root: location.root(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, createsRoot: createsRoot)
+            StoreRegistry(
+                root: location.root(), busyTimeoutMilliseconds: busyTimeoutMilliseconds, createsRoot: createsRoot,
+                sharesFiles: systemLayer != nil)
         }
     }
 

@@ -125,9 +125,9 @@ extension Defaults {
         of name: String, excluding store: DomainStore?, root: URL?, configuration: Configuration
     ) throws -> WriteRules {
         let schema = ApplicableSchema(
-            suiteName: name, configured: configuration.schema.flatMap { $0.suiteName == name ? $0 : nil },
-            rootPath: root.map { StoreRegistry.withoutTrailingSlash($0.path) },
-            systemDirectoryPaths: configuration.systemDirectoryPaths, report: configuration.errorHandler)
+            suiteName: name, configuration: configuration,
+            configured: configuration.schema.flatMap { $0.suiteName == name ? $0 : nil },
+            rootPath: root.map { StoreRegistry.withoutTrailingSlash($0.path) })
         return WriteRules(
             forcedKeys: try forcedKeys(of: managedLayer(of: name, configuration: configuration, excluding: store)),
             schema: schema.forWriting)

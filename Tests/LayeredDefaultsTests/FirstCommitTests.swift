@@ -93,6 +93,21 @@ import Testing
         }
     }
 
+    /// The global domain's first commit by another process is read at once, by an instance whose answers
+    /// found in its own domain stay valid meanwhile.
+    @Test func anotherProcesssFirstCommitToTheGlobalDomainIsSeenAtOnce() throws {
+        try withTemporaryRoot { root in
+            let defaults = try makeDefaults("app", root: root)
+            try defaults.write("mine", forKey: "own")
+            #expect(try defaults.value(forKey: "g") == nil)
+            #expect(try defaults.value(forKey: "own") == "mine")
+            let write = try fixture(root, Defaults.globalDomain, "write", "g", #"{"string":"theirs"}"#)
+            #expect(write.status == 0, "\(write.error)")
+            #expect(try defaults.value(forKey: "own") == "mine")
+            #expect(try defaults.value(forKey: "g") == "theirs", "read at once")
+        }
+    }
+
     /// Two instances make one domain's first commits at once: nothing is lost.
     @Test func concurrentFirstCommitsLoseNothing() throws {
         try withTemporaryRoot { root in

@@ -30,7 +30,7 @@ import Testing
         }
         let answers = defaults.searchList.resolved.withLock { $0.answers }
         #expect(answers.count <= ResolvedAnswers.absentLimit + 2)
-        #expect(answers["stored"] == .some(1), "present answers are kept")
+        #expect(answers["stored"]?.value == .some(1), "present answers are kept")
     }
 
     /// A write of the instance's own forgets the answer of the key it changed and keeps the others: a
@@ -72,8 +72,8 @@ import Testing
             }
             // The commit lands while the search of "b" runs: the answers are patched.
             try defaults.write("b", forKey: "b")
-            defaults.searchList.resolved.withLock { $0.remember(nil, forKey: "b", under: .epoch(epoch)) }
-            #expect(defaults.searchList.resolved.withLock { $0.answers["b"] } == nil, "the overlapping search is refused")
+            defaults.searchList.resolved.withLock { $0.remember(nil, forKey: "b", deep: true, under: .epoch(epoch)) }
+            #expect(defaults.searchList.resolved.withLock { $0.answers["b"]?.value } == nil, "the overlapping search is refused")
             #expect(try defaults.value(forKey: "b") == "b")
             let current = defaults.searchList.changeCount
             guard
@@ -84,9 +84,10 @@ import Testing
                 Issue.record("the stamp is current after the read")
                 return
             }
-            defaults.searchList.resolved.withLock { $0.remember(nil, forKey: "c", under: .epoch(later)) }
+            defaults.searchList.resolved.withLock { $0.remember(nil, forKey: "c", deep: true, under: .epoch(later)) }
             #expect(
-                defaults.searchList.resolved.withLock { $0.answers["c"] } == .some(nil), "an undisturbed search is remembered")
+                defaults.searchList.resolved.withLock { $0.answers["c"]?.value } == .some(nil),
+                "an undisturbed search is remembered")
         }
     }
 

@@ -57,7 +57,7 @@ import Testing
             #expect(reader.persistentStoreForTesting.viewValuesForTesting.isEmpty)
             #expect(try reader.value(forKey: "a") == 1)
             #expect(try reader.value(forKey: "a") == 1)
-            #expect(reader.searchList.resolved.withLock { $0.answers["a"] } == .some(1))
+            #expect(reader.searchList.resolved.withLock { $0.answers["a"]?.value } == .some(1))
             #expect(reader.persistentStoreForTesting.viewValuesForTesting["a"] == nil)
         }
     }

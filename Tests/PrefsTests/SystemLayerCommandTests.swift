@@ -153,3 +153,22 @@ extension RunResult {
         }
     }
 }
+
+/// An administrator's write obeys the app's schema wherever it is installed: the system-wide one, else
+/// the one the writing user installed for the app.
+@Suite struct SystemLayerSchemaTests {
+    @Test(arguments: ["--system", "--managed"])
+    func anAdministratorsWriteIsTypedAndCheckedByTheUsersSchema(layer: String) throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
+            try root.prefs(layer, "write", "app", "size", "16").requireSuccess()
+            #expect(root.prefs(layer, "read-type", "app", "size").output == "Type is integer\n", "typed by the schema")
+            let typo = root.prefs(layer, "write", "app", "sise", "16")
+            #expect(typo.status == .usage, "a misspelled key is refused: \(typo.errorLines)")
+            #expect(typo.error.contains("size"), "did you mean: \(typo.errorLines)")
+            let outside = root.prefs(layer, "write", "app", "size", "500")
+            #expect(outside.status == .usage, "\(outside.errorLines)")
+            #expect(root.prefs(layer, "read", "app", "size").output == "16\n", "nothing changed")
+        }
+    }
+}

@@ -10,8 +10,11 @@ import Synchronization
 final class DomainSlot: Sendable {
     /// The domain's name.
     let name: String
-    /// The domain's file, or nil in memory.
-    let path: String?
+    /// The domain's file, or nil in memory: worked out when first asked (a real path, which costs an open).
+    var path: String? {
+        if let store = opened.load() ?? absent.load() { return store.path }
+        return registry?.filePath(of: name)
+    }
     /// Where the domain lives; nil for a slot of a store given open.
     private let registry: StoreRegistry?
     /// True for the global domain: a file that cannot be opened is reported once and searched as an empty
@@ -33,7 +36,6 @@ final class DomainSlot: Sendable {
     /// A slot of a store already open.
     init(_ store: DomainStore) {
         name = store.name
-        path = store.path
         registry = nil
         substitutesFailure = false
         didChange = { _ in }
@@ -46,7 +48,6 @@ final class DomainSlot: Sendable {
         didChange: @escaping @Sendable (DefaultsError?) -> Void = { _ in }
     ) {
         self.name = name
-        self.path = registry.filePath(of: name)
         self.registry = registry
         self.substitutesFailure = substitutesFailure
         self.didChange = didChange
@@ -79,7 +80,7 @@ final class DomainSlot: Sendable {
                 changed = true
                 return opened.storeIfNil(found)
             }
-            if absent.load() == nil, let path {
+            if absent.load() == nil, let path = registry.filePath(of: name) {
                 changed = true
                 _ = absent.storeIfNil(.absent(name: name, path: path))
             }

@@ -79,7 +79,7 @@ final class DomainStore: Sendable {
     }
 
     /// Opens the database of `name` at `path`, an existing file whose `lstat` status is `status` (see
-    /// ``FileAdmission/create(_:suite:)`` for a new one).
+    /// ``FileAdmission/create(_:mode:suite:)`` for a new one).
     ///
     /// Where this process cannot write the file or its directory, the store is a read-only snapshot
     /// of the file as it is now (unless a `-wal` holds pending commits, which SQLite then reads): reads

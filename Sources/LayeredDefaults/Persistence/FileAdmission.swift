@@ -30,10 +30,10 @@ enum FileAdmission {
     /// (another's, when it appeared meanwhile); nil when this process may not create it (a read-only
     /// directory or file system).
     /// - Throws: ``DefaultsError/system(_:path:operation:suite:)`` for any other failure.
-    static func create(_ path: String, suite: String) throws -> stat? {
+    static func create(_ path: String, mode: mode_t, suite: String) throws -> stat? {
         do throws(FileActs.Failure) {
             // Whatever the umask: SQLite gives the -wal and -shm the file's mode.
-            try FileActs.createExclusively(path, mode: 0o600)
+            try FileActs.createExclusively(path, mode: mode)
         } catch let failure where failure.code == EACCES || failure.code == EROFS {
             return nil
         } catch {

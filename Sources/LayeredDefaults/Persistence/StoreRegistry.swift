@@ -49,9 +49,13 @@ final class StoreRegistry: Sendable {
     let createsRoot: Bool
 
     /// The registry of the domains in `root` (nil: in memory).
-    init(root: URL?, busyTimeoutMilliseconds: Int32, createsRoot: Bool = true) {
+    /// Whether the files this registry makes are a system-wide layer's (see ``Defaults/Configuration/sharesFiles``).
+    let sharesFiles: Bool
+
+    init(root: URL?, busyTimeoutMilliseconds: Int32, createsRoot: Bool = true, sharesFiles: Bool = false) {
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.createsRoot = createsRoot
+        self.sharesFiles = sharesFiles
         let standardized = root.map(Self.standardized)
         self.root = standardized?.url
         self.rootPath = standardized?.path
@@ -129,7 +133,7 @@ final class StoreRegistry: Sendable {
     /// SQLite's included.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` before any file is touched,
     ///   ``DefaultsError/permissionDenied(path:)`` when the root cannot be searched, or what
-    ///   ``FileAdmission/create(_:suite:)`` or ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)`` throws.
+    ///   ``FileAdmission/create(_:mode:suite:)`` or ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)`` throws.
     func store(named name: String, create: Bool = true) throws -> DomainStore? {
         try SuiteName.validate(name)
         guard rootPath != nil else {
@@ -146,8 +150,8 @@ final class StoreRegistry: Sendable {
         if let found, let store = Self.entries.withLock({ $0[FileIdentity(found)]?.store }) { return store }
         guard create || found != nil else { return nil }
         if found == nil {
-            if createsRoot { try Self.createRoot(rootPath!, suite: name) }
-            found = try FileAdmission.create(path, suite: name)
+            if createsRoot { try Self.createRoot(rootPath!, mode: sharesFiles ? 0o755 : 0o700, suite: name) }
+            found = try FileAdmission.create(path, mode: sharesFiles ? 0o644 : 0o600, suite: name)
         }
         guard let found else {
             // A file this process may not create: nothing is stored, nothing can be.
@@ -203,15 +207,15 @@ final class StoreRegistry: Sendable {
         return try Location.domainNames(in: root)
     }
 
-    /// Creates the root directory, mode 0700, when it does not exist, and its missing parents, 0700 too.
+    /// Creates the root directory with `mode` (0700, or 0755 for a system-wide layer), when it does not exist, and its missing parents with the same mode.
     ///
     /// NB: parents made with the umask (0777 under umask 000) would let other users rename the root
     /// away and put their own in its place; the XDG base directory spec asks for 0700 as well. And a
     /// restrictive umask (0177) would leave a directory that not even its owner can search: so each
     /// directory made here is set to 0700 afterwards (mkdir's mode is filtered by the umask, chmod's is not).
-    private static func createRoot(_ root: String, suite: String) throws {
+    private static func createRoot(_ root: String, mode: mode_t, suite: String) throws {
         do throws(FileActs.Failure) {
-            try FileActs.createDirectories(root, mode: 0o700)
+            try FileActs.createDirectories(root, mode: mode)
         } catch let failure where failure.path == root && (failure.code == EACCES || failure.code == EROFS) {
             // A root this process may not create makes the store read-only.
         } catch {

@@ -17,8 +17,9 @@ final class ApplicableSchema: Sendable {
         /// Given by the configuration: it never changes.
         case configured(PreferenceSchema)
         /// The installed files, searched in order: those of the suite under the root (none in memory),
-        /// then under each system directory.
-        case installed(rootPath: String?, systemDirectoryPaths: [String])
+        /// then under each system directory; with `systemFirst` (a system-wide layer's store), the system
+        /// directories' first.
+        case installed(rootPath: String?, systemDirectoryPaths: [String], systemFirst: Bool)
     }
 
     /// What was last read: the files' states then, and the schema they gave.
@@ -74,7 +75,7 @@ final class ApplicableSchema: Sendable {
     /// installed one; `report` receives a file that cannot be used.
     init(
         suiteName: String, configured: PreferenceSchema?, rootPath: String?, systemDirectoryPaths: [String],
-        report: @escaping @Sendable (DefaultsError) -> Void
+        systemFirst: Bool = false, report: @escaping @Sendable (DefaultsError) -> Void
     ) {
         self.suiteName = suiteName
         self.report = report
@@ -83,7 +84,28 @@ final class ApplicableSchema: Sendable {
             applies.store(2, ordering: .relaxed)
         } else {
             // The paths are made at the first read, not here: opening a store must not pay for them.
-            source = .installed(rootPath: rootPath, systemDirectoryPaths: systemDirectoryPaths)
+            source = .installed(rootPath: rootPath, systemDirectoryPaths: systemDirectoryPaths, systemFirst: systemFirst)
+        }
+    }
+
+    /// The schema of `suiteName` for a store at `rootPath` (nil in memory) set up by `configuration`:
+    /// `configured` when given; else the installed one, searched under the root and then the system
+    /// directories, or for a system-wide layer's store (``Defaults/Configuration/systemLayer``, an
+    /// administrator's) under the system directories first and then the writing user's root: the rule of
+    /// the domain, wherever it is written.
+    convenience init(
+        suiteName: String, configuration: Defaults.Configuration, configured: PreferenceSchema?, rootPath: String?
+    ) {
+        if let systemLayer = configuration.systemLayer {
+            self.init(
+                suiteName: suiteName, configured: configured,
+                rootPath: systemLayer.userRoot.map { StoreRegistry.withoutTrailingSlash($0.path) },
+                systemDirectoryPaths: systemLayer.systemDirectories.map { StoreRegistry.withoutTrailingSlash($0.path) },
+                systemFirst: true, report: configuration.errorHandler)
+        } else {
+            self.init(
+                suiteName: suiteName, configured: configured, rootPath: rootPath,
+                systemDirectoryPaths: configuration.systemDirectoryPaths, report: configuration.errorHandler)
         }
     }
 
@@ -113,12 +135,13 @@ final class ApplicableSchema: Sendable {
     /// The installed schema, read again when the files changed since last read (or, with
     /// `onlyIfUnread`, only when never read).
     private func revalidated(onlyIfUnread: Bool) -> PreferenceSchema? {
-        guard case .installed(let rootPath, let systemDirectoryPaths) = source else { return current }
+        guard case .installed(let rootPath, let systemDirectoryPaths, let systemFirst) = source else { return current }
         let (schema, failure) = loaded.withLock { loaded -> (PreferenceSchema?, DefaultsError?) in
             if let loaded, onlyIfUnread || loaded.isCurrent { return (loaded.schema, nil) }
             let files =
                 loaded?.files
-                ?? Defaults.schemaFiles(of: suiteName, rootPath: rootPath, systemDirectoryPaths: systemDirectoryPaths)
+                ?? Defaults.schemaFiles(
+                    of: suiteName, rootPath: rootPath, systemDirectoryPaths: systemDirectoryPaths, systemFirst: systemFirst)
             var states: [FileState?] = []
             for file in files {
                 states.append(Self.state(of: file))

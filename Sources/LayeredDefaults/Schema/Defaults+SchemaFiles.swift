@@ -91,13 +91,16 @@ extension Defaults {
 
     /// The paths where a schema of `suiteName` may be installed, in the order they are searched: the
     /// user's under `rootPath` (none in memory), then each system directory's (paths without a trailing
-    /// slash).
+    /// slash); with `systemFirst`, the system directories' first.
     ///
     /// Joined as strings: a store reads them at its first read, and making `URL`s there is a cost of every open.
-    static func schemaFiles(of suiteName: String, rootPath: String?, systemDirectoryPaths: [String]) -> [String] {
+    static func schemaFiles(
+        of suiteName: String, rootPath: String?, systemDirectoryPaths: [String], systemFirst: Bool = false
+    ) -> [String] {
         let file = "/" + schemaDirectoryName + "/" + suiteName + ".json"
         let user = rootPath.map { [$0 + file] } ?? []
-        return user + systemDirectoryPaths.map { $0 + "/" + Location.systemSubdirectory + file }
+        let system = systemDirectoryPaths.map { $0 + "/" + Location.systemSubdirectory + file }
+        return systemFirst ? system + user : user + system
     }
 
     /// The schema in the file at `path`, nil when there is none.

@@ -17,8 +17,9 @@ struct ResolvedAnswers {
 
     /// The state the answers were found in (nil: none yet).
     private var stamp: ChangeStamp?
-    /// The answers, by key: `.some(nil)` for a key that reads as nil.
-    private(set) var answers: [String: PreferenceValue?] = [:]
+    /// The answers, by key: the value a read gets (nil: none), and whether it was found past the suites
+    /// (`deep`: its validity depends on every store of the stamp).
+    private(set) var answers: [String: (value: PreferenceValue?, deep: Bool)] = [:]
     /// How many of ``answers`` are nil.
     private var absentCount = 0
     /// Counts the times the answers were forgotten or patched: a search remembered under the stamp it
@@ -50,16 +51,18 @@ struct ResolvedAnswers {
     /// instance's count now); else the answers are forgotten.
     @inline(__always) mutating func answer(forKey key: String, changes: Int) -> Lookup {
         guard let stamp else { return .unanswered(epoch: nil) }
-        guard stamp.isCurrent(changes: changes) else {
+        let answer = answers[key]
+        guard stamp.isCurrent(changes: changes, deep: answer?.deep ?? true) else {
             forgetAll()
             return .unanswered(epoch: nil)
         }
-        guard let answer = answers[key] else { return .unanswered(epoch: epoch) }
-        return .answered(answer)
+        guard let answer else { return .unanswered(epoch: epoch) }
+        return .answered(answer.value)
     }
 
-    /// Remembers `value` for `key`, found by a search that began in the state `basis` names.
-    mutating func remember(_ value: PreferenceValue?, forKey key: String, under basis: Basis) {
+    /// Remembers `value` for `key`, found by a search that began in the state `basis` names; `deep` when
+    /// it was found past the suites (see ``ChangeStamp/isCurrent(changes:deep:)``).
+    mutating func remember(_ value: PreferenceValue?, forKey key: String, deep: Bool, under basis: Basis) {
         switch basis {
         case .epoch(let epoch):
             guard epoch == self.epoch else { return }
@@ -71,12 +74,12 @@ struct ResolvedAnswers {
         }
         if value == nil {
             if absentCount >= Self.absentLimit {
-                answers = answers.filter { $0.value != nil }
+                answers = answers.filter { $0.value.value != nil }
                 absentCount = 0
             }
             absentCount += 1
         }
-        answers[key] = .some(value)
+        answers[key] = (value, deep)
     }
 
     /// Applies a commit of the instance's own to `store` that changed `keys` (nil: any key), made when the
@@ -92,7 +95,7 @@ struct ResolvedAnswers {
         else { return forgetAll() }
         epoch &+= 1
         for key in keys {
-            if case .some(.none) = answers.removeValue(forKey: key) { absentCount -= 1 }
+            if let removed = answers.removeValue(forKey: key), removed.value == nil { absentCount -= 1 }
         }
     }
 

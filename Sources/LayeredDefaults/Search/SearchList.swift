@@ -94,8 +94,7 @@ final class SearchList: Sendable {
         self.managed = system.managed
         self.managedFailure = system.managedFailure
         let schema = ApplicableSchema(
-            suiteName: suiteName, configured: configuration.schema, rootPath: registry.rootPath,
-            systemDirectoryPaths: configuration.systemDirectoryPaths, report: configuration.errorHandler)
+            suiteName: suiteName, configuration: configuration, configured: configuration.schema, rootPath: registry.rootPath)
         self.schema = schema
         let arguments = ArgumentDomain.parse(configuration.arguments)
         self.hasArguments = Atomic(!arguments.isEmpty)
@@ -163,7 +162,15 @@ final class SearchList: Sendable {
     /// The stamp of every store open now.
     var stamp: ChangeStamp {
         let count = changeCount
-        return ChangeStamp(changes: count, stores: watchedStores)
+        return currentStamp(changes: count)
+    }
+
+    /// The stamp of the stores read so far, with `changes` (read before their fingerprints), those before
+    /// the global domain's counted apart (see ``ChangeStamp/isCurrent(changes:deep:)``).
+    private func currentStamp(changes count: Int) -> ChangeStamp {
+        let list = list
+        let shallow = list.prefix { $0.layer != .global }.reduce(0) { $0 + $1.watchedStores.count }
+        return ChangeStamp(changes: count, stores: list.flatMap(\.watchedStores), shallowCount: shallow)
     }
 
     /// The count of the changes through the instance (``changes``) and of the schemas it read: what a
@@ -256,27 +263,33 @@ final class SearchList: Sendable {
     {
         // The stores open now: a search that opens another (the global domain) counts a change, and the
         // stamp taken before it is stale.
-        let basis = epoch.map(ResolvedAnswers.Basis.epoch) ?? .stamp(ChangeStamp(changes: count, stores: watchedStores))
+        let basis = epoch.map(ResolvedAnswers.Basis.epoch) ?? .stamp(currentStamp(changes: count))
         var complete = true
-        let found = try searchChecked(key, declared: nil, schemaDefault: true, remembered: true, failed: failed) {
+        var deep = true
+        let found = try searchChecked(key, declared: nil, schemaDefault: true, remembered: true, deep: &deep, failed: failed) {
             complete = false
         }
-        if complete { resolved.withLock { $0.remember(found, forKey: key, under: basis) } }
+        if complete { resolved.withLock { $0.remember(found, forKey: key, deep: deep, under: basis) } }
         return found
     }
 
     /// ``search(_:declared:schemaDefault:failed:)`` through the layers, one loop; `skipped` runs for a
     /// domain that could not be read or a row that could not be decoded. `remembered`: the caller keeps
-    /// the answer (in ``resolved``), so the stores' views do not keep what their queries found.
+    /// the answer (in ``resolved``), so the stores' views do not keep what their queries found. `deep`
+    /// is set to whether the answer came from past the suites (the global domain and below).
     private func searchChecked(
         _ key: String, declared: PreferenceSchema.Entry?, schemaDefault: Bool, remembered: Bool = false,
-        failed: (any Error) throws -> Void, skipped: () -> Void = {}
+        deep: UnsafeMutablePointer<Bool>? = nil, failed: (any Error) throws -> Void, skipped: () -> Void = {}
     ) rethrows -> PreferenceValue? {
         let schemaEntry = schema.forReading?.entry(named: key)
         let entry = schemaEntry ?? declared
         for layer in list where schemaDefault || layer.layer != .schemaDefault {
             switch layer.answer(forKey: key, as: entry?.type, remembered: remembered) {
             case .found(let value, _):
+                switch layer.layer {
+                case .managed, .arguments, .persistent, .suite: deep?.pointee = false
+                default: deep?.pointee = true
+                }
                 // NB: a forced value reads as itself: the administrator's rule comes before any schema (a
                 // user's own schema file must not undo it).
                 guard let entry, !layer.forces, !entry.accepts(value) else { return value }

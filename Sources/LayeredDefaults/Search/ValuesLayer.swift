@@ -8,8 +8,8 @@ struct ValuesLayer: SearchLayer {
     var watchedStores: [DomainStore] { [] }
 
     func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {
+        guard !values.isEmpty, let value = values[key] else { return .missing(origin: nil, noFile: false) }
         let origin = layer == .arguments ? "-" + key : nil
-        guard let value = values[key] else { return .missing(origin: nil, noFile: false) }
         guard layer == .arguments, let type else { return .found(value, origin: origin) }
         return .found(type.value(ofArgument: value), origin: origin)
     }

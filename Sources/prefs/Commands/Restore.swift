@@ -24,18 +24,8 @@ enum Restore: Command {
         let domain = try Context.domainName(operands[0])
         guard !operands[1].isEmpty else { throw PrefsError.usage("restore needs a file") }
         let backup = URL(fileURLWithPath: operands[1])
-        // NB: a system-wide layer's file must be readable by every user (see `Context.createShared`); one
-        // created here for a restore that then refuses its backup is removed again: nobody can have opened
-        // an empty file made a moment ago and left alone since. (A user's is created by the restore itself,
-        // only once the backup is accepted.)
-        let created = try context.layer != .user && !context.domainExists(domain) && context.createShared(domain)
-        let kept: [String]
-        do {
-            kept = try Defaults.restore(suiteName: domain, configuration: context.configuration(of: domain), from: backup)
-        } catch {
-            if created { try? DomainFiles.delete(database: context.file(of: domain).path) }
-            throw error
-        }
+        // NB: the domain's file is made by the restore itself, only once the backup is accepted.
+        let kept = try Defaults.restore(suiteName: domain, configuration: context.configuration(of: domain), from: backup)
         context.reportKept(kept, in: domain)
     }
 }

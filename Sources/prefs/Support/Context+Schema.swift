@@ -12,14 +12,17 @@ extension Context {
             systemDirectories: Location.systemDirectories(environment: environment))
     }
 
-    /// The schema of `domain` for a command that works without one (`read`, `write`): a schema file that
-    /// cannot be used is never trusted, it is reported once the command has finished, and the command
-    /// goes on as for a domain without a schema (as the store does).
+    /// The schema of `domain` for a command that works without one (`read`, `write`): the one its store
+    /// obeys (``Defaults/schema``; a system-wide layer's is the library's choice too). A schema file that
+    /// cannot be used is reported once the command has finished, and the command goes on as for a domain
+    /// without a schema (as the store does).
     func trustedSchema(of domain: String) -> PreferenceSchema? {
         do {
-            return try schema(of: domain)
-        } catch {
+            return try store(domain).schema
+        } catch let error as DefaultsError {
             warnings.record(error)
+            return nil
+        } catch {
             return nil
         }
     }

@@ -114,40 +114,18 @@ struct Context: Sendable {
     }
 
     /// The store of `domain` when its file exists, else nil; nothing is created for a missing domain.
-    ///
-    /// NB: opening any domain creates the global domain's (empty) file when it is missing: that is how
-    /// ``Defaults`` opens its search list.
     /// - Throws: the library's error when the file cannot be opened (corrupt, foreign, unsafe).
-    ///
-    /// NB: never ``createShared(_:)``: reading a system-wide layer creates nothing in it.
     func existingDefaults(_ domain: String) throws -> Defaults? {
         try domainExists(domain) ? try store(domain) : nil
     }
 
-    /// The store of `domain`, its file created when missing.
-    /// - Throws: the library's error when the file cannot be opened or created.
-    func defaults(_ domain: String) throws -> Defaults {
-        if layer != .user { try createShared(domain) }
-        return try store(domain)
-    }
-
-    /// Runs `change` on the store of `domain`, created when missing (see ``defaults(_:)``). What may be
-    /// stored is the store's rule, checked in its write path (the schema, forced keys, storability): when
-    /// the domain has no file yet, `change` runs first on an in-memory store of the same rules, so that a
-    /// change they refuse creates nothing.
-    /// - Returns: what `change` returns on the real store.
+    /// Runs `change` on the store of `domain`. What may be stored is the store's rule, checked in its write
+    /// path (the schema, forced keys, storability), and its file is made by its first commit: a change the
+    /// rules refuse makes nothing.
+    /// - Returns: what `change` returns.
     /// - Throws: what `change` throws (nothing is changed or created then), or an error opening the store.
     func changing<T>(_ domain: String, _ change: (Defaults) throws -> T) throws -> T {
-        if try !domainExists(domain) {
-            let warnings = warnings
-            let trial = try Defaults(
-                suiteName: domain,
-                configuration: .init(
-                    location: .inMemory, arguments: [], systemDirectories: systemDirectories, schema: rule(of: domain),
-                    errorHandler: { warnings.record($0) }))
-            _ = try change(trial)
-        }
-        return try change(try defaults(domain))
+        try change(try store(domain))
     }
 
     /// A store of `domain` with no file of its own (in memory) and the domain's other layers: the managed
@@ -164,42 +142,23 @@ struct Context: Sendable {
     }
 
     /// The store of `domain` under the root, searching no other domain's file until it is read past.
-    private func store(_ domain: String) throws -> Defaults {
+    func store(_ domain: String) throws -> Defaults {
         try Defaults(suiteName: domain, configuration: configuration(of: domain))
     }
 
     /// The configuration of the stores of `domain`: under the root, no launch arguments, the warnings
-    /// collected.
-    ///
-    /// NB: a user's store obeys the schema installed for it by itself; a system-wide layer's root is not a
-    /// user's root, so its store is given the schema installed in the system directories.
+    /// collected; a system-wide layer's store is the library's (its files' modes, the schema it obeys).
     func configuration(of domain: String) -> Defaults.Configuration {
         let warnings = warnings
-        return .init(
+        var configuration = Defaults.Configuration(
             location: .directory(root), arguments: [], systemDirectories: systemDirectories,
-            schema: layer == .user ? nil : rule(of: domain), errorHandler: { warnings.record($0) })
-    }
-
-    /// Creates the root (mode 0755) and the empty file of `domain` (mode 0644) when missing, so that every
-    /// user can read a system-wide layer.
-    ///
-    /// NB: the library makes a user's files private (0700 directories, 0600 files); SQLite gives the file's
-    /// mode to its `-wal` and `-shm`, so they become readable too.
-    /// - Returns: true when this call created the file.
-    /// - Throws: the library's error when they cannot be created (e.g. permission denied).
-    @discardableResult
-    func createShared(_ domain: String) throws -> Bool {
-        do {
-            try FileActs.createDirectories(root.path, mode: 0o755)
-        } catch {
-            throw DefaultsError.permissionDenied(path: root.path)
+            errorHandler: { warnings.record($0) })
+        if layer != .user {
+            configuration.systemLayer = .init(
+                userRoot: Location.default.root(environment: environment),
+                systemDirectories: Location.systemDirectories(environment: environment))
         }
-        let path = file(of: domain).path
-        do throws(FileActs.Failure) {
-            return try FileActs.createExclusively(path, mode: 0o644)
-        } catch {
-            throw DefaultsError.fileSystem(error.code, path: path, operation: "create")
-        }
+        return configuration
     }
 
     /// Every value stored in `domain`, nil when the domain has no file.
