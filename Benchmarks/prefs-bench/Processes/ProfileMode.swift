@@ -15,7 +15,10 @@ import LayeredDefaults
 /// Operations: `hot-read`, `hot-read-short` (the same with keys of 4 bytes, `k000`, instead of 13-15),
 /// `hot-read-reverse-domain` (keys of 29-31 bytes, `com.example.app.pref.string.0`),
 /// `missing` and `registered` (the domain filled, then opened anew and read key by key, as an app meets
-/// them: nothing reads the whole domain first), `read-after-write`, `write-existing`,
+/// them: nothing reads the whole domain first; the global domain has a file, as it had once any read
+/// searched it before a domain's file was made by its first commit), `missing-without-global-file` (the
+/// same with no global domain's file: each answer found past the suites asks the file system whether
+/// another process made it since, one `lstat`), `read-after-write`, `write-existing`,
 /// `write-observed` (`write-existing` while 100 observers watch other keys: ours only; their evaluations
 /// run on a thread of their own, which `--toggle-collect` leaves out: run without it, with
 /// `--collect-atstart=yes`, and subtract a run of 0 operations to count both threads),
@@ -32,7 +35,8 @@ import LayeredDefaults
 enum ProfileMode {
     /// The operations, by name.
     static let operations = [
-        "hot-read", "hot-read-short", "hot-read-reverse-domain", "missing", "registered", "read-after-write",
+        "hot-read", "hot-read-short", "hot-read-reverse-domain", "missing", "missing-without-global-file", "registered",
+        "read-after-write",
         "write-existing", "write-observed", "write-new", "batch", "open",
     ]
 
@@ -55,7 +59,8 @@ enum ProfileMode {
         for directory in [sandbox.configHome, sandbox.oursDirectory, sandbox.sqliteDirectory] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        let operation = arguments[0]
+        let withoutGlobalFile = arguments[0] == "missing-without-global-file"
+        let operation = withoutGlobalFile ? "missing" : arguments[0]
         let keyLength: Workload.KeyLength =
             switch operation {
             case "hot-read-short": .short
@@ -68,6 +73,9 @@ enum ProfileMode {
         let step = Step(operation)
         let peer = try kind.open(
             suite: suite, in: sandbox, workload: workload, asAnAppMeetsIt: operation == "missing" || operation == "registered")
+        if operation == "missing" || operation == "registered", !withoutGlobalFile, let ours = peer as? OursPeer {
+            try ours.defaults.replacePersistentValues(["bench.global": true], forName: Defaults.globalDomain)
+        }
         ReadCases.warm(peer, workload)
         let domainKeys = workload.strings.map(\.key) + workload.integers.map(\.key)
         let sources =
@@ -177,7 +185,9 @@ enum ProfileMode {
 
         init(_ operation: String) {
             switch operation {
-            case "hot-read", "hot-read-short", "hot-read-reverse-domain", "missing", "registered": self = .read
+            case "hot-read", "hot-read-short", "hot-read-reverse-domain", "missing", "missing-without-global-file",
+                "registered":
+                self = .read
             case "read-after-write": self = .readAfterWrite
             case "write-existing", "write-observed": self = .write
             case "write-new": self = .writeNew
