@@ -19,7 +19,7 @@ enum Prefs {
         [
             Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Reset.self, Domains.self,
             Find.self, Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self, Keys.self, Describe.self,
-            InstallSchema.self, Completions.self, Manual.self,
+            InstallSchema.self, UninstallSchema.self, Completions.self, Manual.self,
         ]
     }
 

@@ -281,6 +281,24 @@ import Testing
         }
     }
 
+    @Test func uninstallSchemaRemovesTheUsersOrEveryUsersSchema() throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            #expect(root.prefs("write", "app", "size", "abc").status == .usage, "the schema applies")
+            let removed = root.prefs("uninstall-schema", "app")
+            #expect(removed.status == .success && removed.output == "removed\n" && removed.error.isEmpty)
+            #expect(root.prefs("write", "app", "size", "abc").status == .usage, "every user's still applies")
+            #expect(root.prefs("--system", "uninstall-schema", "app").output == "removed\n")
+            #expect(root.prefs("write", "app", "size", "abc").status == .success, "no schema applies now")
+
+            let again = root.prefs("uninstall-schema", "app")
+            #expect(again.status == .notFound && again.error == "prefs: No schema is installed for the user for domain app\n")
+            #expect(root.prefs("--managed", "uninstall-schema", "app").status == .usage)
+            #expect(root.prefs("uninstall-schema").status == .usage)
+        }
+    }
+
     @Test func aSystemSchemaServesTheUsersDomainWhenTheUserHasNone() throws {
         try withTestRoot { root throws in
             try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
