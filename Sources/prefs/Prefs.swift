@@ -86,7 +86,7 @@ enum Prefs {
                 return try help(invocation.operands, console: console)
             }
             guard let command = command(named: verb) else {
-                throw PrefsError.usage("unknown verb '\(verb)'; run 'prefs --help'")
+                throw PrefsError.usage(MacOSOnlyOption.verbReasons[verb] ?? "unknown verb '\(verb)'; run 'prefs --help'")
             }
             if invocation.has(.help) {
                 console.print(command.declaration.fullHelp)

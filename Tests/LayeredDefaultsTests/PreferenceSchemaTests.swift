@@ -39,7 +39,7 @@ extension Defaults.Key<Date?> {
         let size = try #require(schema.entry(named: "size"))
         #expect(size.type == .integer && size.defaultValue == 12 && size.description == "In points.")
         #expect(size.acceptedPhrase == "an integer from 6 to 72")
-        #expect(schema.entry(named: "nickname")?.acceptedPhrase == "a string at most 8 characters")
+        #expect(schema.entry(named: "nickname")?.acceptedPhrase == "a string of at most 8 characters")
         #expect(schema.entry(named: "opened")?.type == .date, "an optional key without a default still has its type")
         #expect(schema.entry(named: "opened")?.acceptedPhrase == "any date")
     }
@@ -83,7 +83,8 @@ extension Defaults.Key<Date?> {
             try defaults.write(100, for: .size)
         }
         #expect(
-            throws: DefaultsError.valueNotAccepted(suite: "test.suite", key: "nickname", accepts: "a string at most 8 characters")
+            throws: DefaultsError.valueNotAccepted(
+                suite: "test.suite", key: "nickname", accepts: "a string of at most 8 characters")
         ) {
             try defaults.write("far too long a name", for: .nickname)
         }

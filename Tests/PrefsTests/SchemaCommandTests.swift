@@ -191,8 +191,8 @@ import Testing
         (["theme", "neon"], "the key accepts a string, one of system, light, dark"),
         (["size", "-int", "100"], "the key accepts an integer from 6 to 72"),
         (["size", "-float", "14.5"], "the key accepts an integer from 6 to 72"),
-        (["nickname", "-string", "secretvalue"], "the key accepts a string at most 8 characters"),
-        (["nickname", "-array-add", "secret"], "the key accepts a string at most 8 characters"),
+        (["nickname", "-string", "secretvalue"], "the key accepts a string of at most 8 characters"),
+        (["nickname", "-array-add", "secret"], "the key accepts a string of at most 8 characters"),
     ]
 
     @Test(arguments: refusals)

@@ -30,7 +30,7 @@ struct CommandDeclaration: Sendable {
 
     /// The full text of `prefs <verb> --help`: the usage line, the ``help`` and the options.
     var fullHelp: String {
-        let text = "usage: prefs [--root <dir>] [--json] \(synopsis)\n\n\(help)"
+        let text = "usage: prefs [--root <dir> | --system | --managed] [--json] \(synopsis)\n\n\(help)"
         return options.isEmpty ? text : text + "\nOptions:\n" + HelpLayout.table(options)
     }
 }

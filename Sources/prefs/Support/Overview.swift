@@ -18,8 +18,8 @@ extension Prefs {
 
     /// The exit statuses, one paragraph.
     static let exitStatusNotes = """
-        Exit status: 0 success, 1 not found, 2 usage error, 3 storage error (also a write the store
-        refuses, or output that could not be written); each failure prints one line on standard error,
+        Exit status: 0 success, 1 not found, 2 usage error (also a key or a value the domain's schema
+        refuses), 3 storage error (also a key the managed domain forces, or output that could not be written); each failure prints one line on standard error,
         starting with `prefs:` (with --json, a JSON object), never a stored value. Bad input changes nothing.
         """
 
