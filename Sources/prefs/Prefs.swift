@@ -19,7 +19,8 @@ enum Prefs {
         [
             Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Reset.self, Domains.self,
             Find.self, Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self, Keys.self, Describe.self,
-            InstallSchema.self, UninstallSchema.self, Completions.self, Manual.self,
+            InstallSchema.self, UninstallSchema.self, ListSchemas.self, KeyRange.self, ListRecursively.self, Completions.self,
+            Manual.self,
         ]
     }
 
@@ -112,7 +113,7 @@ enum Prefs {
 
     /// The verb named `verb`, if there is one.
     static func command(named verb: String) -> (any Command.Type)? {
-        commands.first { $0.declaration.verb == verb }
+        commands.first { $0.declaration.verb == verb || $0.declaration.aliases.contains(verb) }
     }
 
     private static func execute(_ command: any Command.Type, _ invocation: Invocation, in context: Context) -> ExitStatus {

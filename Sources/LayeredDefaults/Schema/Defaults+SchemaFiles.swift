@@ -123,6 +123,43 @@ extension Defaults {
         return nil
     }
 
+    /// The suites that have a schema installed: a file `<suite>.json` in the user's schema directory or
+    /// in a system directory's, as ``installedSchema(suiteName:location:systemDirectories:)`` searches
+    /// them; each suite once, sorted. A file is listed by its name, not read: a malformed one is listed
+    /// too (reading it reports it).
+    /// - Parameters:
+    ///   - location: the root of the user's domains (``Location/inMemory``: none); the default is ``Location/default``.
+    ///   - systemDirectories: the system directories; the default is ``Location/systemDirectories(environment:)``.
+    /// - Returns: the suites' names, sorted.
+    /// - Throws: ``DefaultsError/permissionDenied(path:)`` or ``DefaultsError/fileSystemFailure(path:operation:code:)``
+    ///   when a schema directory that exists cannot be listed.
+    public static func installedSchemaSuites(
+        location: Location = .default, systemDirectories: [URL] = Location.systemDirectories()
+    ) throws(DefaultsError) -> [String] {
+        let user = location.root().map { [$0.appendingPathComponent(schemaDirectoryName, isDirectory: true)] } ?? []
+        let system = systemDirectories.map {
+            Location.systemRoot(in: $0).appendingPathComponent(schemaDirectoryName, isDirectory: true)
+        }
+        var suites = Set<String>()
+        for directory in user + system {
+            guard let stream = opendir(directory.path) else {
+                if errno == ENOENT { continue }
+                throw .fileSystem(errno, path: directory.path, operation: "list")
+            }
+            defer { closedir(stream) }
+            var names: [String] = []
+            while let entry = readdir(stream) {
+                names.append(
+                    withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
+            }
+            for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+                let suite = String(name.dropLast(".json".count))
+                if SuiteName.isValid(suite) { suites.insert(suite) }
+            }
+        }
+        return suites.sorted()
+    }
+
     /// The paths where a schema of `suiteName` may be installed, in the order they are searched: the
     /// user's under `rootPath` (none in memory), then each system directory's (paths without a trailing
     /// slash).

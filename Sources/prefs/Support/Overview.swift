@@ -26,7 +26,11 @@ extension Prefs {
     /// The text of `prefs --help`: made of the same declarations as each verb's help, the man page and
     /// the completions.
     static var overview: String {
-        let verbs = commands.map { "  \($0.declaration.synopsis)\n      \($0.declaration.summary)" }
+        let verbs = commands.map { command in
+            let declaration = command.declaration
+            let aliases = declaration.aliases.isEmpty ? "" : " " + declaration.aliasNote
+            return "  \(declaration.synopsis)\n      \(declaration.summary)\(aliases)"
+        }
         return """
             usage: \(usage)
 
