@@ -91,6 +91,27 @@ import Testing
         }
     }
 
+    /// Where neither `MANPATH` nor a `bin` directory of the `PATH` leads `man` to the page, the install
+    /// says so and what to run, and `man` indeed does not find it until that is done.
+    @Test(.needs(.man)) func anInstallThatManWouldNotFindSaysWhatToDo() throws {
+        try withTemporaryRoot { home throws in
+            var environment = environment(home: home)
+            environment["PATH"] = "/usr/bin:/bin"
+            let installed = try install(environment)
+            let directory = home.appendingPathComponent(".local/share/man")
+            #expect(installed.succeeded && installed.output == directory.appendingPathComponent("man1/prefs.1").path + "\n")
+            #expect(
+                installed.error
+                    == "prefs: warning: `man prefs` will not find it: MANPATH and PATH name no such man directory; run export MANPATH=\"\(directory.path):\" (e.g. in your shell's profile), or use `man -l \(directory.path)/man1/prefs.1`\n"
+            )
+            let man = try ExternalTool.man.executable()
+            #expect(try PackageTestSupport.run(executable: man, ["-w", "prefs"], environment: environment).succeeded == false)
+            environment["MANPATH"] = directory.path + ":"
+            #expect(try PackageTestSupport.run(executable: man, ["-w", "prefs"], environment: environment).succeeded)
+            #expect(try install(environment).error.isEmpty, "found now: nothing to say")
+        }
+    }
+
     /// A page an earlier install wrote (of another version) is replaced, mode 0644; a file that is not
     /// one, or a link, is left as it was and refused (exit status 2), naming the path.
     @Test func anInstallReplacesAnEarlierPageAndNothingElse() throws {

@@ -17,7 +17,7 @@ import Testing
             for verb in Self.verbs {
                 let help = try launcher.prefs(verb, "--help")
                 #expect(help.succeeded && help.error.isEmpty, "\(verb)")
-                #expect(help.output.hasPrefix("usage: prefs [--root <dir>] [--json] \(verb)"), "\(verb)")
+                #expect(help.output.hasPrefix("usage: prefs [--root <dir> | --system | --managed] [--json] \(verb)"), "\(verb)")
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).isEmpty)
         }

@@ -116,8 +116,34 @@ extension Defaults {
 
     /// The default ``Configuration/errorHandler``: one line on standard error, a control character in it
     /// (a key, or a file's name, may hold one) escaped (`\U001b`), so no terminal acts on it.
+    ///
+    /// In a test process that links `LayeredDefaultsTesting`, an error reported inside an isolated scope
+    /// (`.isolatedDefaults`, `withIsolatedDefaults`) goes to that scope's `IsolatedDefaults.reportedErrors`
+    /// instead, whichever store reported it.
     public static let reportToStandardError: @Sendable (DefaultsError) -> Void = { error in
+        if let route = defaultErrorRoute.value, let collector = route() {
+            collector(error)
+        } else {
+            writeToStandardError(error)
+        }
+    }
+
+    /// Writes ``standardErrorLine(of:)`` of `error` to standard error, whatever route is installed: the
+    /// testing library's collector prints through it when asked to, so it never reaches itself again.
+    package static func writeToStandardError(_ error: DefaultsError) {
         FileHandle.standardError.write(Data(standardErrorLine(of: error).utf8))
+    }
+
+    /// Consulted by ``reportToStandardError``, once installed: the handler that takes the error instead
+    /// of standard error (the calling task's isolated scope's collector), or nil to print it.
+    private static let defaultErrorRoute = InstalledHook<@Sendable () -> (@Sendable (DefaultsError) -> Void)?>()
+
+    /// Installs `route`, which ``reportToStandardError`` asks, at each error, for the handler to report
+    /// it to instead of standard error. A later call replaces it.
+    package static func installDefaultErrorRoute(
+        _ route: @escaping @Sendable () -> (@Sendable (DefaultsError) -> Void)?
+    ) {
+        defaultErrorRoute.install(route)
     }
 
     /// The line ``reportToStandardError`` writes for `error`.

@@ -6,7 +6,7 @@ extension Defaults {
     /// heading of the package's `CHANGELOG.md` (a test checks both).
     ///
     /// ```swift
-    /// print("LayeredDefaults", Defaults.packageVersion)  // LayeredDefaults 0.1.0
+    /// print("LayeredDefaults", Defaults.packageVersion)  // LayeredDefaults 0.2.0
     /// ```
-    public static let packageVersion = "0.1.0"
+    public static let packageVersion = "0.2.0"
 }

@@ -15,9 +15,9 @@ struct CallerFrame: Sendable {
     /// The library's entry point it called, e.g. `Defaults.repair(suiteName:location:)`, when known.
     let door: String?
 
-    /// The frame of `test`'s own code that led here: the first frame in the test's file (Swift Testing)
-    /// or of the test's method (XCTest); else the first frame outside this package's libraries. Nil when
-    /// the binary has no debug information.
+    /// The frame of `test`'s own code that led here: the first frame in the test's file (Swift Testing;
+    /// at the test's declaration when that frame has no line) or of the test's method (XCTest); else the
+    /// first frame outside this package's libraries. Nil when the binary has no debug information.
     static func find(for test: RunningTest?) -> CallerFrame? {
         #if canImport(Runtime)
             #if os(Linux)
@@ -30,8 +30,17 @@ struct CallerFrame: Sendable {
             var door: String?
             var outside: CallerFrame?
             for frame in frames {
+                guard let symbol = frame.symbol, let source = symbol.sourceLocation else { continue }
                 // NB: code the compiler made (a default argument's generator, ...) has line 0: no place to point at.
-                guard let symbol = frame.symbol, let source = symbol.sourceLocation, source.line > 0 else { continue }
+                // The test's own frame has line 0 too where it calls an initializer's default argument (the
+                // call takes the argument's place, in the app's file): the test's declaration is then the
+                // nearest place known in the test's file, nearer than the argument's line in the app.
+                guard source.line > 0 else {
+                    if let test, test.filePath == source.path, let declaration = test.site.runtimeLocation {
+                        return CallerFrame(function: symbol.name, location: declaration, door: door)
+                    }
+                    continue
+                }
                 let path = source.path
                 if path.contains("/Sources/LayeredDefaultsTesting/") { continue }
                 if path.contains("/Sources/LayeredDefaults/") {

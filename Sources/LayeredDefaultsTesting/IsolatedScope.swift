@@ -41,7 +41,8 @@ struct IsolatedScope: Sendable {
     }
 }
 
-/// The errors an isolated scope's store reported to its error handler, oldest first.
+/// The errors an isolated scope's store reported to its error handler, oldest first, and those of every
+/// other store that reported one, with the default handler, on the scope's task or a child task of it.
 final class ReportedErrorLog: Sendable {
     private let collected = Lock<[DefaultsError]>([])
     /// Whether each error is also written to standard error, as a store does by default.
@@ -55,14 +56,16 @@ final class ReportedErrorLog: Sendable {
     /// The scope's store's error handler.
     @Sendable func record(_ error: DefaultsError) {
         collected.withLock { $0.append(error) }
-        if printing { Defaults.reportToStandardError(error) }
+        if printing { Defaults.writeToStandardError(error) }
     }
 }
 
 extension IsolatedDefaults {
     /// The errors the store of the current isolated scope (`.isolatedDefaults`, `withIsolatedDefaults`)
     /// reported to its error handler so far, oldest first: what its calls that do not throw (typed-key
-    /// subscripts, the `UserDefaults`-shaped methods) ran into. They are not printed unless the scope was
+    /// subscripts, the `UserDefaults`-shaped methods) ran into. Any other store whose error handler is
+    /// the default (`Defaults.reportToStandardError`), e.g. one opened with a schema of its own, reports
+    /// here too while it is used on the scope's task or a child task of it. They are not printed unless the scope was
     /// asked to (`printingErrors: true`).
     ///
     /// ```swift

@@ -19,7 +19,8 @@ enum Prefs {
         [
             Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Reset.self, Domains.self,
             Find.self, Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self, Keys.self, Describe.self,
-            Explain.self, InstallSchema.self, Completions.self, Manual.self,
+            Explain.self, InstallSchema.self, UninstallSchema.self, ListSchemas.self, KeyRange.self, ListRecursively.self,
+            Completions.self, Manual.self,
         ]
     }
 
@@ -86,7 +87,7 @@ enum Prefs {
                 return try help(invocation.operands, console: console)
             }
             guard let command = command(named: verb) else {
-                throw PrefsError.usage("unknown verb '\(verb)'; run 'prefs --help'")
+                throw PrefsError.usage(MacOSOnlyOption.verbReasons[verb] ?? "unknown verb '\(verb)'; run 'prefs --help'")
             }
             if invocation.has(.help) {
                 console.print(command.declaration.fullHelp)
@@ -112,7 +113,7 @@ enum Prefs {
 
     /// The verb named `verb`, if there is one.
     static func command(named verb: String) -> (any Command.Type)? {
-        commands.first { $0.declaration.verb == verb }
+        commands.first { $0.declaration.verb == verb || $0.declaration.aliases.contains(verb) }
     }
 
     private static func execute(_ command: any Command.Type, _ invocation: Invocation, in context: Context) -> ExitStatus {

@@ -59,21 +59,37 @@ import ThemePreferences
         }
     }
 
-    @Test(.isolatedDefaults, .enabled(if: probe == "scoped")) func probeOpensEveryDoorUnderTheTrait() async {
+    @Test(
+        .isolatedDefaults,
+        .enabled(
+            if: probe == "scoped", "a probe: runs only in the child process this suite starts (its probe variable set to scoped)")
+    ) func probeOpensEveryDoorUnderTheTrait() async {
         await Self.openEveryDoorFromEveryContext()
     }
 
-    @Test(.enabled(if: probe == "unscoped")) func probeOpensEveryDoorOutsideAnyScope() async {
+    @Test(
+        .enabled(
+            if: probe == "unscoped",
+            "a probe: runs only in the child process this suite starts (its probe variable set to unscoped)"))
+    func probeOpensEveryDoorOutsideAnyScope() async {
         await Self.openEveryDoorFromEveryContext()
     }
 
-    @Test(.isolatedDefaults, .enabled(if: probe == "quiet")) func probeReportsAnErrorQuietly() throws {
+    @Test(
+        .isolatedDefaults,
+        .enabled(
+            if: probe == "quiet", "a probe: runs only in the child process this suite starts (its probe variable set to quiet)"))
+    func probeReportsAnErrorQuietly() throws {
         try Defaults.standard.write("wide", forKey: "tabWidth")
         _ = Defaults.standard[Defaults.Key("tabWidth", default: 4)]
         #expect(IsolatedDefaults.reportedErrors.count == 1)
     }
 
-    @Test(.isolatedDefaults(printingErrors: true), .enabled(if: probe == "aloud")) func probeReportsAnErrorAloud() throws {
+    @Test(
+        .isolatedDefaults(printingErrors: true),
+        .enabled(
+            if: probe == "aloud", "a probe: runs only in the child process this suite starts (its probe variable set to aloud)"))
+    func probeReportsAnErrorAloud() throws {
         try Defaults.standard.write("wide", forKey: "tabWidth")
         _ = Defaults.standard[Defaults.Key("tabWidth", default: 4)]
         #expect(IsolatedDefaults.reportedErrors.count == 1)

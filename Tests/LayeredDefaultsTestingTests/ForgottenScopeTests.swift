@@ -72,6 +72,19 @@ import Testing
         #expect(location.line == line)
     }
 
+    /// An app's initializer with a default argument: the test's call of it has no line of its own (the
+    /// compiler gives it the argument's, in the app's file), so the report points at the test's
+    /// declaration, in the test's file, not at the app's line.
+    @Test func throughAnInitializersDefaultArgumentTheReportPointsAtTheTest() throws {
+        var settings: SettingsWithAnInitializersDefaultArgument?
+        let declaration = try #require(Test.current?.sourceLocation)
+        let log = expectIssues { settings = SettingsWithAnInitializersDefaultArgument() }
+        #expect(settings?.defaults.configuration.location == .inMemory)
+        let location = try #require(log.locations.first ?? nil)
+        #expect(location.fileName == "ForgottenScopeTests.swift", "not TestSupport.swift, where the default argument is")
+        #expect(location.line == declaration.line)
+    }
+
     /// Where the test's file is not on the stack (a task the app's code started), the report points at
     /// the first line outside the library the backtrace shows, here the line that made the settings
     /// (the default argument's own code has no line).

@@ -144,12 +144,20 @@ import Testing
     static let probeVariable = "LAYERED_DEFAULTS_TESTING_PROBE"
     static var probe: String? { ProcessInfo.processInfo.environment[probeVariable] }
 
-    @Test(.isolatedDefaults, .enabled(if: probe == "scoped")) func probeWritesUnderTheTrait() throws {
+    @Test(
+        .isolatedDefaults,
+        .enabled(
+            if: probe == "scoped", "a probe: runs only in the child process this suite starts (its probe variable set to scoped)")
+    ) func probeWritesUnderTheTrait() throws {
         try Defaults.standard.write("dark", forKey: "theme")
         #expect(try Defaults.standard.persistentValue(forKey: "theme") == "dark")
     }
 
-    @Test(.enabled(if: probe == "unscoped")) func probeWritesOutsideAnyScope() throws {
+    @Test(
+        .enabled(
+            if: probe == "unscoped",
+            "a probe: runs only in the child process this suite starts (its probe variable set to unscoped)"))
+    func probeWritesOutsideAnyScope() throws {
         Defaults.standard.set("dark", forKey: "theme")
     }
 

@@ -78,6 +78,13 @@ struct SettingsWithADefaultArgument {
     var defaults: Defaults = .standard
 }
 
+/// Code under test as an app's module declares it: an initializer of its own whose default argument
+/// reaches for `Defaults.standard` (the caller evaluates it, at no line of the caller's).
+struct SettingsWithAnInitializersDefaultArgument {
+    let defaults: Defaults
+    init(defaults: Defaults = .standard) { self.defaults = defaults }
+}
+
 /// Makes a ``SettingsWithADefaultArgument`` on a task of its own started here: that task's stack holds
 /// no frame of the test's file, as when an app's code starts the task.
 func settingsMadeOnATask() async -> SettingsWithADefaultArgument {

@@ -39,7 +39,7 @@ extension Defaults.Key<Date?> {
         let size = try #require(schema.entry(named: "size"))
         #expect(size.type == .integer && size.defaultValue == 12 && size.description == "In points.")
         #expect(size.acceptedPhrase == "an integer from 6 to 72")
-        #expect(schema.entry(named: "nickname")?.acceptedPhrase == "a string at most 8 characters")
+        #expect(schema.entry(named: "nickname")?.acceptedPhrase == "a string of at most 8 characters")
         #expect(schema.entry(named: "opened")?.type == .date, "an optional key without a default still has its type")
         #expect(schema.entry(named: "opened")?.acceptedPhrase == "any date")
     }
@@ -83,7 +83,8 @@ extension Defaults.Key<Date?> {
             try defaults.write(100, for: .size)
         }
         #expect(
-            throws: DefaultsError.valueNotAccepted(suite: "test.suite", key: "nickname", accepts: "a string at most 8 characters")
+            throws: DefaultsError.valueNotAccepted(
+                suite: "test.suite", key: "nickname", accepts: "a string of at most 8 characters")
         ) {
             try defaults.write("far too long a name", for: .nickname)
         }
@@ -289,6 +290,54 @@ extension Defaults.Key<Date?> {
 
     /// Installing never writes a file no reader accepts (too large), and repairs a path that holds
     /// something no reader accepts (a link): it is replaced, its target untouched.
+    /// Uninstalling removes the user's file, or the system directory's, and nothing else: the domain's
+    /// values stay, the other layer's schema then applies, and a missing one is no error.
+    @Test func uninstallRemovesTheInstalledSchemaOfTheUserOrEveryUser() throws {
+        try withTemporaryRoot { root in
+            let user = root.appendingPathComponent("home")
+            let system = root.appendingPathComponent("xdg")
+            let schema = try Self.schema()
+            #expect(try Defaults.uninstallSchema(suiteName: "test.suite", location: .directory(user)) == false)
+            #expect(!FileManager.default.fileExists(atPath: user.path), "nothing is created where nothing is installed")
+            try Defaults.installSchema(schema, systemDirectory: system)
+            let userSchema = try PreferenceSchema(suiteName: "test.suite", version: 1, keys: Defaults.Key<Int>.size)
+            try Defaults.installSchema(userSchema, location: .directory(user))
+            let defaults = try Defaults(
+                suiteName: "test.suite",
+                configuration: .init(location: .directory(user), arguments: [], systemDirectories: [system]))
+            try defaults.write(7, forKey: "size")
+
+            #expect(try Defaults.uninstallSchema(suiteName: "test.suite", location: .directory(user)))
+            #expect(!FileManager.default.fileExists(atPath: user.appendingPathComponent("schemas/test.suite.json").path))
+            #expect(
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: [system])
+                    == schema, "the system's applies now")
+            #expect(try defaults.value(forKey: "size") == 7, "the values stay")
+            #expect(try Defaults.uninstallSchema(suiteName: "test.suite", location: .directory(user)) == false)
+
+            #expect(try Defaults.uninstallSchema(suiteName: "test.suite", systemDirectory: system))
+            #expect(
+                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: [system])
+                    == nil)
+            #expect(try Defaults.uninstallSchema(suiteName: "test.suite", location: .inMemory) == false)
+            #expect(throws: DefaultsError.invalidSuiteName("a/b")) {
+                try Defaults.uninstallSchema(suiteName: "a/b", location: .directory(user))
+            }
+        }
+    }
+
+    /// A directory in the schema file's place is not a schema: it is refused and left alone.
+    @Test func uninstallLeavesADirectoryInTheFilesPlaceAlone() throws {
+        try withTemporaryRoot { root in
+            let place = root.appendingPathComponent("schemas/test.suite.json")
+            try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
+            #expect(throws: DefaultsError.unsafePath(path: place.path)) {
+                try Defaults.uninstallSchema(suiteName: "test.suite", location: .directory(root))
+            }
+            #expect(FileManager.default.fileExists(atPath: place.path))
+        }
+    }
+
     @Test func installingNeverWritesAnUnreadableFileAndRepairsOne() throws {
         try withTemporaryRoot { root in
             let entries = (0..<30_000).map {

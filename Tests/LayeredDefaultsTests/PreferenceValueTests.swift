@@ -19,6 +19,30 @@ import Testing
         #expect(decoded == value)
     }
 
+    /// `print(value)` shows the value as `defaults read` prints it, not the enum's module path.
+    @Test func printsAsDefaultsPrintsIt() {
+        #expect("\(PreferenceValue.integer(14))" == "14")
+        #expect("\(PreferenceValue.string("text"))" == "text")
+        #expect("\(PreferenceValue.string("two words"))" == "\"two words\"")
+        #expect("\(PreferenceValue.bool(true))" == "1")
+        #expect("\(PreferenceValue.data(Data([10, 11])))" == "<0a0b>")
+        #expect("\(PreferenceValue.array([.integer(1), .string("a b")]))" == "(\n    1,\n    \"a b\"\n)")
+        #expect("\(PreferenceValue.dictionary(["size": .integer(12)]))" == "{\n    size = 12;\n}")
+        var printed = ""
+        print(PreferenceValue.integer(14), terminator: "", to: &printed)
+        #expect(printed == "14")
+    }
+
+    /// `debugPrint` (and a failed expectation) tells apart values that print alike.
+    @Test func debugDescriptionNamesTheType() {
+        #expect(String(reflecting: PreferenceValue.integer(14)) == ".integer(14)")
+        #expect(String(reflecting: PreferenceValue.string("14")) == #".string("14")"#)
+        #expect(
+            String(reflecting: PreferenceValue.dictionary(["a": .array([.bool(true)])]))
+                == #".dictionary(["a": .array([.bool(true)])])"#)
+        #expect(!String(reflecting: PreferenceValue.double(1)).contains("LayeredDefaultsValues"))
+    }
+
     @Test func nanRoundTripsThroughJSON() throws {
         let decoded = try JSONDecoder().decode(PreferenceValue.self, from: JSONEncoder().encode(PreferenceValue.double(.nan)))
         guard case .double(let number) = decoded else {

@@ -17,8 +17,17 @@ public func withTemporaryRoot<T>(isolation: isolated (any Actor)? = #isolation, 
     return try await body(root)
 }
 
-private func makeTemporaryRoot() throws -> URL {
-    let root = FileManager.default.temporaryDirectory
+/// The form of ``withTemporaryRoot(_:)`` that makes the directory in `base` instead of the system's
+/// temporary directory: for a test whose child process, of another user, must reach it.
+public func withTemporaryRoot<T>(under base: URL, _ body: (URL) throws -> T) throws -> T {
+    let root = try makeTemporaryRoot(under: base)
+    defer { removeTemporaryRoot(root) }
+    return try body(root)
+}
+
+private func makeTemporaryRoot(under base: URL = FileManager.default.temporaryDirectory) throws -> URL {
+    let root =
+        base
         .appendingPathComponent("LayeredDefaultsPackageTests-\(UUID().uuidString)", isDirectory: true)
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     return root

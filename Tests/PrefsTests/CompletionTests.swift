@@ -18,7 +18,8 @@ import Testing
             #expect(offered(["prefs", "re"], in: root) == ["read", "read-type", "rename", "repair", "reset", "restore"])
             #expect(offered(["prefs", "--json", "ex"], in: root) == ["exists", "export", "explain"])
             #expect(offered(["prefs", "help", "co"], in: root) == ["completions"])
-            #expect(offered(["prefs", ""], in: root).count == Prefs.commands.count + 1)
+            #expect(offered(["prefs", ""], in: root).count == Prefs.commands.count + 2, "every verb, monitor and help")
+            #expect(offered(["prefs", "mo"], in: root) == ["monitor"], "an alias is offered too")
         }
     }
 
@@ -63,7 +64,7 @@ import Testing
         try withTestRoot { root throws in
             let result = root.prefs(arguments)
             #expect(result.status == .success && result.error.isEmpty)
-            #expect(result.output.split(separator: "\n").count == Prefs.commands.count + 1, "the verbs")
+            #expect(result.output.split(separator: "\n").count == Prefs.commands.count + 2, "the verbs, monitor and help")
         }
     }
 

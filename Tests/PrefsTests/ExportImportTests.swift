@@ -141,7 +141,8 @@ import Testing
             if name == "directory" { try FileManager.default.createDirectory(at: input, withIntermediateDirectories: false) }
             if name == "empty.json" { #expect(FileManager.default.createFile(atPath: input.path, contents: Data())) }
             let result = root.prefs("import", "app", input.path)
-            #expect(result.status == .usage)
+            #expect(
+                result.status == (name == "absent.json" ? .notFound : .usage), "a missing file is not found, as defaults says")
             #expect(result.errorLines == ["prefs: " + message.replacingOccurrences(of: "%@", with: input.path)])
             #expect(try root.stored("app") == ["k": "v"])
         }
@@ -229,10 +230,11 @@ import Testing
         }
     }
 
-    @Test func aMissingInputFileIsAUsageError() throws {
+    /// A missing file is not found (exit status 1), as `defaults import` says; nothing is created.
+    @Test func aMissingInputFileIsNotFound() throws {
         try withTestRoot { root throws in
             let result = root.prefs("import", "app", root.url.appendingPathComponent("absent.json").path)
-            #expect(result.status == .usage && result.errorLines.count == 1)
+            #expect(result.status == .notFound && result.errorLines.count == 1)
             #expect(root.entries.isEmpty)
         }
     }

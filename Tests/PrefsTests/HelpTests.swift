@@ -12,7 +12,7 @@ import Testing
             for arguments in [[verb, "--help"], ["help", verb], [verb, "-h", "extra", "args"]] {
                 let result = root.prefs(arguments)
                 #expect(result.status == .success && result.error.isEmpty)
-                #expect(result.output.hasPrefix("usage: prefs [--root <dir>] [--json] \(verb)"))
+                #expect(result.output.hasPrefix("usage: prefs [--root <dir> | --system | --managed] [--json] \(verb)"))
             }
             #expect(root.entries.isEmpty)
         }

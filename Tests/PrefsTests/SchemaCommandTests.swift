@@ -191,8 +191,8 @@ import Testing
         (["theme", "neon"], "the key accepts a string, one of system, light, dark"),
         (["size", "-int", "100"], "the key accepts an integer from 6 to 72"),
         (["size", "-float", "14.5"], "the key accepts an integer from 6 to 72"),
-        (["nickname", "-string", "secretvalue"], "the key accepts a string at most 8 characters"),
-        (["nickname", "-array-add", "secret"], "the key accepts a string at most 8 characters"),
+        (["nickname", "-string", "secretvalue"], "the key accepts a string of at most 8 characters"),
+        (["nickname", "-array-add", "secret"], "the key accepts a string of at most 8 characters"),
     ]
 
     @Test(arguments: refusals)
@@ -278,6 +278,24 @@ import Testing
             let malformed = root.prefs(["install-schema", "-"], input: Data("{}".utf8))
             #expect(malformed.status == .usage && malformed.errorLines.count == 1 && malformed.error.contains("malformed"))
             #expect(root.prefs("--managed", "install-schema", file.path).status == .usage)
+        }
+    }
+
+    @Test func uninstallSchemaRemovesTheUsersOrEveryUsersSchema() throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            #expect(root.prefs("write", "app", "size", "abc").status == .usage, "the schema applies")
+            let removed = root.prefs("uninstall-schema", "app")
+            #expect(removed.status == .success && removed.output == "removed\n" && removed.error.isEmpty)
+            #expect(root.prefs("write", "app", "size", "abc").status == .usage, "every user's still applies")
+            #expect(root.prefs("--system", "uninstall-schema", "app").output == "removed\n")
+            #expect(root.prefs("write", "app", "size", "abc").status == .success, "no schema applies now")
+
+            let again = root.prefs("uninstall-schema", "app")
+            #expect(again.status == .notFound && again.error == "prefs: No schema is installed for the user for domain app\n")
+            #expect(root.prefs("--managed", "uninstall-schema", "app").status == .usage)
+            #expect(root.prefs("uninstall-schema").status == .usage)
         }
     }
 

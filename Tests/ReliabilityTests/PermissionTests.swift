@@ -89,9 +89,9 @@ struct PermissionTests {
     /// Under a restrictive umask (0177 takes the search bit off directories, 0277 the write bit off files
     /// as well) an unprivileged process still creates a root (and parents) it can use, 0700, and files
     /// 0600: its write and a later read work.
-    @Test(arguments: ["177", "277"])
+    @Test(.reachableByAnUnprivilegedChild, arguments: ["177", "277"])
     func aRestrictiveUmaskStillGivesAUsableRoot(umask: String) throws {
-        try withTemporaryRoot { parent in
+        try Unprivileged.withRoot { parent in
             Unprivileged.handOver(parent)
             let root = parent.appendingPathComponent("created/store")
             let options = Unprivileged.fixtureOptions + ["--umask", umask]
@@ -112,8 +112,8 @@ struct PermissionTests {
     /// whether it forces a key is unknown, so the user's write fails with `permissionDenied` and
     /// changes nothing, where it used to be taken for an absent layer and write a forced key. A system
     /// directory (an entry of `XDG_CONFIG_DIRS`) the user may not enter at all is no layer of its.
-    @Test func aManagedDirectoryThisUserMayNotSearchFailsEveryWrite() throws {
-        try withTemporaryRoot { parent in
+    @Test(.reachableByAnUnprivilegedChild) func aManagedDirectoryThisUserMayNotSearchFailsEveryWrite() throws {
+        try Unprivileged.withRoot { parent in
             let system = parent.appendingPathComponent("xdg")
             let managed = Location.managedRoot(in: system)
             try makeDefaults("app", root: managed).write("forced", forKey: "k")
@@ -158,8 +158,8 @@ struct PermissionTests {
 
     /// A healthy store this user may not read (mode 000) is a permission problem, not corruption: using it
     /// fails with ``DefaultsError/permissionDenied(path:)`` naming it, and repair refuses it, moving nothing.
-    @Test func anUnreadableFileIsAPermissionErrorThatRepairLeavesAlone() throws {
-        try withTemporaryRoot { parent in
+    @Test(.reachableByAnUnprivilegedChild) func anUnreadableFileIsAPermissionErrorThatRepairLeavesAlone() throws {
+        try Unprivileged.withRoot { parent in
             Unprivileged.handOver(parent)
             let root = parent.appendingPathComponent("store")
             let options = Unprivileged.fixtureOptions
@@ -181,8 +181,8 @@ struct PermissionTests {
     /// A root this user may not search is a permission problem too: looking a domain up, listing the
     /// domains and opening one fail with ``DefaultsError/permissionDenied(path:)`` naming the root,
     /// instead of answering "none" or falling back to an empty read-only domain.
-    @Test func anUnsearchableRootIsAPermissionError() throws {
-        try withTemporaryRoot { parent in
+    @Test(.reachableByAnUnprivilegedChild) func anUnsearchableRootIsAPermissionError() throws {
+        try Unprivileged.withRoot { parent in
             Unprivileged.handOver(parent)
             let root = parent.appendingPathComponent("store")
             let options = Unprivileged.fixtureOptions

@@ -68,8 +68,8 @@ struct PrivacyTests {
 
     /// The default error handler writes one line to standard error; the fixture's own error line too.
     /// Neither contains the value, for a read-only store, a busy one, and an undecodable row.
-    @Test func standardErrorNeverContainsTheValue() throws {
-        try withTemporaryRoot { parent in
+    @Test(.reachableByAnUnprivilegedChild) func standardErrorNeverContainsTheValue() throws {
+        try Unprivileged.withRoot { parent in
             Unprivileged.handOver(parent)
             let options = Unprivileged.fixtureOptions
             let root = parent.appendingPathComponent("store")

@@ -34,8 +34,8 @@ struct ReadOnlyTests {
         #expect(write.error == "defaults-fixture: \(DefaultsError.readOnly(suite: suite, key: "k"))\n")
     }
 
-    @Test func aReadOnlyDirectoryReadsAndRefusesWrites() throws {
-        try withTemporaryRoot { root in
+    @Test(.reachableByAnUnprivilegedChild) func aReadOnlyDirectoryReadsAndRefusesWrites() throws {
+        try Unprivileged.withRoot { root in
             let store = try prepare(root)
             chmod(store.path, 0o500)
             let before = FileSnapshot.take(store)
@@ -48,8 +48,8 @@ struct ReadOnlyTests {
         }
     }
 
-    @Test func aReadOnlyDirectoryWithoutTheFileReadsNothingAndRefusesWrites() throws {
-        try withTemporaryRoot { root in
+    @Test(.reachableByAnUnprivilegedChild) func aReadOnlyDirectoryWithoutTheFileReadsNothingAndRefusesWrites() throws {
+        try Unprivileged.withRoot { root in
             let store = try prepare(root)
             chmod(store.path, 0o500)
             let before = FileSnapshot.take(store)
@@ -62,8 +62,8 @@ struct ReadOnlyTests {
     /// read-only directory must still see them (a snapshot of the main file alone would lose them).
     /// The log and index already exist and are writable, so SQLite can even commit through them (a
     /// directory's permission only governs creating and removing its entries): that write is kept too.
-    @Test func aReadOnlyDirectoryAfterACrashStillShowsEveryCommittedValue() throws {
-        try withTemporaryRoot { root in
+    @Test(.reachableByAnUnprivilegedChild) func aReadOnlyDirectoryAfterACrashStillShowsEveryCommittedValue() throws {
+        try Unprivileged.withRoot { root in
             let store = try prepare(root)
             let writer = try ChildProcess.fixture(store, "ro", ["write-many", "w", "1000000"], options: options)
             let deadline = ContinuousClock.now + .seconds(20)
@@ -92,8 +92,8 @@ struct ReadOnlyTests {
     /// snapshot: SQLite could not make its WAL index): a later write by its owner shows in a store opened
     /// after it, not in the one already open. What the README and SearchOrder say of an administrator's
     /// file.
-    @Test func aReadOnlyFileIsReadAsItWasWhenOpened() throws {
-        try withTemporaryRoot { root in
+    @Test(.reachableByAnUnprivilegedChild) func aReadOnlyFileIsReadAsItWasWhenOpened() throws {
+        try Unprivileged.withRoot { root in
             let store = try prepare(root)
             let file = databaseFile("ro", in: store)
             chmod(file.path, 0o400)
@@ -116,8 +116,8 @@ struct ReadOnlyTests {
         }
     }
 
-    @Test func aReadOnlyFileReadsAndRefusesWrites() throws {
-        try withTemporaryRoot { root in
+    @Test(.reachableByAnUnprivilegedChild) func aReadOnlyFileReadsAndRefusesWrites() throws {
+        try Unprivileged.withRoot { root in
             let store = try prepare(root)
             let file = databaseFile("ro", in: store)
             chmod(file.path, 0o400)

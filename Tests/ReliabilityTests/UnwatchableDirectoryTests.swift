@@ -14,8 +14,8 @@ import Testing
 struct UnwatchableDirectoryTests {
     let options = Unprivileged.fixtureOptions
 
-    @Test func anObserverOfADirectoryItCannotWatchSeesAnotherProcessesCommits() throws {
-        try withTemporaryRoot { root in
+    @Test(.reachableByAnUnprivilegedChild) func anObserverOfADirectoryItCannotWatchSeesAnotherProcessesCommits() throws {
+        try Unprivileged.withRoot { root in
             Unprivileged.handOver(root)
             let store = root.appendingPathComponent("store")
             #expect(try runFixture(store, "app", ["write", "k", #"{"string":"first"}"#], options: options).status == 0)

@@ -3,8 +3,8 @@ import Foundation
 /// The acts that make, replace, lock and read the package's own files, each written once: a file is
 /// created exclusively and a directory with its mode whatever the umask, a file is replaced by
 /// write-sync-rename, nothing is followed through a symbolic link it should not be. The store, the
-/// schema installer, backup and `prefs` make their files through these; a domain's files are deleted
-/// through ``DomainFiles/delete(database:)``.
+/// schema installer, backup and `prefs` make their files through these; a schema file is removed by
+/// ``remove(_:)``, and a domain's files are deleted through ``DomainFiles/delete(database:)``.
 package enum FileActs {
     /// An act that failed: the `errno` of its system call that failed, and the path that call named.
     package struct Failure: Error {
@@ -94,6 +94,24 @@ package enum FileActs {
             fsync(directory)
             close(directory)
         }
+    }
+
+    /// Removes the file at `path` (a symbolic link itself, never what it points at), then flushes its
+    /// directory, so that the removal outlasts a crash.
+    /// - Returns: true when this call removed it, false when nothing was there.
+    /// - Throws: ``Failure`` of the removal (`EACCES`, `EISDIR`, ...); nothing has changed then.
+    @discardableResult
+    static func remove(_ path: String) throws(Failure) -> Bool {
+        guard unlink(path) == 0 else {
+            if errno == ENOENT { return false }
+            throw Failure(code: errno, path: path)
+        }
+        let directory = open(URL(fileURLWithPath: path).deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+        return true
     }
 
     /// Writes all of `data` to `descriptor`, going on after a partial write or a signal.

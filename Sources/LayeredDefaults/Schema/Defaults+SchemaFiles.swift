@@ -61,6 +61,44 @@ extension Defaults {
         return try install(schema, in: directory, shared: true)
     }
 
+    /// Removes the schema installed for the user's apps for `suiteName` (`<root>/schemas/<suite>.json`),
+    /// as ``installSchema(_:location:)`` installed it: the domain then obeys no schema, unless a system
+    /// directory has one, or an app installs it again (at its next launch). The domain's values stay.
+    ///
+    /// ```swift
+    /// try Defaults.uninstallSchema(suiteName: "com.example.app")  // true: it was installed
+    /// ```
+    /// - Parameters:
+    ///   - suiteName: the suite whose schema is removed.
+    ///   - location: the root of the user's domains; the default is ``Location/default``.
+    /// - Returns: true when a schema file was removed, false when none was installed (in memory: never).
+    /// - Throws: ``DefaultsError/invalidSuiteName(_:)``; ``DefaultsError/unsafePath(path:)`` when a
+    ///   directory or another special file is in the schema file's place (it is left alone);
+    ///   ``DefaultsError/permissionDenied(path:)`` or ``DefaultsError/fileSystemFailure(path:operation:code:)``
+    ///   when it cannot be removed. The installed schema is unchanged then.
+    @discardableResult
+    public static func uninstallSchema(suiteName: String, location: Location = .default) throws(DefaultsError) -> Bool {
+        guard SuiteName.isValid(suiteName) else { throw .invalidSuiteName(suiteName) }
+        guard let root = location.root() else { return false }
+        return try uninstall(suiteName, in: root.appendingPathComponent(schemaDirectoryName, isDirectory: true), shared: false)
+    }
+
+    /// Removes the schema installed system-wide for `suiteName`
+    /// (`<systemDirectory>/layered-defaults/schemas/<suite>.json`), as
+    /// ``uninstallSchema(suiteName:location:)`` does for one user.
+    /// - Parameters:
+    ///   - suiteName: the suite whose schema is removed.
+    ///   - systemDirectory: the system configuration directory it was installed in.
+    /// - Returns: true when a schema file was removed, false when none was installed there.
+    /// - Throws: as ``uninstallSchema(suiteName:location:)`` (an administrator's directory: usually
+    ///   permission denied).
+    @discardableResult
+    public static func uninstallSchema(suiteName: String, systemDirectory: URL) throws(DefaultsError) -> Bool {
+        guard SuiteName.isValid(suiteName) else { throw .invalidSuiteName(suiteName) }
+        let directory = Location.systemRoot(in: systemDirectory).appendingPathComponent(schemaDirectoryName, isDirectory: true)
+        return try uninstall(suiteName, in: directory, shared: true)
+    }
+
     /// The schema installed for `suiteName`: the user's (`<root>/schemas/<suite>.json`), else the first
     /// system directory's that has one (`<dir>/layered-defaults/schemas/<suite>.json`); nil when none
     /// is installed. A schema file is read strictly and never trusted when malformed. This is the schema a
@@ -87,6 +125,43 @@ extension Defaults {
             if let schema = try schema(inFile: path, suiteName: suiteName) { return schema }
         }
         return nil
+    }
+
+    /// The suites that have a schema installed: a file `<suite>.json` in the user's schema directory or
+    /// in a system directory's, as ``installedSchema(suiteName:location:systemDirectories:)`` searches
+    /// them; each suite once, sorted. A file is listed by its name, not read: a malformed one is listed
+    /// too (reading it reports it).
+    /// - Parameters:
+    ///   - location: the root of the user's domains (``Location/inMemory``: none); the default is ``Location/default``.
+    ///   - systemDirectories: the system directories; the default is ``Location/systemDirectories(environment:)``.
+    /// - Returns: the suites' names, sorted.
+    /// - Throws: ``DefaultsError/permissionDenied(path:)`` or ``DefaultsError/fileSystemFailure(path:operation:code:)``
+    ///   when a schema directory that exists cannot be listed.
+    public static func installedSchemaSuites(
+        location: Location = .default, systemDirectories: [URL] = Location.systemDirectories()
+    ) throws(DefaultsError) -> [String] {
+        let user = location.root().map { [$0.appendingPathComponent(schemaDirectoryName, isDirectory: true)] } ?? []
+        let system = systemDirectories.map {
+            Location.systemRoot(in: $0).appendingPathComponent(schemaDirectoryName, isDirectory: true)
+        }
+        var suites = Set<String>()
+        for directory in user + system {
+            guard let stream = opendir(directory.path) else {
+                if errno == ENOENT { continue }
+                throw .fileSystem(errno, path: directory.path, operation: "list")
+            }
+            defer { closedir(stream) }
+            var names: [String] = []
+            while let entry = readdir(stream) {
+                names.append(
+                    withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
+            }
+            for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+                let suite = String(name.dropLast(".json".count))
+                if SuiteName.isValid(suite) { suites.insert(suite) }
+            }
+        }
+        return suites.sorted()
     }
 
     /// The paths where a schema of `suiteName` may be installed, in the order they are searched: the
@@ -169,6 +244,32 @@ extension Defaults {
                 throw .fileSystem(error.code, path: file.path, operation: "write the schema file")
             }
             return outcome
+        }
+    }
+
+    /// Removes the schema file of `suiteName` in `directory` (see ``uninstallSchema(suiteName:location:)``),
+    /// holding the lock an install holds, so that an install and a removal at once happen one after the
+    /// other; `shared` is the lock file's mode as ``install(_:in:shared:)`` makes it.
+    private static func uninstall(_ suiteName: String, in directory: URL, shared: Bool) throws(DefaultsError) -> Bool {
+        let file = schemaFile(of: suiteName, in: directory)
+        var status = stat()
+        // NB: nothing is created (not even the lock file) where no schema is installed.
+        guard lstat(file.path, &status) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return false }
+            throw .fileSystem(errno, path: file.path, operation: "remove the schema file")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG || status.st_mode & S_IFMT == S_IFLNK else {
+            throw .unsafePath(path: file.path)
+        }
+        return try FileActs.withExclusiveLock(
+            onFile: directory.appendingPathComponent(".\(file.lastPathComponent).lock").path, mode: shared ? 0o644 : 0o600,
+            failure: { .fileSystem($0.code, path: directory.path, operation: "lock the schema directory") }
+        ) { () throws(DefaultsError) -> Bool in
+            do throws(FileActs.Failure) {
+                return try FileActs.remove(file.path)
+            } catch {
+                throw .fileSystem(error.code, path: file.path, operation: "remove the schema file")
+            }
         }
     }
 

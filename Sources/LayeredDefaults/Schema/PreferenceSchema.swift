@@ -99,6 +99,7 @@ public struct PreferenceSchema: Sendable, Hashable {
             }
             let described = (type?.phrase ?? "a value") + held
             if case .choices = accepted { return "\(described), \(phrase)" }
+            if case .maximumLength = accepted { return "\(described) of \(phrase)" }
             return "\(described) \(phrase)"
         }
     }

@@ -11,7 +11,8 @@ enum Delete: Command {
             that another process has open would lose that process's later writes. `prefs prune` deletes the
             files of domains nobody uses. A key the managed domain forces keeps its value (which no write may
             change), and a line on standard error names it. Prints nothing else.
-            Exit status: 0; 1 when the key or the domain does not exist (nothing is created).
+            Exit status: 0; 1 when the key or the domain does not exist, or the domain holds no key (nothing is
+            created).
             """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
@@ -22,6 +23,10 @@ enum Delete: Command {
                 ? PrefsError.missingPair(domain: domain, key: operands[1]) : PrefsError.missingDomain(domain)
         }
         guard operands.count == 2 else {
+            // NB: a domain with no keys is one `read` says does not exist, as `defaults` does: deleting it is not found.
+            guard let values = try context.storedValues(of: domain), !values.isEmpty else {
+                throw PrefsError.missingDomain(domain)
+            }
             let kept = try defaults.replacePersistentValues([:])
             context.reportKept(kept, in: domain)
             return

@@ -15,7 +15,8 @@ enum Import: Command {
             when missing; its keys not in the input are removed, but for a key the managed domain forces,
             which keeps its value (a line on standard error names it); all in one transaction. The input is read
             and checked completely first: when it is not valid, nothing is changed. Prints nothing.
-            Exit status: 0; 2 when the input cannot be read or is not an export (nothing is changed); 3 when
+            Exit status: 0; 1 when <file> does not exist; 2 when the input cannot be read or is not an export
+            (nothing is changed); 3 when
             the store cannot be written (nothing is changed).
             """)
 
@@ -30,6 +31,8 @@ enum Import: Command {
                 source == "-"
                 ? try context.console.readInput(DocumentInput.maximumSize)
                 : try Descriptor.readAll(atPath: source, limit: DocumentInput.maximumSize)
+        } catch let error as POSIXError where error.code == .ENOENT {
+            throw PrefsError.notFound("cannot read \(name) (\(Export.reason(error))); nothing was changed")
         } catch {
             throw PrefsError.usage("cannot read \(name) (\(Export.reason(error))); nothing was changed")
         }

@@ -37,6 +37,9 @@ enum InstallSchema: Command {
         let schema: PreferenceSchema
         do {
             schema = try PreferenceSchema(jsonData: data, path: path)
+        } catch .malformedSchema(_, let reason) {
+            // NB: the file being installed is not one an app installed: "reinstall it from its app" would be wrong.
+            throw PrefsError.usage("The schema file '\(path)' is malformed (\(reason)); nothing was installed")
         } catch {
             throw PrefsError.usage(PrefsError.domainWording(of: error))
         }

@@ -17,6 +17,7 @@ enum Manual: Command {
             of any version, and nothing else. man-db's `man prefs` finds ~/.local/share/man when ~/.local/bin
             is on the PATH; otherwise, and for another $XDG_DATA_HOME, name its man directory in MANPATH:
               export MANPATH="$HOME/.local/share/man:"   (the final colon keeps the system's pages)
+            When neither MANPATH nor PATH names it, a warning on standard error says so and what to run.
             Exit status: 0; 2 when a file that is not such a page is in the way (nothing is written); 3 when
             the page cannot be written.
             """)
@@ -39,6 +40,10 @@ enum Manual: Command {
                 "cannot write the manual page '\(page.path)' (\(Export.reason(error))); nothing was installed")
         }
         context.console.print(context.json ? try Output.jsonLine(Installed(installed: page.path)) : page.path)
+        let directory = page.deletingLastPathComponent().deletingLastPathComponent()
+        if !ManualPath.searches(directory, environment: context.environment) {
+            context.console.warn(ManualPath.advice(for: directory, environment: context.environment), json: context.json)
+        }
     }
 
     /// Where `--install` writes the page: `$XDG_DATA_HOME/man/man1/prefs.1` (an absolute path only, as

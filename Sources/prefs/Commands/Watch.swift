@@ -11,7 +11,7 @@ import LayeredDefaults
 /// (`mv` over it). It creates nothing, in the user's root or in a system-wide layer.
 enum Watch: Command {
     static let declaration = CommandDeclaration(
-        synopsis: "watch <domain> [<key>...]", operandKinds: [.domain, .keys],
+        synopsis: "watch <domain> [<key>...]", operandKinds: [.domain, .keys], aliases: ["monitor"],
         help: """
             Prints each change of <domain> (of its <key>s only, when given) it sees, until interrupted.
 

@@ -54,15 +54,16 @@ enum Write: Command {
         /// - Parameters:
         ///   - isOperand: true when the first argument came right after `--`: it is then a value, never a
         ///     type flag, whatever it starts with.
-        ///   - type: the key's type in the domain's schema, if it declares one: a plain value is read as it.
+        ///   - entry: the key's declaration in the domain's schema, if it has one: a plain value is read as
+        ///     its type, and refused citing what it accepts.
         /// - Throws: ``PrefsError/usage(_:)``.
         init(
-            _ arguments: [String], domain: String, key: String, isOperand: Bool = false, type: PreferenceSchema.ValueType? = nil
+            _ arguments: [String], domain: String, key: String, isOperand: Bool = false, entry: PreferenceSchema.Entry? = nil
         ) throws(PrefsError) {
             guard let first = arguments.first else { throw .usage("usage: prefs \(Write.declaration.synopsis)") }
             let rest = Array(arguments.dropFirst())
             if isOperand {
-                self = .set(try Self.plain(arguments, domain: domain, key: key, type: type))
+                self = .set(try Self.plain(arguments, domain: domain, key: key, entry: entry))
                 return
             }
             switch first {
@@ -79,21 +80,23 @@ enum Write: Command {
                         "unknown type flag (use -string, -int, -float, -bool, -date, -data, -array, -array-add, -dict or -dict-add; -string before text that starts with '-'); nothing was changed"
                     )
                 } else {
-                    self = .set(try Self.plain(arguments, domain: domain, key: key, type: type))
+                    self = .set(try Self.plain(arguments, domain: domain, key: key, entry: entry))
                 }
             }
         }
 
         /// The one plain value `arguments` must be: read as `type` when the schema gives one
-        /// (``ValueParser/parse(_:as:domain:key:)``), else as a launch argument (``ValueParser/plain(_:domain:key:)``).
+        /// (``ValueParser/parse(_:as:domain:key:accepts:)``), else as a launch argument (``ValueParser/plain(_:domain:key:)``).
         private static func plain(
-            _ arguments: [String], domain: String, key: String, type: PreferenceSchema.ValueType?
+            _ arguments: [String], domain: String, key: String, entry: PreferenceSchema.Entry?
         ) throws(PrefsError) -> PreferenceValue {
             guard arguments.count == 1 else {
                 throw .usage("write takes one value: quote a value with spaces, or use -array or -dict; nothing was changed")
             }
-            guard let type else { return try ValueParser.plain(arguments[0], domain: domain, key: key) }
-            return try ValueParser.parse(arguments[0], as: type, domain: domain, key: key)
+            guard let entry, let type = entry.type else { return try ValueParser.plain(arguments[0], domain: domain, key: key) }
+            return try ValueParser.parse(
+                arguments[0], as: type, domain: domain, key: key,
+                accepts: entry.accepted.phrase == nil ? nil : entry.acceptedPhrase)
         }
     }
 
@@ -104,11 +107,14 @@ enum Write: Command {
             let schema = context.trustedSchema(of: domain)
             // NB: every leaf of the text is a string: a key's text is read by its type, as a plain value is.
             let values = try dictionary(operands[1], domain: domain).reduce(into: [String: PreferenceValue]()) { values, pair in
-                guard case .string(let text) = pair.value, let type = schema?.entry(named: pair.key)?.type else {
+                guard case .string(let text) = pair.value, let entry = schema?.entry(named: pair.key), let type = entry.type
+                else {
                     values[pair.key] = pair.value
                     return
                 }
-                values[pair.key] = try ValueParser.parse(text, as: type, domain: domain, key: pair.key)
+                values[pair.key] = try ValueParser.parse(
+                    text, as: type, domain: domain, key: pair.key,
+                    accepts: entry.accepted.phrase == nil ? nil : entry.acceptedPhrase)
             }
             let kept = try context.changing(domain) { try $0.replacePersistentValues(values) }
             return context.reportKept(kept, in: domain)
@@ -120,7 +126,7 @@ enum Write: Command {
         let change = try Change(
             Array(operands.dropFirst(2)), domain: domain, key: key,
             isOperand: invocation.firstOperandAfterSeparator == 2,
-            type: context.trustedSchema(of: domain)?.entry(named: key)?.type)
+            entry: context.trustedSchema(of: domain)?.entry(named: key))
         try context.changing(domain) { defaults in
             switch change {
             case .set(let value):

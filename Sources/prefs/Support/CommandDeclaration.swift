@@ -15,6 +15,9 @@ struct CommandDeclaration: Sendable {
     /// The options this verb takes besides the global ones (``OptionDeclaration/global``): what the
     /// parser accepts, the help and the man page list and the shell completions offer.
     var options: [OptionDeclaration] = []
+    /// Other names the verb answers to, as another tool spells it (`monitor` for `watch`, as `gsettings`
+    /// does): the parser accepts them, and `--help`, the man page and the completions show them.
+    var aliases: [String] = []
     /// What `prefs <verb> --help` says between its usage line and its options: the ``summary``, a blank
     /// line, then the ``details``.
     let help: String
@@ -28,9 +31,13 @@ struct CommandDeclaration: Sendable {
     /// The rest of the ``help``, after the summary and the blank line: arguments, output, exit status.
     var details: String { String(help.dropFirst(summary.count + 2)) }
 
+    /// The line that names the ``aliases``, e.g. `Also spelled: monitor.`
+    var aliasNote: String { "Also spelled: \(aliases.joined(separator: ", "))." }
+
     /// The full text of `prefs <verb> --help`: the usage line, the ``help`` and the options.
     var fullHelp: String {
-        let text = "usage: prefs [--root <dir>] [--json] \(synopsis)\n\n\(help)"
+        let spelled = aliases.isEmpty ? "" : "\n" + aliasNote
+        let text = "usage: prefs [--root <dir> | --system | --managed] [--json] \(synopsis)\n\n\(help)\(spelled)"
         return options.isEmpty ? text : text + "\nOptions:\n" + HelpLayout.table(options)
     }
 }

@@ -145,7 +145,10 @@ enum CompletionCandidates {
     private static func verbs(matching current: String) -> [String] {
         matching(
             current,
-            Prefs.commands.map { ($0.declaration.verb, $0.declaration.summary) } + [("help", "Prints the help of a verb.")])
+            Prefs.commands.flatMap { command in
+                let declaration = command.declaration
+                return ([declaration.verb] + declaration.aliases).map { ($0, declaration.summary) }
+            } + [("help", "Prints the help of a verb.")])
     }
 
     /// The words that start with `current`, each with its description after a tab when it has one.

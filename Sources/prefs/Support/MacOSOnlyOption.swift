@@ -1,5 +1,5 @@
-/// The options of macOS `defaults` that mean nothing for LayeredDefaults, each refused with one line
-/// that says why, instead of being taken for a verb or a domain name.
+/// The options (and verbs) of macOS `defaults` that mean nothing for LayeredDefaults, each refused with
+/// one line that says why, instead of being taken for a verb or a domain name.
 enum MacOSOnlyOption {
     /// Each option and why it is refused.
     static let reasons: [String: String] = [
@@ -9,6 +9,13 @@ enum MacOSOnlyOption {
             "-host is not supported: prefs reads and writes this machine's files only; run prefs on that host",
         "-app":
             "-app is not supported: there are no application bundles to name a domain; give the domain's name (e.g. com.example.app)",
+    ]
+
+    /// The verbs of macOS `defaults` that `prefs` has no form of, each with why and what to type instead:
+    /// a bare "unknown verb" would leave a `defaults` user guessing.
+    static let verbReasons: [String: String] = [
+        "delete-all":
+            "delete-all is not supported: prefs deletes one domain's keys (prefs delete <domain>) or one key (prefs delete <domain> <key>) at a time; prefs find <key> lists the domains that hold a key"
     ]
 
     /// Refuses a macOS-only option where `defaults` takes one: before the verb, or in the place of a

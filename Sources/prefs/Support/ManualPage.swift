@@ -27,6 +27,7 @@ enum ManualPage {
         for command in Prefs.commands.map({ $0.declaration }) {
             lines += [".SS \(escape(command.synopsis))"] + text(command.summary) + [".PP"] + text(command.details)
             if !command.options.isEmpty { lines += [".PP", "Options:"] + table(command.options) }
+            if !command.aliases.isEmpty { lines += [".PP"] + text(command.aliasNote) }
         }
         lines += [".SH EXIT STATUS"] + text(Prefs.exitStatusNotes)
         lines += [".SH SEE ALSO", ".BR sqlite3 (1)"]

@@ -18,15 +18,19 @@ extension Prefs {
 
     /// The exit statuses, one paragraph.
     static let exitStatusNotes = """
-        Exit status: 0 success, 1 not found, 2 usage error, 3 storage error (also a write the store
-        refuses, or output that could not be written); each failure prints one line on standard error,
+        Exit status: 0 success, 1 not found, 2 usage error (also a key or a value the domain's schema
+        refuses), 3 storage error (also a key the managed domain forces, or output that could not be written); each failure prints one line on standard error,
         starting with `prefs:` (with --json, a JSON object), never a stored value. Bad input changes nothing.
         """
 
     /// The text of `prefs --help`: made of the same declarations as each verb's help, the man page and
     /// the completions.
     static var overview: String {
-        let verbs = commands.map { "  \($0.declaration.synopsis)\n      \($0.declaration.summary)" }
+        let verbs = commands.map { command in
+            let declaration = command.declaration
+            let aliases = declaration.aliases.isEmpty ? "" : " " + declaration.aliasNote
+            return "  \(declaration.synopsis)\n      \(declaration.summary)\(aliases)"
+        }
         return """
             usage: \(usage)
 

@@ -74,9 +74,11 @@ enum ValueParser {
     /// The value of `text` read as `type`, the type a domain's schema gives `key`, as `gsettings set`
     /// reads a value by its key's type: a scalar as its type flag reads it, a string as it is, an array or
     /// a dictionary as old-style property-list text.
+    /// - Parameter accepts: what the key accepts in words (its schema's `acceptedPhrase`), which the
+    ///   refusal cites instead of the type's whole range; nil when the key takes any value of its type.
     /// - Throws: ``PrefsError/usage(_:)`` naming the key and its type when the text is not a value of it.
     static func parse(
-        _ text: String, as type: PreferenceSchema.ValueType, domain: String, key: String
+        _ text: String, as type: PreferenceSchema.ValueType, domain: String, key: String, accepts: String? = nil
     ) throws(PrefsError)
         -> PreferenceValue
     {
@@ -94,8 +96,10 @@ enum ValueParser {
             do {
                 return try parse(text, as: scalar)
             } catch {
+                // NB: the key's own range, when its schema gives one, not the whole of its type's.
+                let wanted = accepts ?? scalar.expectation
                 throw .usage(
-                    "key '\(key)' of domain '\(domain)' holds \(type == .integer ? "an" : "a") \(type.rawValue) (its schema): give \(scalar.expectation), or a type flag; nothing was changed"
+                    "key '\(key)' of domain '\(domain)' holds \(type == .integer ? "an" : "a") \(type.rawValue) (its schema): give \(wanted), or a type flag; nothing was changed"
                 )
             }
         }
