@@ -102,8 +102,7 @@ enum Watch: Command {
             // (it then closes without touching the names its file had) and open what is there now.
             if let open = defaults, !open.persistentFileIsCurrent { defaults = nil }
             if defaults == nil { defaults = try context.existingDefaults(domain) }
-            // NB: the persistent domain alone: searching further (as observing would) opens the global
-            // domain, creating its file, which in a system-wide layer would fail every user's writes.
+            // The persistent domain alone: what `watch` prints is the domain's own values.
             return try defaults?.persistentValues() ?? [:]
         }
     }
