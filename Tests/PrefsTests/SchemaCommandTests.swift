@@ -176,7 +176,7 @@ import Testing
             #expect(read.output == "system\n")
             #expect(
                 read.errorLines == [
-                    "prefs: key 'theme' is not set in domain 'app': this is what it reads as (the managed or system domain's value, or its schema's default)"
+                    "prefs: key 'theme' is not set in domain 'app': this is what it reads as, its schema's default (prefs explain app theme)"
                 ])
             #expect(root.prefs("read", "app", "theme", "--json").output == #"{"default":{"string":"system"}}"# + "\n")
             root.prefs("write", "app", "theme", "dark")

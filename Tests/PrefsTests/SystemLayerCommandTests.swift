@@ -172,3 +172,19 @@ extension RunResult {
         }
     }
 }
+
+/// `prefs read` of a key the user's domain does not hold names the layer that gives its value.
+@Suite struct ReadNamesTheLayerTests {
+    @Test func aSystemValueIsNamedWithItsFile() throws {
+        try withTestRoot { root throws in
+            try root.prefs("--system", "write", "app", "k", "system").requireSuccess()
+            let read = root.prefs("read", "app", "k")
+            #expect(read.output == "system\n")
+            let file = Location.systemRoot(in: root.systemDirectory).appendingPathComponent("app.sqlite3").path
+            #expect(
+                read.errorLines == [
+                    "prefs: key 'k' is not set in domain 'app': this is what it reads as, the system domain's value (\(file)) (prefs explain app k)"
+                ])
+        }
+    }
+}

@@ -23,10 +23,10 @@ final class DomainSlot: Sendable {
     /// Called once the stores searched changed (the store opened, or the stand-in of a missing file made),
     /// no lock held, with the error a substituted failure hides: the search list counts the change.
     private let didChange: @Sendable (DefaultsError?) -> Void
-    private let opened = AtomicLazyReference<DomainStore>()
+    private let opened = SetOnce<DomainStore>()
     /// The stand-in of a file that did not exist when the domain was last looked for: its fingerprint
     /// moves once the file is there (see ``ChangeSignal``), so a stamp that covers it goes stale.
-    private let absent = AtomicLazyReference<DomainStore>()
+    private let absent = SetOnce<DomainStore>()
     /// Held by the one thread opening the store: others wait for it.
     private let opening = Lock(())
     /// The domains in memory that first commits are running their bodies on (see

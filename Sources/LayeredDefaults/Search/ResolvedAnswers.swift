@@ -19,7 +19,14 @@ struct ResolvedAnswers {
     private var stamp: ChangeStamp?
     /// The answers, by key: the value a read gets (nil: none), and whether it was found past the suites
     /// (`deep`: its validity depends on every store of the stamp).
-    private(set) var answers: [String: (value: PreferenceValue?, deep: Bool)] = [:]
+    private(set) var answers: [String: Answer] = [:]
+
+    /// What a search found for a key: the value a read gets (nil: none), and whether it was found past
+    /// the suites (`deep`).
+    struct Answer {
+        var value: PreferenceValue?
+        var deep: Bool
+    }
     /// How many of ``answers`` are nil.
     private var absentCount = 0
     /// Counts the times the answers were forgotten or patched: a search remembered under the stamp it
@@ -51,12 +58,17 @@ struct ResolvedAnswers {
     /// instance's count now); else the answers are forgotten.
     @inline(__always) mutating func answer(forKey key: String, changes: Int) -> Lookup {
         guard let stamp else { return .unanswered(epoch: nil) }
-        let answer = answers[key]
-        guard stamp.isCurrent(changes: changes, deep: answer?.deep ?? true) else {
+        guard let answer = answers[key] else {
+            guard stamp.isCurrent(changes: changes, deep: true) else {
+                forgetAll()
+                return .unanswered(epoch: nil)
+            }
+            return .unanswered(epoch: epoch)
+        }
+        guard stamp.isCurrent(changes: changes, deep: answer.deep) else {
             forgetAll()
             return .unanswered(epoch: nil)
         }
-        guard let answer else { return .unanswered(epoch: epoch) }
         return .answered(answer.value)
     }
 
@@ -79,7 +91,7 @@ struct ResolvedAnswers {
             }
             absentCount += 1
         }
-        answers[key] = (value, deep)
+        answers[key] = Answer(value: value, deep: deep)
     }
 
     /// Applies a commit of the instance's own to `store` that changed `keys` (nil: any key), made when the
@@ -95,7 +107,7 @@ struct ResolvedAnswers {
         else { return forgetAll() }
         epoch &+= 1
         for key in keys {
-            if let removed = answers.removeValue(forKey: key), removed.value == nil { absentCount -= 1 }
+            if let removed = answers.removeValue(forKey: key), case .none = removed.value { absentCount -= 1 }
         }
     }
 

@@ -21,7 +21,8 @@ enum Read: Command {
             A stored value the domain's schema does not accept prints with a warning: the app reads the
             key's default instead; so does one the managed domain forces: the app reads the forced value. A key that <domain> does not hold prints the value its app reads instead, from the same search the
             store makes: the managed domain's, the system domain's, or the default of the domain's schema
-            (`prefs keys`), and says so on standard error (with --json: {"default":{"string":"system"}}).
+            (`prefs keys`), and says so on standard error, naming the layer and its file (`prefs explain` tells
+            more; with --json: {"default":{"string":"system"}}).
             (The global domain, which is the user's, is not searched for it: `prefs read -g <key>` reads it.)
             Exit status: 0, or 1 when the key (with nothing in its place) or the domain does not exist (a
             domain without keys does not);
@@ -62,15 +63,16 @@ enum Read: Command {
     /// - Throws: ``PrefsError/missingPair(domain:key:)`` when nothing gives the key a value.
     private static func printDefault(of key: String, in domain: String, context: Context) throws {
         // NB: the search of a store with no file of its own (nothing is created), as the app's would read it.
-        guard let value = try context.layersBelow(domain).value(forKey: key) else {
-            throw PrefsError.missingPair(domain: domain, key: key)
-        }
+        let why = try context.layersBelow(domain).explain(key)
+        guard let value = why.value, let winner = why.winner else { throw PrefsError.missingPair(domain: domain, key: key) }
         if context.json {
             context.console.print(try Output.jsonLine(["default": value]))
         } else {
             context.console.print(Output.text(of: value))
+            let origin = why.layers.first { $0.layer == winner }?.origin.map { " (\($0))" } ?? ""
+            let source = winner == .schemaDefault ? "its schema's default" : "the \(winner) domain's value\(origin)"
             context.console.printError(
-                "prefs: key '\(key)' is not set in domain '\(domain)': this is what it reads as (the managed or system domain's value, or its schema's default)"
+                "prefs: key '\(key)' is not set in domain '\(domain)': this is what it reads as, \(source) (prefs explain \(domain) \(key))"
             )
         }
     }
