@@ -34,11 +34,14 @@ import Testing
         }
     }
 
-    @Test func aKeyNoLayerHoldsExitsOne() throws {
+    @Test func aKeyNoLayerHoldsExitsOneAndNothingIsCreated() throws {
         try withTestRoot { root throws in
             let explain = root.prefs("explain", "app", "nothing")
             #expect(explain.status == .notFound)
             #expect(explain.output.hasPrefix("nothing of app has no value in any layer\n"))
+            #expect(root.prefs("read", "app", "nothing").status == .notFound)
+            #expect(root.prefs("domains").output == "\n", "explain and read made no domain")
+            #expect(root.entries.isEmpty, "not even the root")
         }
     }
 }

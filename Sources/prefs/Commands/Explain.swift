@@ -22,9 +22,9 @@ enum Explain: Command {
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 2...2)
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])
-        // NB: the app's search as this tool can make it; a domain without a file is explained without one.
-        let defaults = try context.existingDefaults(domain) ?? context.layersBelow(domain)
-        let why = defaults.explain(key)
+        // The app's search as this tool can make it (no launch arguments, suites or registrations); it
+        // creates nothing, a domain without a file included.
+        let why = try context.store(domain).explain(key)
         if context.json {
             context.console.print(try Output.jsonLine(JSONExplanation(why)))
         } else {
