@@ -15,13 +15,24 @@ extension Defaults {
     static func systemLayers(
         of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?
     )
-        -> (managed: [DomainStore], system: [DomainStore], managedFailure: DefaultsError?)
+        -> SystemLayers
     {
-        let (managed, managedFailure) = managedLayer(of: suiteName, configuration: configuration, excluding: persistent)
+        let managed = existingStores(
+            of: suiteName, under: Location.managedSubdirectory, configuration: configuration, excluding: persistent)
         let system = existingStores(
-            of: suiteName, under: Location.systemSubdirectory, configuration: configuration, excluding: persistent
-        ).stores
-        return (managed, system, managedFailure)
+            of: suiteName, under: Location.systemSubdirectory, configuration: configuration, excluding: persistent)
+        return SystemLayers(
+            managed: managed.stores, system: system.stores, managedFailure: managed.failure,
+            managedFailures: managed.failures, systemFailures: system.failures)
+    }
+
+    /// The managed and system stores of a suite, and the files of each that could not be opened.
+    struct SystemLayers {
+        let managed: [DomainStore], system: [DomainStore]
+        /// The error of the first managed file that cannot be opened: every write then fails.
+        let managedFailure: DefaultsError?
+        /// The files that could not be opened, with their errors: left out of the search, named by an explanation.
+        let managedFailures: [(path: String, error: DefaultsError)], systemFailures: [(path: String, error: DefaultsError)]
     }
 
     /// The managed stores of `suiteName` (see ``systemLayers(of:configuration:excluding:)``), and the
@@ -29,7 +40,9 @@ extension Defaults {
     static func managedLayer(
         of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?
     ) -> (stores: [DomainStore], failure: DefaultsError?) {
-        existingStores(of: suiteName, under: Location.managedSubdirectory, configuration: configuration, excluding: persistent)
+        let layer = existingStores(
+            of: suiteName, under: Location.managedSubdirectory, configuration: configuration, excluding: persistent)
+        return (layer.stores, layer.failure)
     }
 
     /// The keys a managed layer (``managedLayer(of:configuration:excluding:)``) forces.
@@ -49,16 +62,16 @@ extension Defaults {
     /// also sent to the error handler).
     private static func existingStores(
         of suiteName: String, under subdirectory: String, configuration: Configuration, excluding persistent: DomainStore?
-    ) -> (stores: [DomainStore], failure: DefaultsError?) {
-        var firstFailure: DefaultsError?
+    ) -> (stores: [DomainStore], failure: DefaultsError?, failures: [(path: String, error: DefaultsError)]) {
+        var failures: [(path: String, error: DefaultsError)] = []
         // Absent layers are the common case and must cost next to nothing at open: one `lstat` each,
         // paths joined as strings, no registry, no URL.
         let stores = configuration.systemDirectoryPaths.compactMap { directory -> DomainStore? in
             let root = directory + "/" + subdirectory
+            let file = StoreRegistry.path(of: suiteName, inDirectory: root)
             do {
                 // NB: a file that may exist (a directory of ours on the way this user may not search) is a
                 // failure, like a file that cannot be read: a managed layer fails closed.
-                let file = StoreRegistry.path(of: suiteName, inDirectory: root)
                 guard try DomainFiles.entryExists(file, in: directory) else { return nil }
                 let registry = StoreRegistry(
                     root: URL(fileURLWithPath: root, isDirectory: true),
@@ -67,10 +80,10 @@ extension Defaults {
             } catch {
                 let failure = DefaultsError.wrapping(error, suite: suiteName)
                 configuration.errorHandler(failure)
-                if firstFailure == nil { firstFailure = failure }
+                failures.append((file, failure))
                 return nil
             }
         }
-        return (stores, firstFailure)
+        return (stores, failures.first?.error, failures)
     }
 }

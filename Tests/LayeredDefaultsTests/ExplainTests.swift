@@ -114,4 +114,34 @@ import Testing
             #expect(why.layers.first { $0.layer == .registration }?.answer == .noValue)
         }
     }
+
+    /// A managed, system or global file that cannot be opened is named as unreadable (the search passes
+    /// over it, reported), never as a layer without a file.
+    @Test func aFileThatCannotBeOpenedIsNamedUnreadable() throws {
+        try withTemporaryRoot { root in
+            let xdg = root.appendingPathComponent("xdg")
+            for directory in [Location.managedRoot(in: xdg), Location.systemRoot(in: xdg), root.appendingPathComponent("user")] {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            }
+            for file in [
+                Location.managedRoot(in: xdg).appendingPathComponent("app.sqlite3"),
+                Location.systemRoot(in: xdg).appendingPathComponent("app.sqlite3"),
+                root.appendingPathComponent("user/NSGlobalDomain.sqlite3"),
+            ] {
+                try Data("not a database".utf8).write(to: file)
+            }
+            let reported = ReportedErrors()
+            let why = try open(root: root, errorHandler: reported.record).explain("k")
+            for layer in [Defaults.Layer.managed, .system, .global] {
+                let found = try #require(why.layers.first { $0.layer == layer })
+                guard case .unreadable = found.answer else {
+                    Issue.record("\(layer): \(found.answer)")
+                    continue
+                }
+                #expect(found.origin?.hasSuffix(".sqlite3") == true, "\(layer) names its file")
+            }
+            #expect(why.value == nil)
+            #expect(!reported.all.isEmpty, "the files were reported when the search met them")
+        }
+    }
 }

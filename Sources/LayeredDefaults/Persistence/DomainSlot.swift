@@ -12,7 +12,7 @@ final class DomainSlot: Sendable {
     let name: String
     /// The domain's file, or nil in memory: worked out when first asked (a real path, which costs an open).
     var path: String? {
-        if let store = opened.load() ?? absent.load() { return store.path }
+        if let path = (opened.load() ?? absent.load())?.path { return path }
         return registry?.filePath(of: name)
     }
     /// Where the domain lives; nil for a slot of a store given open.
@@ -29,6 +29,11 @@ final class DomainSlot: Sendable {
     private let absent = SetOnce<DomainStore>()
     /// Held by the one thread opening the store: others wait for it.
     private let opening = Lock(())
+    /// The error a substituted store hides (see ``substitutesFailure``).
+    private let substituted = Lock<DefaultsError?>(nil)
+
+    /// Why the domain is searched as empty: its file could not be opened (see ``substitutesFailure``).
+    var substitutedFailure: DefaultsError? { substituted.withLock { $0 } }
     /// The domains in memory that first commits are running their bodies on (see
     /// ``writeTransaction(key:rules:committed:asOneStatement:_:)``): a read from inside such a body sees it.
     private let scratches = Lock<[DomainStore]>([])
@@ -74,6 +79,7 @@ final class DomainSlot: Sendable {
             } catch  where substitutesFailure {
                 let failure = DefaultsError.wrapping(error, suite: name)
                 hidden = failure
+                substituted.withLock { $0 = failure }
                 found = .inMemory(name: name, unavailable: failure)
             }
             if let found {

@@ -90,8 +90,13 @@ extension SearchList {
                     refused = layer.layer
                 }
             case .missing(let where_, let noFile):
-                origin = where_
-                answer = noFile ? .noFile : .noValue
+                if let unreadable = layer.unreadable {
+                    origin = unreadable.origin
+                    answer = .unreadable(unreadable.error)
+                } else {
+                    origin = where_
+                    answer = noFile ? .noFile : .noValue
+                }
             case .failed(let error, let where_, _):
                 origin = where_
                 answer = .unreadable(DefaultsError.wrapping(error, suite: suiteNameForExplanation(of: layer)))

@@ -15,9 +15,16 @@ protocol SearchLayer: Sendable {
     /// This layer's answer for `key`; an argument, which is text, is read as `type` when given.
     /// `remembered`: the caller keeps the answer, so a store's view need not keep what it queried.
     func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer
+    /// A file of the layer that cannot be read, which the search passes over (it was reported): what an
+    /// explanation names. Nil for a layer held in memory.
+    var unreadable: (origin: String?, error: DefaultsError)? { get }
     /// Every value of this layer, each argument read as its key's type in `schema`; with the rows that
     /// could not be decoded (reported, left out) and the failure of a store that could not be read.
     func values(typedBy schema: PreferenceSchema?) -> LayerValues
+}
+
+extension SearchLayer {
+    var unreadable: (origin: String?, error: DefaultsError)? { nil }
 }
 
 /// What one layer answers for one key.

@@ -57,14 +57,17 @@ final class SearchList: Sendable {
         private let schemaDefault: SchemaDefaultLayer
 
         init(
-            managed: [DomainStore], arguments: [String: PreferenceValue], persistent: DomainSlot, suites: [DomainSlot],
-            system: [DomainStore], schema: ApplicableSchema
+            system layers: Defaults.SystemLayers, arguments: [String: PreferenceValue], persistent: DomainSlot,
+            suites: [DomainSlot], schema: ApplicableSchema
         ) {
-            self.managed = StoreLayer(layer: .managed, domains: managed.map(DomainSlot.init), isReadOnly: true)
+            self.managed = StoreLayer(
+                layer: .managed, domains: layers.managed.map(DomainSlot.init), isReadOnly: true,
+                failures: layers.managedFailures)
             self.arguments = arguments
             self.persistent = StoreLayer(layer: .persistent, domains: [persistent], isReadOnly: false)
             self.suites = suites
-            self.system = StoreLayer(layer: .system, domains: system.map(DomainSlot.init), isReadOnly: true)
+            self.system = StoreLayer(
+                layer: .system, domains: layers.system.map(DomainSlot.init), isReadOnly: true, failures: layers.systemFailures)
             self.schemaDefault = SchemaDefaultLayer(schema: schema)
             rebuild()
         }
@@ -100,8 +103,7 @@ final class SearchList: Sendable {
         self.hasArguments = Atomic(!arguments.isEmpty)
         self.layers = Lock(
             Layers(
-                managed: system.managed, arguments: arguments, persistent: persistent, suites: suites,
-                system: system.system, schema: schema))
+                system: system, arguments: arguments, persistent: persistent, suites: suites, schema: schema))
         // The global domain is opened by the first search that gets past the domains above it; one that
         // cannot be opened is reported once and searched as an empty domain that refuses writes.
         let global = DomainSlot(name: Defaults.globalDomain, registry: registry, substitutesFailure: true) {

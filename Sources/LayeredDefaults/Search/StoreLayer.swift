@@ -8,6 +8,17 @@ struct StoreLayer: SearchLayer {
     /// True for the managed and system layers, which this process never writes: read from inside a
     /// transaction's body without waiting (see ``DomainStore/FromAnotherTransaction``).
     let isReadOnly: Bool
+    /// The files of the layer that could not be opened when the list was made, with their errors: left
+    /// out of the search (reported then), named by an explanation.
+    var failures: [(path: String, error: DefaultsError)] = []
+
+    /// The first file of the layer that cannot be read: one left out when the list was made, or a domain
+    /// searched as empty because its file could not be opened (the global domain).
+    var unreadable: (origin: String?, error: DefaultsError)? {
+        if let failure = failures.first { return (failure.path, failure.error) }
+        for domain in domains { if let error = domain.substitutedFailure { return (domain.path, error) } }
+        return nil
+    }
 
     var forces: Bool { layer == .managed }
 

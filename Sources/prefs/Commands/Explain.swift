@@ -16,7 +16,8 @@ enum Explain: Command {
             are the app's own, and show as empty here.
             With --json: one object, {"key", "value", "winner", "forcedBy", "refusedLayer", "layers": [...]},
             each value in tagged JSON.
-            Exit status: 0, or 1 when no layer gives the key a value.
+            A managed, system or global file that cannot be read is named "unreadable" (the app passes over it).
+            Exit status: 0, or 1 when no layer gives the key a value; 3 when the domain's own file cannot be read.
             """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
@@ -38,6 +39,8 @@ enum Explain: Command {
         let key = Output.escapingControlCharacters(why.key)
         if let value = why.value, let winner = why.winner {
             console.print("\(key) of \(domain) reads \(Output.line(of: value)), from the \(winner) layer")
+        } else if why.layers.contains(where: { if case .unreadable = $0.answer { true } else { false } }) {
+            console.print("\(key) of \(domain) has no value in any layer that could be read")
         } else {
             console.print("\(key) of \(domain) has no value in any layer")
         }
