@@ -119,3 +119,21 @@ import Testing
         }
     }
 }
+
+/// A process that ends without closing its store (a short-lived app, `Defaults.standard`) leaves its
+/// database file complete: a copy of that file alone holds every committed write.
+@Suite struct ExitCheckpointTests {
+    @Test func aCopyOfTheDatabaseAloneHoldsTheLastWriteOfAnEndedProcess() throws {
+        try withTemporaryRoot { root in
+            for index in 1...3 {
+                let write = try fixture(root, "app", "write-and-exit", "k", #"{"integer":\#(index)}"#)
+                #expect(write.status == 0, "\(write.error)")
+            }
+            let copy = root.appendingPathComponent("copy")
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: false)
+            try FileManager.default.copyItem(
+                at: root.appendingPathComponent("app.sqlite3"), to: copy.appendingPathComponent("app.sqlite3"))
+            #expect(try makeDefaults("app", root: copy).value(forKey: "k") == 3)
+        }
+    }
+}

@@ -1,6 +1,9 @@
 // A child process for the multi-process tests: performs one operation on a suite and exits.
 //
 //   defaults-fixture [options] <root> <suite> write <key> <json value>   store a value (PreferenceValue JSON)
+//   defaults-fixture [options] <root> <suite> write-and-exit <key> <json value>
+//                                                                        the same, then exit(0) with the store still
+//                                                                        open, as an app ends holding Defaults.standard
 //   defaults-fixture [options] <root> <suite> read <key>                 print the value as JSON, or "nil"
 //   defaults-fixture [options] <root> <suite> write-many <prefix> <n>    write <prefix>-0 ... and print each key once committed
 //   defaults-fixture [options] <root> <suite> increment <key> <n>        atomically add 1 to an integer, n times
@@ -207,6 +210,9 @@ do {
     switch (operation, rest.count) {
     case ("write", 2):
         try defaults.write(try JSONDecoder().decode(PreferenceValue.self, from: Data(rest[1].utf8)), forKey: rest[0])
+    case ("write-and-exit", 2):
+        try defaults.write(try JSONDecoder().decode(PreferenceValue.self, from: Data(rest[1].utf8)), forKey: rest[0])
+        withExtendedLifetime(defaults) { exit(0) }
     case ("read", 1):
         if let value = try defaults.value(forKey: rest[0]) {
             say(String(decoding: try JSONEncoder().encode(value), as: UTF8.self))

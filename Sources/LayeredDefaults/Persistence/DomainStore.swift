@@ -281,6 +281,15 @@ final class DomainStore: Sendable {
         }
     }
 
+    /// Copies the log into the database (`PASSIVE`) at the process's exit, when the store's files are the
+    /// ones it opened and no thread holds its lock (one that does is left as it is: nothing waits at exit).
+    /// Another process's readers keep what they need; the log itself stays, for SQLite to remove at the
+    /// last close.
+    func checkpointAtExit() {
+        guard path != nil, unavailable == nil, idleCheckpoint != nil, mayCheckpoint(filesAtPath) else { return }
+        _ = tableLock.withLockIfAvailable { table.connection.checkpoint() }
+    }
+
     /// Runs `body` with this store's connection, holding its lock: a seam for fault injection in tests
     /// (e.g. `PRAGMA max_page_count` to make the disk look full). Never for reading or writing values,
     /// which the in-memory view would not know about.

@@ -168,6 +168,7 @@ final class StoreRegistry: Sendable {
     /// gate alone, so other files open meanwhile and callers for this file wait for its one opener.
     /// - Throws: what `open` throws; the next caller for the file then tries again.
     private static func store(of identity: FileIdentity, open: () throws -> DomainStore) throws -> DomainStore {
+        _ = checkpointsAtExit
         let found = entries.withLock { entries -> Found in
             if let store = entries[identity]?.store { return .open(store) }
             entries = entries.filter { $0.value.store != nil || $0.value.users > 0 }
@@ -189,6 +190,21 @@ final class StoreRegistry: Sendable {
             }
             return store
         }
+    }
+
+    /// Registered once, when the process opens its first file: at exit, each store still open copies its
+    /// log into its database (``DomainStore/checkpointAtExit()``).
+    ///
+    /// NB: a process ends without closing the stores it kept (`Defaults.standard`, a static instance), and
+    /// SQLite checkpoints only at a connection's close; so a short-lived app left its last writes in the
+    /// `-wal` alone, and a copy of the database file without it (a dotfile user's `cp`) missed them.
+    private static let checkpointsAtExit: Void = { atexit { StoreRegistry.checkpointOpenStores() } }()
+
+    /// Copies the log of each open store into its database, skipping any whose lock another thread holds,
+    /// and the registry itself when another thread holds its lock: what runs at exit, never waiting.
+    static func checkpointOpenStores() {
+        guard let stores = entries.withLockIfAvailable({ $0.values.compactMap(\.store) }) else { return }
+        for store in stores { store.checkpointAtExit() }
     }
 
     /// Runs the idle checkpoint now (``DomainStore/checkpointIfIdle()``) of each open store whose file is
