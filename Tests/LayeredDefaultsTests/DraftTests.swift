@@ -38,6 +38,7 @@ import Testing
             #expect(draft[Self.size] == 20)
             #expect(draft.editedKeys == ["a", "b", "size"])
             #expect(draft.hasUnappliedEdits)
+            #expect(!defaults.draft().hasUnappliedEdits, "another draft has edits of its own")
 
             let other = try makeDefaults(Self.suite, root: root)
             #expect(try defaults.value(forKey: "a") == 1)
@@ -56,6 +57,28 @@ import Testing
             let draft = defaults.draft()
             try draft.write(10, forKey: "a")
             #expect(try draft.value(forKey: "a") == "7")
+        }
+    }
+
+    /// A key the managed domain forces reads as the forced value through the draft too, and the apply
+    /// that edits it is refused whole, naming the key.
+    @Test func aForcedKeyWinsOverTheEditAndRefusesTheApply() throws {
+        try withTemporaryRoot { root in
+            let xdg = root.appendingPathComponent("xdg")
+            try Defaults(
+                suiteName: Self.suite,
+                configuration: .init(location: .directory(Location.managedRoot(in: xdg)), systemDirectories: [])
+            ).replacePersistentValues(["size": 20])
+            let defaults = try Defaults(
+                suiteName: Self.suite,
+                configuration: .init(
+                    location: .directory(root.appendingPathComponent("user")), arguments: [], systemDirectories: [xdg]))
+            let draft = defaults.draft()
+            try draft.write("x", forKey: "free")
+            draft[Self.size] = 33
+            #expect(draft[Self.size] == 20)
+            #expect(throws: DefaultsError.forced(suite: Self.suite, key: "size")) { try draft.apply() }
+            #expect(try defaults.persistentValue(forKey: "free") == nil)
         }
     }
 
@@ -168,6 +191,8 @@ import Testing
             try makeDefaults(Self.suite, root: root).write(50, for: Self.size)
             _ = try await values.until { $0.last == 40 }
             #expect(draft[Self.size] == 40, "a store change of an edited key does not show through")
+            let delivered = values.elements
+            #expect(zip(delivered, delivered.dropFirst()).allSatisfy { $0 != $1 }, "never one value twice in a row")
         }
     }
 }

@@ -34,7 +34,6 @@ extension DefaultsDraft {
     ///   what the draft reads (an edit a forced value or a launch argument hides shows that value again).
     /// - A revert or an apply of the draft, or a change of the store to a key the draft did not edit
     ///   (another instance, another process), reaches ``value`` in a task on the main actor.
-    /// - Releasing it stops following the draft and the store.
     @MainActor
     public final class BoundValue<Value: PreferenceRepresentable & Equatable & Sendable>: Observable {
         private let draft: DefaultsDraft

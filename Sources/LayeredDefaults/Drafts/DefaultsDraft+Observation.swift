@@ -4,7 +4,7 @@ extension DefaultsDraft {
     /// The typed `key`'s value as the draft reads it, then its value after each change that alters it:
     /// an edit, an apply or a revert of the draft, or a change of the store (any instance or process)
     /// while the draft did not edit the key. Coalesced as the store's observation is: intermediate
-    /// values may be skipped, the last one is delivered, never twice in a row.
+    /// values may be skipped, the last one is delivered, and each value differs from the one before it.
     ///
     /// ```swift
     /// for await size in draft.changes(of: .fontSize) { preview.fontSize = size }

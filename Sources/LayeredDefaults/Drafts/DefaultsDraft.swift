@@ -9,7 +9,7 @@ extension Defaults {
     /// draft[.fontSize] = 16       // the store still reads the old size
     /// try draft.apply()           // one transaction: every edit, or none
     /// ```
-    /// - Returns: a draft with no edits; making one costs nothing to the store or to other drafts.
+    /// - Returns: a new draft with no edits; it writes nothing until it is applied.
     public func draft() -> DefaultsDraft { DefaultsDraft(defaults: self) }
 }
 
@@ -30,7 +30,7 @@ extension Defaults {
 /// `apply` commits every edit in one transaction through the store's one write path, so the domain's
 /// rules apply to each (forced keys, the schema, a value's limits): one edit refused refuses them all,
 /// nothing changes, and the draft keeps its edits. A draft is `Sendable`; its edits are its own, never
-/// shared with another draft of the same store.
+/// shared with another draft of the same store. See <doc:Drafts>.
 public final class DefaultsDraft: Sendable {
     /// The store this draft edits.
     public let defaults: Defaults
@@ -159,7 +159,6 @@ public final class DefaultsDraft: Sendable {
     ///
     /// Whole or nothing: when any edit is refused, this throws the store's error, which names its key,
     /// nothing is written (no file is made for a domain that had none), and the draft keeps every edit.
-    /// An edit made while this runs stays in the draft.
     ///
     /// ```swift
     /// try draft.apply()                           // the draft's edits win over changes made meanwhile
@@ -182,6 +181,7 @@ public final class DefaultsDraft: Sendable {
             }
             for (key, edit) in ordered { try domain.write(edit.value, forKey: key, declared: edit.declared) }
         }
+        // Only the edits committed: one made by another thread while the transaction ran is not applied.
         forget(edits)
     }
 
