@@ -93,7 +93,9 @@ import Testing
             try draft.write("red", forKey: "accent")
             try draft.write(100, forKey: "fontSize")
             try draft.write(2, forKey: "zoom")
-            #expect(throws: DefaultsError.valueNotAccepted(suite: Self.suite, key: "fontSize", accepts: "an integer from 6 to 72")) {
+            #expect(
+                throws: DefaultsError.valueNotAccepted(suite: Self.suite, key: "fontSize", accepts: "an integer from 6 to 72")
+            ) {
                 try draft.apply()
             }
             #expect(!FileManager.default.fileExists(atPath: database(root).path), "no file for a refused apply")
