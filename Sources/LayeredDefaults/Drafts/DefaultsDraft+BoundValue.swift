@@ -32,8 +32,9 @@ extension DefaultsDraft {
     /// Made by ``DefaultsDraft/bind(_:)``; the draft's counterpart of ``Defaults/BoundValue``.
     /// - Setting is synchronous: when the setter returns, the draft holds the edit and ``value`` shows
     ///   what the draft reads (an edit a forced value or a launch argument hides shows that value again).
-    /// - A revert or an apply of the draft, or a change of the store to a key the draft did not edit
-    ///   (another instance, another process), reaches ``value`` in a task on the main actor.
+    /// - A revert of the draft, or a change of the store to a key the draft did not edit (another
+    ///   instance's or process's, as the store's observation delivers it), reaches ``value`` in a task
+    ///   on the main actor.
     @MainActor
     public final class BoundValue<Value: PreferenceRepresentable & Equatable & Sendable>: Observable {
         private let draft: DefaultsDraft

@@ -2,7 +2,7 @@ import Synchronization
 
 extension DefaultsDraft {
     /// The typed `key`'s value as the draft reads it, then its value after each change that alters it:
-    /// an edit, an apply or a revert of the draft, or a change of the store (any instance or process)
+    /// an edit or a revert of the draft, or a change of the store (any instance or process)
     /// while the draft did not edit the key. Coalesced as the store's observation is: intermediate
     /// values may be skipped, the last one is delivered, and each value differs from the one before it.
     ///
