@@ -226,7 +226,7 @@ extension Defaults {
 
     /// The preference stored for `value` of `key` (nil for an optional key's nil).
     /// - Throws: ``DefaultsError/unencodableValue(suite:key:type:)`` when `value` cannot be encoded.
-    private func storedForm<Value>(of value: Value, for key: Key<Value>) throws -> PreferenceValue? {
+    func storedForm<Value>(of value: Value, for key: Key<Value>) throws -> PreferenceValue? {
         do {
             return try value.storedForm()
         } catch {
