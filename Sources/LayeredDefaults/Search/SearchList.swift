@@ -279,14 +279,23 @@ final class SearchList: Sendable {
     /// domain that could not be read or a row that could not be decoded. `remembered`: the caller keeps
     /// the answer (in ``resolved``), so the stores' views do not keep what their queries found. `deep`
     /// is set to whether the answer came from past the suites (the global domain and below).
-    private func searchChecked(
+    /// `persistentRow`, when given, stands for the persistent domain's row of the key (nil: none): a
+    /// draft's read of a key it edited (see ``DefaultsDraft``).
+    func searchChecked(
         _ key: String, declared: PreferenceSchema.Entry?, schemaDefault: Bool, remembered: Bool = false,
-        deep: UnsafeMutablePointer<Bool>? = nil, failed: (any Error) throws -> Void, skipped: () -> Void = {}
+        persistentRow: PreferenceValue?? = nil, deep: UnsafeMutablePointer<Bool>? = nil,
+        failed: (any Error) throws -> Void, skipped: () -> Void = {}
     ) rethrows -> PreferenceValue? {
         let schemaEntry = schema.forReading?.entry(named: key)
         let entry = schemaEntry ?? declared
         for layer in list where schemaDefault || layer.layer != .schemaDefault {
-            switch layer.answer(forKey: key, as: entry?.type, remembered: remembered) {
+            let answer =
+                if let row = persistentRow, layer.layer == .persistent {
+                    row.map { LayerAnswer.found($0, origin: nil) } ?? .missing(origin: nil, noFile: false)
+                } else {
+                    layer.answer(forKey: key, as: entry?.type, remembered: remembered)
+                }
+            switch answer {
             case .found(let value, _):
                 switch layer.layer {
                 case .managed, .arguments, .persistent, .suite: deep?.pointee = false
