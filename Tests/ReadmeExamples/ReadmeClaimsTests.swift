@@ -71,4 +71,17 @@ import Testing
         let uninstall = try #require(readme.range(of: "uninstallSchema"))
         #expect(schemas.upperBound < uninstall.lowerBound && uninstall.upperBound < tool.lowerBound)
     }
+
+    /// Each sample names a suite of its own, as the README says, so none meets another's schema.
+    /// Failed before: every sample used `com.example.app`.
+    @Test func eachSampleUsesASuiteOfItsOwn() throws {
+        #expect(try Self.readme().contains("Each uses a suite of its own, so you can run them again."))
+        var suites: [String] = []
+        for file in ReadmeSamples.files where file.hasSuffix("/main.swift") {
+            let text = try String(contentsOf: ReadmeSamples.directory.appendingPathComponent(file), encoding: .utf8)
+            suites += Set(text.matches(of: /suiteName: "([^"]+)"/).map { String($0.1) })
+        }
+        #expect(suites.count == 4)
+        #expect(Set(suites).count == suites.count, "\(suites)")
+    }
 }
