@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// README.md's top-level Swift blocks, each an executable of its own that ReadmeExamples runs.
-let readmeSamples = ["Tour", "TypedKeys", "Migrations", "Observation", "Schemas"].map { block in
+let readmeSamples = ["Tour", "TypedKeys", "Observation", "Schemas"].map { block in
     (name: "readme-" + block.lowercased(), path: "Tests/ReadmeSamples/" + block)
 }
 
@@ -80,12 +80,8 @@ let package = Package(
         // imports it shows (ReadmeExamples checks them equal to the README and runs them). The manifest
         // block, Tests/ReadmeSamples/Manifest, is a package of its own.
         .testTarget(
-            name: "ReadmeModelSample", dependencies: ["LayeredDefaults", "LayeredDefaultsTesting"],
-            path: "Tests/ReadmeSamples/Model"),
-        .testTarget(
             name: "ReadmeTestingSample",
-            dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "ThemePreferences", "ThemePreferencesTesting"],
-            path: "Tests/ReadmeSamples/Testing"),
+            dependencies: ["LayeredDefaults", "LayeredDefaultsTesting"], path: "Tests/ReadmeSamples/Testing"),
         .testTarget(
             name: "NotesAppExampleTests",
             dependencies: ["LayeredDefaults", "LayeredDefaultsTesting", "defaults-fixture", "PackageTestSupport"]),

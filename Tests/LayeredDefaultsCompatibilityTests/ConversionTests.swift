@@ -5,7 +5,7 @@ import Testing
 
 @testable import LayeredDefaults
 
-/// The typed getters follow Foundation's conversions (the table in the README).
+/// The typed getters follow Foundation's conversions (as Migrating from UserDefaults says).
 @Suite struct ConversionTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let stored: PreferenceValue

@@ -48,4 +48,40 @@ import Testing
         #expect(readme.contains("the manifest declares macOS 15"))
         #expect(manifest.contains("platforms: [.macOS(.v15)]"))
     }
+
+    /// The README is a guide a newcomer reads through: at most 200 lines, none wider than 105
+    /// characters. Failed before: 385 lines, 44 of them wider.
+    @Test func theReadmeIsShortAndNarrow() throws {
+        let lines = try String(contentsOf: PackageFiles.url("README.md"), encoding: .utf8)
+            .split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.count <= 200)
+        let wide = lines.enumerated().filter { $0.element.count > 105 }.map { "line \($0.offset + 1)" }
+        #expect(wide.isEmpty, "wider than 105 characters: \(wide.joined(separator: ", "))")
+    }
+
+    /// The README documents removing a schema beside installing it, in the library and in `prefs`, and
+    /// its `prefs` section names `explain`. Failed before: no page said how to remove a schema.
+    @Test func removingASchemaIsDocumentedBesideInstallingIt() throws {
+        let readme = try Self.readme()
+        #expect(readme.contains("`Defaults.uninstallSchema(suiteName:)` removes an installed schema"))
+        #expect(readme.contains("prefs uninstall-schema"))
+        #expect(readme.contains("`prefs explain <domain> <key>` tells which layer a value comes from"))
+        let schemas = try #require(readme.range(of: "## Schemas"))
+        let tool = try #require(readme.range(of: "## The `prefs` tool"))
+        let uninstall = try #require(readme.range(of: "uninstallSchema"))
+        #expect(schemas.upperBound < uninstall.lowerBound && uninstall.upperBound < tool.lowerBound)
+    }
+
+    /// Each sample names a suite of its own, as the README says, so none meets another's schema.
+    /// Failed before: every sample used `com.example.app`.
+    @Test func eachSampleUsesASuiteOfItsOwn() throws {
+        #expect(try Self.readme().contains("Each uses a suite of its own, so you can run them again."))
+        var suites: [String] = []
+        for file in ReadmeSamples.files where file.hasSuffix("/main.swift") {
+            let text = try String(contentsOf: ReadmeSamples.directory.appendingPathComponent(file), encoding: .utf8)
+            suites += Set(text.matches(of: /suiteName: "([^"]+)"/).map { String($0.1) })
+        }
+        #expect(suites.count == 4)
+        #expect(Set(suites).count == suites.count, "\(suites)")
+    }
 }

@@ -13,9 +13,8 @@ enum ReadmeSamples {
 
     /// The sample file of each of README.md's Swift blocks, relative to ``directory``, in the README's order.
     static let files = [
-        "Manifest/Package.swift", "Tour/main.swift", "TypedKeys/main.swift",
-        "Migrations/main.swift", "Observation/main.swift", "Model/ModelSample.swift", "Testing/TestingSample.swift",
-        "Schemas/main.swift",
+        "Manifest/Package.swift", "Tour/main.swift", "TypedKeys/main.swift", "Observation/main.swift",
+        "Testing/TestingSample.swift", "Schemas/main.swift",
     ]
 
     /// The contents of the fenced code blocks of `language` in `markdown`, in order: the lines between

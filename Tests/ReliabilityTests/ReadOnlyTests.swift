@@ -90,7 +90,7 @@ struct ReadOnlyTests {
 
     /// A file this process cannot write is read as it was when the store opened it (an immutable
     /// snapshot: SQLite could not make its WAL index): a later write by its owner shows in a store opened
-    /// after it, not in the one already open. What the README and SearchOrder say of an administrator's
+    /// after it, not in the one already open. What GettingStarted and SearchOrder say of an administrator's
     /// file.
     @Test(.reachableByAnUnprivilegedChild) func aReadOnlyFileIsReadAsItWasWhenOpened() throws {
         try Unprivileged.withRoot { root in

@@ -8,7 +8,7 @@ import ThemePreferencesTesting
     import XCTest
 #endif
 
-// The examples of the README's "Testing your code", compiled and run as they are written there.
+// The examples the README's "Testing" section and Testing your preferences describe, compiled and run.
 
 extension Defaults.Key<Int> {
     fileprivate static let fontSize = Defaults.Key("fontSize", default: 12)

@@ -12,15 +12,15 @@ let package = Package(
             name: "MyApp",
             dependencies: [
                 .product(name: "LayeredDefaults", package: "LayeredDefaults"),
-                .product(name: "ThemePreferences", package: "LayeredDefaults"),  // optional: the typed theme
-                .product(name: "LayeredDefaultsCompatibility", package: "LayeredDefaults"),  // optional: UserDefaults' names
+                .product(name: "ThemePreferences", package: "LayeredDefaults"),
+                .product(name: "LayeredDefaultsCompatibility", package: "LayeredDefaults"),
             ]),
         .testTarget(
             name: "MyAppTests",
             dependencies: [
                 "MyApp",
                 .product(name: "LayeredDefaultsTesting", package: "LayeredDefaults"),
-                .product(name: "ThemePreferencesTesting", package: "LayeredDefaults"),  // with ThemePreferences
+                .product(name: "ThemePreferencesTesting", package: "LayeredDefaults"),
             ]),
     ]
 )
