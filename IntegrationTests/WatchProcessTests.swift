@@ -78,9 +78,12 @@ import Testing
         #expect(try watch.wait(before: .now + .seconds(60)) == 0, sourceLocation: sourceLocation)
     }
 
-    /// Starts `prefs watch app` and returns it once it prints: this process writes `ready` until then.
-    static func runningWatch(in launcher: Launcher, _ arguments: [String] = []) throws -> ChildProcess {
-        let watch = try launcher.start("prefs", arguments + ["watch", "app"])
+    /// Starts `prefs watch app` (in the launcher's environment, or `environment`) and returns it once it
+    /// prints: this process writes `ready` until then.
+    static func runningWatch(
+        in launcher: Launcher, _ arguments: [String] = [], environment: [String: String]? = nil
+    ) throws -> ChildProcess {
+        let watch = try ChildProcess("prefs", arguments + ["watch", "app"], environment: environment ?? launcher.environment)
         let defaults = try Defaults(suiteName: "app", configuration: .init(location: .directory(launcher.root), arguments: []))
         let count = Atomic(0)
         let line = try whileRepeating({
@@ -89,6 +92,71 @@ import Testing
         }) { try watch.nextLine(before: .now + .seconds(60)) }
         #expect(line?.contains("ready") == true, "\(String(describing: line))")
         return watch
+    }
+
+    /// A removed key prints the value it reads as then, marked as not set (with --json as "default"); a
+    /// key nothing gives a value prints as removed. Failed before: `theme removed`, not the default now in force.
+    @Test func aRemovalPrintsTheValueInForce() throws {
+        try withTemporaryRoot { root throws in
+            let launcher = Launcher(root: root)
+            let schema = try PreferenceSchema(
+                suiteName: "app", version: 1,
+                entries: [
+                    .init(name: "theme", type: .string, defaultValue: "system", summary: "The colour scheme"),
+                    .init(name: "nickname", type: .string, defaultValue: nil, summary: "A short name"),
+                ], allowsUndeclaredKeys: true)
+            try Defaults.installSchema(schema, location: .directory(root))
+            // NB: the system-wide layer inside the test's directory, never /etc.
+            var environment = launcher.environment
+            environment["XDG_CONFIG_DIRS"] = root.appendingPathComponent("xdg").path
+            #expect(
+                try run("prefs", ["--system", "write", "app", "mode", "-string", "wide"], environment: environment).status == 0)
+            let text = try Self.runningWatch(in: launcher, environment: environment)
+            let json = try Self.runningWatch(in: launcher, ["--json"], environment: environment)
+            // NB: each watch sees the writes before the removals: a key added and removed between two looks
+            // prints nothing.
+            for (key, value) in [("theme", "dark"), ("nickname", "n"), ("mode", "own")] {
+                try launcher.prefs("write", "app", key, "-string", value)
+            }
+            try Self.expectLines(of: text, ["theme = dark", "nickname = n", "mode = own"])
+            try Self.expectLines(
+                of: json,
+                [
+                    #"{"key":"theme","value":{"string":"dark"}}"#, #"{"key":"nickname","value":{"string":"n"}}"#,
+                    #"{"key":"mode","value":{"string":"own"}}"#,
+                ])
+            for key in ["theme", "nickname", "mode"] { try launcher.prefs("delete", "app", key) }
+            try Self.expectLines(
+                of: text,
+                [
+                    "theme removed: not set, reads system (its schema's default)", "nickname removed",
+                    "mode removed: not set, reads wide (the system domain's value)",
+                ])
+            try Self.expectLines(
+                of: json,
+                [
+                    #"{"default":{"string":"system"},"key":"theme","value":null}"#, #"{"key":"nickname","value":null}"#,
+                    #"{"default":{"string":"wide"},"key":"mode","value":null}"#,
+                ])
+            for watch in [text, json] {
+                watch.send(SIGINT)
+                #expect(try watch.wait(before: .now + .seconds(60)) == 0)
+            }
+        }
+    }
+
+    /// Reads lines of `watch` until each of `expected` came (at most 60 s a line), and expects every one of
+    /// them, in any order: other keys' lines (`ready`) may come between.
+    static func expectLines(
+        of watch: ChildProcess, _ expected: Set<String>, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        var missing = expected
+        var seen: [String] = []
+        while !missing.isEmpty, let line = try watch.nextLine(before: .now + .seconds(60)) {
+            seen.append(line)
+            missing.remove(line)
+        }
+        #expect(missing.isEmpty, "missing \(missing) in \(seen)", sourceLocation: sourceLocation)
     }
 
     /// A domain that does not exist yet is waited for, creating nothing meanwhile, as `dconf watch` does.

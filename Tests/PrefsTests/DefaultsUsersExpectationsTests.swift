@@ -29,6 +29,36 @@ import Testing
         }
     }
 
+    /// `domains`, `read` and `delete` agree: a domain exists while it holds a value. Failed before: an
+    /// emptied domain was listed by `domains` (and by `read` without a domain) but `read <domain>` said
+    /// it did not exist.
+    @Test func anEmptiedDomainIsNeitherListedNorRead() throws {
+        try withTestRoot { root throws in
+            #expect(root.prefs("write", "dom", "k", "1").status == .success)
+            #expect(root.prefs("write", "kept", "k", "2").status == .success)
+            #expect(root.prefs("domains").output == "dom, kept\n")
+            #expect(root.prefs("delete", "dom", "k").status == .success)
+            #expect(root.entries.contains("dom.sqlite3"), "its file stays")
+            #expect(root.prefs("domains").output == "kept\n")
+            #expect(root.prefs("--json", "domains").output == #"["kept"]"# + "\n")
+            let read = root.prefs("read", "dom")
+            #expect(read.status == .notFound && read.error == "prefs: Domain dom does not exist\n")
+            #expect(root.prefs("read").output == "{\n    kept = {\n        k = 2;\n    };\n}\n", "left out of every domain")
+            #expect(root.prefs("write", "dom", "k", "3").status == .success)
+            #expect(root.prefs("domains").output == "dom, kept\n", "a value again: it exists again")
+        }
+    }
+
+    /// A domain whose file cannot be read is listed: `read` reports why rather than that it does not exist.
+    @Test func anUnreadableDomainIsListed() throws {
+        try withTestRoot { root throws in
+            try FileManager.default.createDirectory(at: root.url, withIntermediateDirectories: true)
+            try Data(repeating: 0x41, count: 4096).write(to: root.url.appendingPathComponent("broken.sqlite3"))
+            #expect(root.prefs("domains").output == "broken\n")
+            #expect(root.prefs("read", "broken").status == .storage)
+        }
+    }
+
     @Test func deleteAllIsRefusedWithAReason() throws {
         try withTestRoot { root throws in
             let result = root.prefs("delete-all", "k")

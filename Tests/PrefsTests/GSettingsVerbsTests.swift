@@ -72,6 +72,49 @@ import Testing
         }
     }
 
+    /// A misspelled key in `read` gets "did you mean", as in `write`; a declared key without a default,
+    /// or a domain without a schema, gets none. Failed before: the bare not-found message.
+    @Test func readOfAMisspelledKeySuggestsTheDeclaredNames() throws {
+        try withTestRoot { root throws in
+            #expect(root.prefs("read", "app", "thme").error == "prefs: The domain/default pair of (app, thme) does not exist\n")
+            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            let typo = root.prefs("read", "app", "thme")
+            #expect(typo.status == .notFound && typo.output.isEmpty)
+            #expect(typo.errorLines == ["prefs: The domain/default pair of (app, thme) does not exist (did you mean 'theme'?)"])
+            let declared = root.prefs("read", "app", "nickname")
+            #expect(declared.errorLines == ["prefs: The domain/default pair of (app, nickname) does not exist"])
+            let far = root.prefs("read", "app", "unrelated")
+            #expect(far.errorLines == ["prefs: The domain/default pair of (app, unrelated) does not exist"])
+            #expect(
+                root.prefs("--json", "read", "app", "Size").errorLines == [
+                    #"{"error":"The domain/default pair of (app, Size) does not exist (did you mean 'size'?)","status":1}"#
+                ])
+        }
+    }
+
+    /// `read <domain>` of a domain holding no value shows the schema's defaults, marked as defaults on
+    /// standard error, with or without a file. Failed before: "Domain app does not exist", exit 1.
+    @Test func readOfADomainHoldingOnlyDefaultsShowsThem() throws {
+        try withTestRoot { root throws in
+            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            let defaults = root.prefs("read", "app")
+            #expect(defaults.status == .success)
+            #expect(defaults.output == "{\n    enabled = 0;\n    size = 12;\n    theme = system;\n}\n")
+            #expect(defaults.errorLines.count == 1 && defaults.errorLines[0].contains("domain 'app' holds no value"))
+            #expect(defaults.errorLines[0].contains("defaults"))
+            #expect(root.entries == ["schemas"], "reading created no file")
+            #expect(
+                root.prefs("--json", "read", "app").output
+                    == #"{"default":{"enabled":{"bool":false},"size":{"integer":12},"theme":{"string":"system"}}}"# + "\n")
+            #expect(root.prefs("write", "app", "size", "14").status == .success)
+            let stored = root.prefs("read", "app")
+            #expect(stored.output == "{\n    size = 14;\n}\n" && stored.error.isEmpty, "a value held: the domain's values")
+            #expect(root.prefs("delete", "app", "size").status == .success)
+            #expect(root.prefs("read", "app").output == defaults.output, "emptied, with its file: the defaults again")
+            #expect(root.prefs("read", "other").status == .notFound, "no schema, no value")
+        }
+    }
+
     @Test func monitorIsASpellingOfWatch() throws {
         try withTestRoot { root throws in
             #expect(Prefs.command(named: "monitor").map(ObjectIdentifier.init) == ObjectIdentifier(Watch.self))

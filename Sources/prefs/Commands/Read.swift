@@ -24,8 +24,15 @@ enum Read: Command {
             (`prefs keys`), and says so on standard error, naming the layer and its file (`prefs explain` tells
             more; with --json: {"default":{"string":"system"}}).
             (The global domain, which is the user's, is not searched for it: `prefs read -g <key>` reads it.)
-            Exit status: 0, or 1 when the key (with nothing in its place) or the domain does not exist (a
-            domain without keys does not);
+            A key nothing gives a value and the domain's schema does not declare is named with "did you
+            mean" and the nearest names the schema declares, as `prefs write` does.
+            A domain that holds no value prints, in the same way, the values its app reads for the keys its
+            schema declares (the schema's defaults, or the managed or system domain's) and says on standard
+            error that they are defaults (with --json: {"default":{"theme":{"string":"system"}}}).
+            A domain exists while it holds a value, as for `prefs domains` and `prefs delete`: one whose keys
+            were all deleted does not, though its file stays; without <domain> it is left out.
+            Exit status: 0, or 1 when the key (with nothing in its place) or the domain does not exist (and
+            no key of its schema reads as a value);
             3 when a domain cannot be read (without <domain>: the others are still printed).
             """)
 
@@ -50,10 +57,35 @@ enum Read: Command {
             }
         } else {
             guard let values = try context.storedValues(of: domain), !values.isEmpty else {
+                if try printDefaults(of: domain, context: context) { return }
+                // NB: a domain that holds no value does not exist, as for `prefs domains` and `prefs delete`.
                 throw PrefsError.missingDomain(domain)
             }
             context.console.print(context.json ? try Output.jsonLine(values) : Output.text(of: values))
         }
+    }
+
+    /// Prints what the keys of `domain`, which holds no value, read as: for each key its schema declares,
+    /// the value the store's search finds (the schema's default, or the managed or system domain's),
+    /// and says on standard error that they are defaults; with `--json` the object `{"default":{...}}`.
+    /// - Returns: false, printing nothing, when no declared key reads as a value (or there is no schema).
+    private static func printDefaults(of domain: String, context: Context) throws -> Bool {
+        let declared = context.trustedSchema(of: domain)?.keys.map(\.name) ?? []
+        guard !declared.isEmpty else { return false }
+        // NB: read as the app reads it: its own store when it has a file, else the layers below it.
+        let app = try context.existingDefaults(domain) ?? context.layersBelow(domain)
+        var values: [String: PreferenceValue] = [:]
+        for key in declared { values[key] = try app.value(forKey: key) }
+        guard !values.isEmpty else { return false }
+        if context.json {
+            context.console.print(try Output.jsonLine(["default": values]))
+        } else {
+            context.console.print(Output.text(of: values))
+            context.console.printError(
+                "prefs: domain '\(domain)' holds no value: these are the defaults its app reads, from its schema and the layers below it (prefs explain \(domain) <key>)"
+            )
+        }
+        return true
     }
 
     /// Prints what `key`, which `domain` does not hold, reads as: the value the store's search finds in
@@ -62,17 +94,18 @@ enum Read: Command {
     /// `{"default":<value>}`.
     /// - Throws: ``PrefsError/missingPair(domain:key:)`` when nothing gives the key a value.
     private static func printDefault(of key: String, in domain: String, context: Context) throws {
-        // NB: the search of a store with no file of its own (nothing is created), as the app's would read it.
-        let why = try context.layersBelow(domain).explain(key)
-        guard let value = why.value, let winner = why.winner else { throw PrefsError.missingPair(domain: domain, key: key) }
+        guard let inForce = try context.valueInForce(of: key, in: domain) else {
+            // NB: a key its schema declares (without a default) is no typo: no name is suggested for it.
+            let schema = context.trustedSchema(of: domain)
+            let nearest = schema.map { $0.entry(named: key) == nil ? $0.names(nearestTo: key) : [] } ?? []
+            throw PrefsError.missingPair(domain: domain, key: key, nearest: nearest)
+        }
         if context.json {
-            context.console.print(try Output.jsonLine(["default": value]))
+            context.console.print(try Output.jsonLine(["default": inForce.value]))
         } else {
-            context.console.print(Output.text(of: value))
-            let origin = why.layers.first { $0.layer == winner }?.origin.map { " (\($0))" } ?? ""
-            let source = winner == .schemaDefault ? "its schema's default" : "the \(winner) domain's value\(origin)"
+            context.console.print(Output.text(of: inForce.value))
             context.console.printError(
-                "prefs: key '\(key)' is not set in domain '\(domain)': this is what it reads as, \(source) (prefs explain \(domain) \(key))"
+                "prefs: key '\(key)' is not set in domain '\(domain)': this is what it reads as, \(inForce.source(namingFile: true)) (prefs explain \(domain) \(key))"
             )
         }
     }
@@ -85,7 +118,9 @@ enum Read: Command {
         var unreadable = false
         for domain in try context.domainNames() {
             do {
-                domains[domain] = try context.storedValues(of: domain) ?? [:]
+                // NB: a domain that holds no value does not exist, as for `prefs domains`.
+                guard let values = try context.storedValues(of: domain), !values.isEmpty else { continue }
+                domains[domain] = values
             } catch {
                 context.console.report(PrefsError(error), json: context.json)
                 unreadable = true

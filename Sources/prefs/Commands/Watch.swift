@@ -20,8 +20,12 @@ enum Watch: Command {
             be publishing, as on a slow disk; every 100 ms where the directory cannot be watched, as on a
             file system without inotify or a root not created yet) it looks at the domain and prints one
             line for each key whose value differs from its last look:
-            `<key> = <value>` (the value as property-list text on one line) or `<key> removed`; with --json,
-            one object a line: {"key":"theme","value":{"string":"dark"}}, "value":null when removed.
+            `<key> = <value>` (the value as property-list text on one line) or, when it is removed, the
+            value it reads as then (the one `prefs read` prints, written as above), marked as not set:
+            `<key> removed: not set, reads <value> (its schema's default)` (or the layer that gives it,
+            as `(the system domain's value)`), and `<key> removed` when no layer gives it a value;
+            with --json, one object a line: {"key":"theme","value":{"string":"dark"}}, "value":null when
+            removed, with "default":<value> the value it reads as then, if any.
             So it prints the committed states it sees, not every write: of several writes between two looks
             only each key's last value is printed, and a key added and removed again between two looks
             prints nothing. Values present when it starts are not printed.
@@ -39,14 +43,17 @@ enum Watch: Command {
     private struct Change: Encodable {
         let key: String
         let value: PreferenceValue?
+        /// After a removal, the value the key reads as now, if a layer below the domain gives one.
+        let inForce: PreferenceValue?
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(key, forKey: .key)
             try container.encode(value, forKey: .value)  // NB: null when removed, never left out.
+            try container.encodeIfPresent(inForce, forKey: .default)
         }
 
-        private enum CodingKeys: String, CodingKey { case key, value }
+        private enum CodingKeys: String, CodingKey { case key, value, `default` }
     }
 
     static func run(_ invocation: Invocation, in context: Context) throws {
@@ -71,7 +78,9 @@ enum Watch: Command {
             let now = try looker.values()
             for key in Set(seen.keys).union(now.keys).sorted() where keys.isEmpty || keys.contains(key) {
                 if let old = seen[key], let new = now[key], old.isIdentical(to: new) { continue }
-                context.console.print(try line(key: key, value: now[key], json: context.json))
+                // NB: a removed key is read as the app reads it now, from the layers below the domain.
+                let inForce = now[key] == nil ? try context.valueInForce(of: key, in: domain) : nil
+                context.console.print(try line(key: key, value: now[key], inForce: inForce, json: context.json))
             }
             seen = now
             // NB: output that cannot be written (a reader gone, as in `prefs watch d | head -1`) ends the
@@ -107,10 +116,14 @@ enum Watch: Command {
         }
     }
 
-    /// The line of a change of `key` to `value` (nil: removed).
-    private static func line(key: String, value: PreferenceValue?, json: Bool) throws -> String {
-        if json { return try Output.jsonLine(Change(key: key, value: value)) }
-        guard let value else { return "\(PropertyListText.quoted(key)) removed" }
-        return "\(PropertyListText.quoted(key)) = \(Output.singleLine(PropertyListText.format(value)))"
+    /// The line of a change of `key` to `value` (nil: removed, the key then reading as `inForce`, if any).
+    private static func line(
+        key: String, value: PreferenceValue?, inForce: Context.ValueInForce?, json: Bool
+    ) throws -> String {
+        if json { return try Output.jsonLine(Change(key: key, value: value, inForce: inForce?.value)) }
+        if let value { return "\(PropertyListText.quoted(key)) = \(Output.singleLine(PropertyListText.format(value)))" }
+        guard let inForce else { return "\(PropertyListText.quoted(key)) removed" }
+        return
+            "\(PropertyListText.quoted(key)) removed: not set, reads \(Output.singleLine(PropertyListText.format(inForce.value))) (\(inForce.source(namingFile: false)))"
     }
 }

@@ -17,9 +17,11 @@ enum PrefsError: Error, Sendable, Equatable {
     /// lines were already printed.
     case silent(ExitStatus)
 
-    /// The error of a missing key, worded as macOS `defaults` words it.
-    static func missingPair(domain: String, key: String) -> PrefsError {
-        .notFound("The domain/default pair of (\(domain), \(key)) does not exist")
+    /// The error of a missing key, worded as macOS `defaults` words it, and followed, as a refused
+    /// write's is, by "did you mean" and the `nearest` names the domain's schema declares, if any.
+    static func missingPair(domain: String, key: String, nearest: [String] = []) -> PrefsError {
+        let guess = nearest.isEmpty ? "" : " (did you mean \(nearest.map { "'\($0)'" }.joined(separator: " or "))?)"
+        return .notFound("The domain/default pair of (\(domain), \(key)) does not exist\(guess)")
     }
 
     /// The error of a domain that has no file.

@@ -1,0 +1,31 @@
+import LayeredDefaults
+
+extension Context {
+    /// What a key of `domain` reads as when `domain` does not hold it: its value and where it comes from.
+    struct ValueInForce {
+        /// The value the app reads.
+        let value: PreferenceValue
+        /// The layer it comes from: the managed or system domain, or the schema's default.
+        let layer: Defaults.Layer
+        /// The file that holds it, for a domain's value.
+        let origin: String?
+
+        /// Where it comes from, as a message says it: `its schema's default`, or `the system domain's
+        /// value`, followed by ` (<file>)` when `naming` the file.
+        func source(namingFile naming: Bool) -> String {
+            guard layer != .schemaDefault else { return "its schema's default" }
+            return "the \(layer) domain's value" + (naming ? origin.map { " (\($0))" } ?? "" : "")
+        }
+    }
+
+    /// What `key` reads as in `domain` without a value of the domain's own: the value the store's search
+    /// finds in the layers an administrator and the schema give, as `prefs read` prints it. Nil when none
+    /// gives it a value.
+    ///
+    /// NB: the search of a store with no file of its own (nothing is created), as the app's would read it.
+    func valueInForce(of key: String, in domain: String) throws -> ValueInForce? {
+        let why = try layersBelow(domain).explain(key)
+        guard let value = why.value, let winner = why.winner else { return nil }
+        return ValueInForce(value: value, layer: winner, origin: why.layers.first { $0.layer == winner }?.origin)
+    }
+}
