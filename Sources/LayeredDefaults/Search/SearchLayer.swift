@@ -38,6 +38,14 @@ enum LayerAnswer {
     case failed(any Error, origin: String?, undecodable: Bool)
 }
 
+extension [String: PreferenceValue] {
+    /// Lays `values` over these, theirs winning. Into an empty dictionary `values` is taken whole: the
+    /// result then shares its storage (copy-on-write, a store's view) instead of copying it key by key.
+    mutating func lay(_ values: [String: PreferenceValue]) {
+        if isEmpty { self = values } else { merge(values) { _, new in new } }
+    }
+}
+
 /// Every value of one layer (see ``SearchLayer/values(typedBy:)``).
 struct LayerValues {
     var values: [String: PreferenceValue] = [:]

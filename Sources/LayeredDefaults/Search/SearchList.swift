@@ -354,9 +354,7 @@ final class SearchList: Sendable {
             let found = layer.values(typedBy: schema)
             found.undecodable.forEach(report)
             if let failure = found.failure { try failed(failure) }
-            // The first layer that holds anything is taken whole: the result then shares its storage
-            // (copy-on-write) instead of copying a large domain key by key.
-            if merged.isEmpty { merged = found.values } else { merged.merge(found.values) { _, new in new } }
+            merged.lay(found.values)
         }
         if !checked { check(&merged, against: schema) }
         return merged

@@ -75,9 +75,7 @@ struct StoreLayer: SearchLayer {
                 let (values, undecodable) = try store.allValues(
                     fromAnotherTransaction: isReadOnly ? .answeredWithoutWaiting : .refused)
                 result.undecodable += undecodable
-                // The first domain that holds anything is taken whole: the result then shares the storage
-                // of the store's view (copy-on-write) instead of copying a large domain key by key.
-                if result.values.isEmpty { result.values = values } else { result.values.merge(values) { _, new in new } }
+                result.values.lay(values)
             } catch {
                 result.failure = result.failure ?? error
             }

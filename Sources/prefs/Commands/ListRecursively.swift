@@ -35,8 +35,8 @@ enum ListRecursively: Command {
             let stored = try context.storedValues(of: domain) ?? [:]
             let declared = context.trustedSchema(of: domain)?.keys.map(\.name) ?? []
             if stored.isEmpty && declared.isEmpty && !operands.isEmpty { throw PrefsError.missingDomain(domain) }
-            // NB: read as the app reads it: its own store when it has a file, else the layers below it.
-            let app = try context.existingDefaults(domain) ?? context.layersBelow(domain)
+            // Read as the app reads it, through the domain's own store (which creates nothing).
+            let app = try context.store(domain)
             for key in Set(stored.keys).union(declared).sorted() {
                 guard let value = try app.value(forKey: key) else { continue }
                 context.console.print(

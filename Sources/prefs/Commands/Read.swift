@@ -72,8 +72,8 @@ enum Read: Command {
     private static func printDefaults(of domain: String, context: Context) throws -> Bool {
         let declared = context.trustedSchema(of: domain)?.keys.map(\.name) ?? []
         guard !declared.isEmpty else { return false }
-        // NB: read as the app reads it: its own store when it has a file, else the layers below it.
-        let app = try context.existingDefaults(domain) ?? context.layersBelow(domain)
+        // Read as the app reads it, through the domain's own store (which creates nothing).
+        let app = try context.store(domain)
         var values: [String: PreferenceValue] = [:]
         for key in declared { values[key] = try app.value(forKey: key) }
         guard !values.isEmpty else { return false }
