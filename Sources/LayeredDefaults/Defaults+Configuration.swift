@@ -62,19 +62,14 @@ extension Defaults {
         /// administrator): the files its first commit makes are read by every user, directories 0755 and
         /// files 0644 (SQLite gives the `-wal` and `-shm` the file's mode), where a user's are 0700 and
         /// 0600; and it obeys the schema installed system-wide, else the one the writing user installed.
-        package var systemLayer: SystemLayer?
+        var systemLayer: SystemLayer?
 
         /// Where the schemas of a system-wide layer's store are found (see ``systemLayer``).
-        package struct SystemLayer: Sendable {
+        struct SystemLayer: Sendable {
             /// The writing user's root, whose installed schemas apply where no system-wide one is.
-            package var userRoot: URL?
+            var userRoot: URL?
             /// The system directories, whose installed schemas apply first.
-            package var systemDirectories: [URL]
-
-            package init(userRoot: URL?, systemDirectories: [URL]) {
-                self.userRoot = userRoot
-                self.systemDirectories = systemDirectories
-            }
+            var systemDirectories: [URL]
         }
 
         /// A configuration; every parameter has the default its property documents.

@@ -8,7 +8,7 @@ extension Defaults {
     /// An instance keeps the file it opened: after a replacement it reads the old file, which no other
     /// process opens any more, and its writes are refused with ``DefaultsError/replacedFile(suite:path:)``.
     /// A long-running reader (`prefs watch`) asks this to know when to open the domain again. Restoring
-    /// with ``restore(suiteName:configuration:from:)`` writes into the live file and never makes this false.
+    /// with ``Domain/restore(from:schema:)`` writes into the live file and never makes this false.
     ///
     /// ```swift
     /// if !defaults.persistentFileIsCurrent { defaults = try Defaults(suiteName: defaults.suiteName) }

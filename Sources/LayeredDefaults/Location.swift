@@ -27,7 +27,7 @@ public enum Location: Sendable, Hashable {
     /// - Throws: ``DefaultsError/permissionDenied(path:)`` when this user may not list the directory, or
     ///   ``DefaultsError/fileSystemFailure(path:operation:code:)`` (e.g. a file in its place): never an
     ///   empty answer that is not true.
-    package static func domainNames(in directory: URL) throws -> [String] {
+    static func domainNames(in directory: URL) throws -> [String] {
         // NB: a directory that can be listed but not searched (mode 0600) lists domains none of which can
         // be opened: refuse it as well.
         guard access(directory.path, R_OK | X_OK) == 0, let stream = opendir(directory.path) else {
@@ -45,17 +45,11 @@ public enum Location: Sendable, Hashable {
         return names.filter(SuiteName.isValid).sorted()
     }
 
-    /// True when `directory` has an entry (of any kind: opening a non-file reports it) for the domain
-    /// `name`. Opens and creates nothing.
-    /// - Throws: ``DefaultsError/permissionDenied(path:)`` naming the directory when this user may not
-    ///   search it, or ``DefaultsError/fileSystemFailure(path:operation:code:)``: never "no" when that is not known.
-    package static func domainExists(_ name: String, in directory: URL) throws -> Bool {
-        try status(ofEntry: directory.appendingPathComponent(name + "." + fileExtension).path) != nil
-    }
-
     /// The status of the entry at `path` itself (`lstat`: a symbolic link is not followed), or nil when
     /// there is none.
-    /// - Throws: as ``domainExists(_:in:)``, naming the entry's directory.
+    /// - Throws: ``DefaultsError/permissionDenied(path:)`` naming the entry's directory when this user may
+    ///   not search it, or ``DefaultsError/fileSystemFailure(path:operation:code:)``: never "none" when that
+    ///   is not known.
     static func status(ofEntry path: String) throws -> stat? {
         var status = stat()
         if lstat(path, &status) == 0 { return status }
@@ -80,13 +74,13 @@ public enum Location: Sendable, Hashable {
 
     /// The directory of the system domains under the configuration directory `directory`:
     /// `<directory>/layered-defaults`.
-    package static func systemRoot(in directory: URL) -> URL {
+    static func systemRoot(in directory: URL) -> URL {
         directory.appendingPathComponent(systemSubdirectory, isDirectory: true)
     }
 
     /// The directory of the managed domains under the configuration directory `directory`:
     /// `<directory>/layered-defaults/managed`.
-    package static func managedRoot(in directory: URL) -> URL {
+    static func managedRoot(in directory: URL) -> URL {
         directory.appendingPathComponent(managedSubdirectory, isDirectory: true)
     }
 

@@ -37,7 +37,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// write-ahead log for each path, as for a hard link. Nothing was opened.
     case mountPoint(path: String)
     /// This user may not read the path, or search a directory on the way to it. A permission problem,
-    /// not corruption: nothing was changed, and `Defaults.repair(suiteName:location:)` leaves it alone.
+    /// not corruption: nothing was changed, and `Defaults.Domain.repair()` leaves it alone.
     case permissionDenied(path: String)
     /// The store cannot be written: the file or its directory is read-only.
     case readOnly(suite: String, key: String?)
@@ -99,13 +99,13 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// deleted (e.g. by a cleaner of "temporary" files). This process's connection still has the old
     /// files, so its writes would mix with other processes' or be lost. Nothing was written.
     case replacedFile(suite: String, path: String)
-    /// The file given to `Defaults.restore(suiteName:configuration:from:)` is not a backup that can be
+    /// The file given to `Defaults.Domain.restore(from:schema:)` is not a backup that can be
     /// restored (`reason` says why). Nothing was changed.
     case invalidBackup(path: String, reason: String)
-    /// `Defaults.backup(suiteName:location:to:replacing:)` found a file at its destination and was not
+    /// `Defaults.Domain.backup(to:replacing:)` found a file at its destination and was not
     /// asked to replace it. Nothing was written.
     case backupExists(path: String)
-    /// The destination given to `Defaults.backup(suiteName:location:to:replacing:)` is a database with
+    /// The destination given to `Defaults.Domain.backup(to:replacing:)` is a database with
     /// a `-wal`, `-shm` or `-journal` beside it (in use, or left so by a crash), or is such a file of a
     /// database: replacing it would mix the backup with another database's log. Nothing was written.
     case backupDestinationInUse(path: String)
@@ -150,7 +150,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .valueOutOfRange(let suite, let key, let type):
             "Cannot store a \(type) for key '\(key)' in suite '\(suite)': it does not fit in a signed 64-bit integer"
         case .corruptStore(let path, let reason):
-            "The preferences file '\(path)' is not a readable database (\(reason)); it was left untouched: move it aside with `prefs repair <domain>` (Defaults.repair), then restore a backup, if you have one, with `prefs restore <domain> <file>` (Defaults.restore), never by copying a file over it"
+            "The preferences file '\(path)' is not a readable database (\(reason)); it was left untouched: move it aside with `prefs repair <domain>` (Defaults.Domain.repair), then restore a backup, if you have one, with `prefs restore <domain> <file>` (Defaults.Domain.restore), never by copying a file over it"
         case .foreignDatabase(let path):
             "The file '\(path)' is a SQLite database but not a LayeredDefaults store; it was left untouched"
         case .unsupportedSchemaVersion(let path, let found, let supported):
@@ -194,11 +194,11 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notPropertyListFile(let path, let reason):
             "Cannot import '\(path)': \(reason); it was left untouched and nothing was imported"
         case .replacedFile(let suite, let path):
-            "Cannot write to suite '\(suite)': '\(path)' is no longer the file this process opened (deleted, or another moved over it); nothing was written: restart this process, and restore backups with `prefs restore <domain> <file>` (Defaults.restore), which is safe while the domain is in use"
+            "Cannot write to suite '\(suite)': '\(path)' is no longer the file this process opened (deleted, or another moved over it); nothing was written: restart this process, and restore backups with `prefs restore <domain> <file>` (Defaults.Domain.restore), which is safe while the domain is in use"
         case .invalidBackup(let path, let reason):
-            "Cannot restore from '\(path)': \(reason); nothing was changed: give a file made by `prefs backup` (Defaults.backup)"
+            "Cannot restore from '\(path)': \(reason); nothing was changed: give a file made by `prefs backup` (Defaults.Domain.backup)"
         case .backupExists(let path):
-            "Cannot back up to '\(path)': a file is already there; nothing was written: choose another path, or replace it with `prefs backup --replace` (Defaults.backup(..., replacing: true))"
+            "Cannot back up to '\(path)': a file is already there; nothing was written: choose another path, or replace it with `prefs backup --replace` (Defaults.Domain.backup(to:replacing: true))"
         case .backupDestinationInUse(let path):
             "Cannot back up to '\(path)': it is a database with a -wal, -shm or -journal file beside it, or such a file of one, and replacing it would mix the backup with that database's log; nothing was written: choose another path"
         case .noSuchDomain(let suite):

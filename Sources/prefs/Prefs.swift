@@ -97,7 +97,7 @@ enum Prefs {
                 throw PrefsError.usage("\(verb) does not take \(option); run 'prefs \(verb) --help'")
             }
             let context = try Context(
-                root: invocation.value(of: .root), layer: try Context.Layer(invocation), environment: environment,
+                root: invocation.value(of: .root), layer: try Context.layer(of: invocation), environment: environment,
                 console: console, json: invocation.has(.json))
             return execute(command, invocation, in: context)
         } catch {

@@ -13,7 +13,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("opened.directly.sqlite3").path))
         #expect(Location.default.root() == root)
         #expect(Location.systemDirectories().isEmpty, "no system directory is searched in a test")
-        #expect(try Defaults.repair(suiteName: "opened.directly") == nil, "repair looks in the test's root too")
+        #expect(try Defaults.Domain("opened.directly").repair() == nil, "repair looks in the test's root too")
     }
 
     @Test(.isolatedDefaults(.inMemory)) func inMemoryScopeKeepsDefaultStoresInMemory() throws {

@@ -29,11 +29,11 @@ import ThemePreferences
             let imported = "not on this platform"
         #endif
         try? ThemePreferences().save(.dark)
-        let repaired = Result { try Defaults.repair(suiteName: suite) }
+        let repaired = Result { try Defaults.Domain(suite).repair() }
         let backup = FileManager.default.temporaryDirectory.appendingPathComponent("door-\(UUID().uuidString).sqlite3")
         defer { unlink(backup.path) }
-        let backedUp = Result { try Defaults.backup(suiteName: suite, to: backup) }
-        let restored = Result { try Defaults.restore(suiteName: suite, from: backup) }
+        let backedUp = Result { try Defaults.Domain(suite).backup(to: backup) }
+        let restored = Result { try Defaults.Domain(suite).restore(from: backup) }
         let seen = Result { try Defaults(suiteName: suite).value(forKey: "k") }
         print(
             "door probe \(context): standard \(Defaults.standard.configuration.location), stored \(opened != nil), "

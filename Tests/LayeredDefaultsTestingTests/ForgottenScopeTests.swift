@@ -39,15 +39,15 @@ import Testing
             var restoreError: (any Error)?
             // NB: the calls' outcomes are checked outside `expectIssues`, which takes every issue for known.
             let log = try expectIssues {
-                repaired = try Defaults.repair(suiteName: "com.example.forgotten")
-                do { try Defaults.backup(suiteName: "com.example.forgotten", to: backup) } catch { backupError = error }
-                do { try Defaults.restore(suiteName: "com.example.forgotten", from: backup) } catch { restoreError = error }
+                repaired = try Defaults.Domain("com.example.forgotten").repair()
+                do { try Defaults.Domain("com.example.forgotten").backup(to: backup) } catch { backupError = error }
+                do { try Defaults.Domain("com.example.forgotten").restore(from: backup) } catch { restoreError = error }
             }
             #expect(repaired == .some(nil), "nothing to repair in memory")
             #expect(backupError as? DefaultsError == .noSuchDomain(suite: "com.example.forgotten"))
             #expect(restoreError as? DefaultsError == .noSuchDomain(suite: "com.example.forgotten"))
             #expect(log.messages.count == 1, "once per test: \(log.messages)")
-            #expect(log.messages.first?.contains("through `Defaults.repair(suiteName:location:)`") == true)
+            #expect(log.messages.first?.contains("through `Defaults.Domain.repair()`") == true)
             #expect(entries(of: directory).isEmpty)
         }
     }

@@ -79,13 +79,11 @@ import Testing
             let defaults = try makeDefaults(Self.suite, root: root)
             try defaults.write(100, forKey: "fontSize")
             let backup = root.appendingPathComponent("backup.sqlite3")
-            try Defaults.backup(suiteName: Self.suite, location: .directory(root), to: backup)
+            try Defaults.Domain(Self.suite, location: .directory(root)).backup(to: backup)
             try defaults.write(nil, forKey: "fontSize")
             try Defaults.installSchema(Self.schema, location: .directory(root))
             #expect(throws: Self.refusal) {
-                try Defaults.restore(
-                    suiteName: Self.suite, configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
-                    from: backup)
+                try Defaults.Domain(Self.suite, location: .directory(root), systemDirectories: []).restore(from: backup)
             }
             #expect(try defaults.persistentValues().isEmpty)
         }
@@ -328,16 +326,15 @@ import Testing
         }
     }
 
-    /// A restore obeys the schema an instance of its configuration would: the configured one too.
+    /// A restore obeys the schema it is given, as a store configured with it would.
     @Test func aRestoreObeysTheConfiguredSchema() throws {
         try withTemporaryRoot { root in
             try makeDefaults(Self.suite, root: root).write(100, forKey: "fontSize")
             let backup = root.appendingPathComponent("backup.sqlite3")
-            try Defaults.backup(suiteName: Self.suite, location: .directory(root), to: backup)
-            let configuration = Defaults.Configuration(
-                location: .directory(root), arguments: [], systemDirectories: [], schema: Self.schema)
+            try Defaults.Domain(Self.suite, location: .directory(root)).backup(to: backup)
             #expect(throws: Self.refusal) {
-                try Defaults.restore(suiteName: Self.suite, configuration: configuration, from: backup)
+                try Defaults.Domain(Self.suite, location: .directory(root), systemDirectories: [])
+                    .restore(from: backup, schema: Self.schema)
             }
         }
     }

@@ -1,11 +1,11 @@
 import Foundation
-import LayeredDefaults
 import PackageTestSupport
 import Testing
 
+@testable import LayeredDefaults
 @testable import prefs
 
-/// `prefs backup` and `prefs restore`: thin doors over `Defaults.backup` and `Defaults.restore`.
+/// `prefs backup` and `prefs restore`: thin doors over `Defaults.Domain.backup` and `Defaults.Domain.restore`.
 @Suite struct BackupRestoreCommandTests {
     @Test func aBackupRestoresTheDomainAsItWas() throws {
         try withTestRoot { root in

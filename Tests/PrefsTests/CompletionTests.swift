@@ -146,8 +146,11 @@ import Testing
             try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
             #expect(
                 offered(["prefs", "read", "app", ""], in: root) == ["enabled", "installID", "nickname", "ratio", "size", "theme"])
-            #expect(offered(["prefs", "--system", "read", "app", ""], in: root).isEmpty)
-            #expect(offered(["prefs", "--managed", "write", "app", "theme", "l"], in: root).isEmpty)
+            // A system-wide layer's domain obeys the user's schema where no system-wide one is installed.
+            #expect(
+                offered(["prefs", "--system", "read", "app", ""], in: root)
+                    == ["enabled", "installID", "nickname", "ratio", "size", "theme"])
+            #expect(offered(["prefs", "--managed", "write", "app", "theme", "l"], in: root) == ["light"])
             #expect(root.entries == ["schemas"])
             try root.prefs("write", "other", "k", "v").requireSuccess()
             let before = root.entries

@@ -1,8 +1,8 @@
 import Foundation
-import LayeredDefaults
 import PackageTestSupport
 import Testing
 
+@testable import LayeredDefaults
 @testable import prefs
 
 /// `prefs --system` and `--managed` write the system-wide layers under `$XDG_CONFIG_DIRS` (a temporary

@@ -5,7 +5,7 @@ import Testing
 
 @testable import LayeredDefaults
 
-/// `Defaults.backup` and `Defaults.restore`: the one safe door out of a domain's file and back in,
+/// `Defaults.Domain.backup` and `Defaults.Domain.restore`: the one safe door out of a domain's file and back in,
 /// and what happens to a store when a file is put at its path by hand instead.
 @Suite(.hangLimit(minutes: 1))
 struct BackupRestoreTests {
@@ -23,7 +23,7 @@ struct BackupRestoreTests {
             let backups = root.appendingPathComponent("backups")
             try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: false)
             let backup = backups.appendingPathComponent("app-backup.sqlite3")
-            try Defaults.backup(suiteName: "app", location: .directory(root), to: backup)
+            try Defaults.Domain("app", location: .directory(root)).backup(to: backup)
             #expect(try freshValues(of: backup).count == 50)
             #expect(mode(of: backup.path) == 0o600)
             #expect(try FileManager.default.contentsOfDirectory(atPath: backups.path) == ["app-backup.sqlite3"])
@@ -57,14 +57,13 @@ struct BackupRestoreTests {
             let inProgress = try entries()
             #expect(inProgress.count == 1 && inProgress[0].hasPrefix(".first.sqlite3.backup-"), "\(inProgress)")
 
-            try Defaults.backup(
-                suiteName: "app", location: .directory(root), to: backups.appendingPathComponent("second.sqlite3"))
+            try Defaults.Domain("app", location: .directory(root)).backup(to: backups.appendingPathComponent("second.sqlite3"))
             #expect(try entries() == (inProgress + ["second.sqlite3"]).sorted(), "a backup in progress is left alone")
             killed.send(SIGKILL)
             _ = try killed.wait(before: .now + .seconds(30))
             #expect(try entries() == (inProgress + ["second.sqlite3"]).sorted(), "the kill left it")
 
-            try Defaults.backup(suiteName: "app", location: .directory(root), to: backups.appendingPathComponent("third.sqlite3"))
+            try Defaults.Domain("app", location: .directory(root)).backup(to: backups.appendingPathComponent("third.sqlite3"))
             #expect(try entries() == ["second.sqlite3", "third.sqlite3"], "nothing of the killed backup is left")
             #expect(try freshValues(of: backups.appendingPathComponent("third.sqlite3")).count == 50)
         }
@@ -77,14 +76,14 @@ struct BackupRestoreTests {
             let backup = root.appendingPathComponent("kept.txt")
             try Data("mine".utf8).write(to: backup)
             #expect(throws: DefaultsError.backupExists(path: backup.path)) {
-                try Defaults.backup(suiteName: "app", location: .directory(root), to: backup)
+                try Defaults.Domain("app", location: .directory(root)).backup(to: backup)
             }
             #expect(try Data(contentsOf: backup) == Data("mine".utf8))
-            try Defaults.backup(suiteName: "app", location: .directory(root), to: backup, replacing: true)
+            try Defaults.Domain("app", location: .directory(root)).backup(to: backup, replacing: true)
             #expect(try freshValues(of: backup) == ["k": "v"])
             #expect(mode(of: backup.path) == 0o600)
             #expect(throws: DefaultsError.noSuchDomain(suite: "missing")) {
-                try Defaults.backup(suiteName: "missing", location: .directory(root), to: root.appendingPathComponent("m"))
+                try Defaults.Domain("missing", location: .directory(root)).backup(to: root.appendingPathComponent("m"))
             }
             #expect(mode(of: root.appendingPathComponent("m").path) == nil)
         }
@@ -98,7 +97,7 @@ struct BackupRestoreTests {
             let defaults = try open("app", in: root)
             try defaults.write("backed up", forKey: "k")
             let backup = root.appendingPathComponent("backup.sqlite3")
-            try Defaults.backup(suiteName: "app", location: .directory(root), to: backup)
+            try Defaults.Domain("app", location: .directory(root)).backup(to: backup)
             try defaults.write("later", forKey: "k")
             try defaults.write("later", forKey: "added")
             #expect(try defaults.value(forKey: "k") == "later")  // the view knows it
@@ -109,9 +108,7 @@ struct BackupRestoreTests {
                 delivered.signal()
             }
             defer { observation.cancel() }
-            try Defaults.restore(
-                suiteName: "app", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
-                from: backup)
+            try Defaults.Domain("app", location: .directory(root), systemDirectories: []).restore(from: backup)
             #expect(try defaults.persistentValues() == ["k": "backed up"])
             #expect(try defaults.value(forKey: "added") == nil)
             #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "backed up"])
@@ -137,9 +134,7 @@ struct BackupRestoreTests {
             let backup = databaseFile("bad", in: backups)
             var thrown: (any Error)?
             do {
-                try Defaults.restore(
-                    suiteName: "app", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
-                    from: backup)
+                try Defaults.Domain("app", location: .directory(root), systemDirectories: []).restore(from: backup)
             } catch {
                 thrown = error
             }
@@ -170,8 +165,8 @@ struct BackupRestoreTests {
                 databaseFile("app", in: root).path, databaseFile("app", in: root).path + "-shm",
             ] {
                 #expect(throws: DefaultsError.backupDestinationInUse(path: target)) {
-                    try Defaults.backup(
-                        suiteName: "app", location: .directory(root), to: URL(fileURLWithPath: target), replacing: true)
+                    try Defaults.Domain("app", location: .directory(root)).backup(
+                        to: URL(fileURLWithPath: target), replacing: true)
                 }
             }
             #expect(try other.value(forKey: "k") == "kept")
@@ -185,16 +180,14 @@ struct BackupRestoreTests {
         try withTemporaryRoot { root in
             let backup = root.appendingPathComponent("paged.sqlite3")
             try open("source", in: root).write("restored", forKey: "k")
-            try Defaults.backup(suiteName: "source", location: .directory(root), to: backup)
+            try Defaults.Domain("source", location: .directory(root)).backup(to: backup)
             let connection = try Connection(path: backup.path, busyTimeoutMilliseconds: 1000)
             try connection.execute("PRAGMA page_size = 8192; VACUUM")
             #expect(try connection.integer("PRAGMA page_size") == 8192)
             connection.close()
             let defaults = try open("app", in: root)
             try defaults.write("old", forKey: "gone")
-            try Defaults.restore(
-                suiteName: "app", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
-                from: backup)
+            try Defaults.Domain("app", location: .directory(root), systemDirectories: []).restore(from: backup)
             #expect(try defaults.persistentValues() == ["k": "restored"])
             try defaults.write("after", forKey: "new")
             #expect(try freshValues(of: databaseFile("app", in: root)) == ["k": "restored", "new": "after"])
@@ -268,7 +261,7 @@ struct BackupRestoreTests {
             // Keys and texts as stored, a number as 8 bytes: 2 + 5, then 1 + 8.
             try open("source", in: root).replacePersistentValues(["ab": "hello", "n": 42])
             let backup = root.appendingPathComponent("rows.sqlite3")
-            try Defaults.backup(suiteName: "source", location: .directory(root), to: backup)
+            try Defaults.Domain("source", location: .directory(root)).backup(to: backup)
             let connection = try Connection(path: backup.path, busyTimeoutMilliseconds: 1000)
             defer { connection.close() }
             let table = PreferencesTable(connection: connection, suite: "app")
@@ -329,14 +322,12 @@ struct BackupRestoreTests {
         for (sql, reason) in cases {
             let refused = root.appendingPathComponent("refused.sqlite3")
             unlink(refused.path)
-            try Defaults.backup(suiteName: suite, location: .directory(root), to: refused)
+            try Defaults.Domain(suite, location: .directory(root)).backup(to: refused)
             let writer = try Connection(path: refused.path, busyTimeoutMilliseconds: 1000)
             try writer.execute(sql)
             writer.close()
             #expect(throws: DefaultsError.invalidBackup(path: refused.path, reason: reason), sourceLocation: sourceLocation) {
-                try Defaults.restore(
-                    suiteName: "fresh", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
-                    from: refused)
+                try Defaults.Domain("fresh", location: .directory(root), systemDirectories: []).restore(from: refused)
             }
             #expect(mode(of: databaseFile("fresh", in: root).path) == nil, "nothing created", sourceLocation: sourceLocation)
         }
@@ -356,20 +347,16 @@ struct BackupRestoreTests {
             func backup(_ values: [String: PreferenceValue], _ name: String) throws -> URL {
                 try open(name, in: root).replacePersistentValues(values)
                 let file = root.appendingPathComponent(name + "-backup.sqlite3")
-                try Defaults.backup(suiteName: name, location: .directory(root), to: file)
+                try Defaults.Domain(name, location: .directory(root)).backup(to: file)
                 return file
             }
             let changing = try backup(["locked": "from-backup", "k": "v"], "changing")
             #expect(throws: DefaultsError.forced(suite: "app", key: "locked")) {
-                try Defaults.restore(
-                    suiteName: "app", configuration: .init(location: .directory(user), arguments: [], systemDirectories: [xdg]),
-                    from: changing)
+                try Defaults.Domain("app", location: .directory(user), systemDirectories: [xdg]).restore(from: changing)
             }
             #expect(try freshValues(of: databaseFile("app", in: user)) == ["locked": "mine", "other": "free"])
             let keeping = try backup(["k": "v"], "keeping")
-            let kept = try Defaults.restore(
-                suiteName: "app", configuration: .init(location: .directory(user), arguments: [], systemDirectories: [xdg]),
-                from: keeping)
+            let kept = try Defaults.Domain("app", location: .directory(user), systemDirectories: [xdg]).restore(from: keeping)
             #expect(kept == ["locked"], "the kept key is named, as replacePersistentValues names it")
             #expect(try freshValues(of: databaseFile("app", in: user)) == ["locked": "mine", "k": "v"])
         }
@@ -382,17 +369,13 @@ struct BackupRestoreTests {
             let empty = root.appendingPathComponent("empty.sqlite3")
             #expect(FileManager.default.createFile(atPath: empty.path, contents: nil))
             #expect(throws: DefaultsError.invalidBackup(path: empty.path, reason: "it is empty")) {
-                try Defaults.restore(
-                    suiteName: "app", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
-                    from: empty)
+                try Defaults.Domain("app", location: .directory(root), systemDirectories: []).restore(from: empty)
             }
             #expect(mode(of: databaseFile("app", in: root).path) == nil, "nothing created")
             try open("app", in: root).write("v", forKey: "k")
             let own = databaseFile("app", in: root)
             #expect(throws: DefaultsError.invalidBackup(path: own.path, reason: "it is the domain's own file")) {
-                try Defaults.restore(
-                    suiteName: "app", configuration: .init(location: .directory(root), arguments: [], systemDirectories: []),
-                    from: own)
+                try Defaults.Domain("app", location: .directory(root), systemDirectories: []).restore(from: own)
             }
         }
     }

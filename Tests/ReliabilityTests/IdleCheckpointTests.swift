@@ -228,7 +228,7 @@ struct IdleCheckpointTests {
                 switch round % 3 {
                 case 0: try defaults.replacePersistentValues(["k": .integer(round), "r": .integer(round)])
                 case 1: try defaults.replacePersistentValues([:])
-                default: #expect(try Defaults.repair(suiteName: "batch", location: .directory(root)) == nil)
+                default: #expect(try Defaults.Domain("batch", location: .directory(root)).repair() == nil)
                 }
                 // NB: twice: the first finds the batch committed after the write that asked, and asks again.
                 defaults.persistentStoreForTesting.checkpointIfIdle()

@@ -5,7 +5,7 @@ import Testing
 
 @testable import LayeredDefaults
 
-/// `Defaults.repair(suiteName:location:)`: the explicit recovery moves a bad file aside (never copies
+/// `Defaults.Domain.repair()`: the explicit recovery moves a bad file aside (never copies
 /// over or deletes it), says where, and leaves a fresh, working domain; healthy files, links and
 /// missing files are left alone.
 @Suite(.hangLimit(minutes: 1))
@@ -22,7 +22,7 @@ struct RepairTests {
                 try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: []))
             }
 
-            let aside = try #require(try Defaults.repair(suiteName: "bad", location: .directory(root)))
+            let aside = try #require(try Defaults.Domain("bad", location: .directory(root)).repair())
             #expect(aside.deletingLastPathComponent().standardizedFileURL.path == root.standardizedFileURL.path, "next to it")
             #expect(aside.lastPathComponent.hasPrefix("bad.sqlite3.corrupt-"), "\(aside.lastPathComponent)")
             #expect(FileSnapshot.take(aside) == before, "moved, byte for byte, same inode")
@@ -30,7 +30,7 @@ struct RepairTests {
             #expect(try defaults.persistentValues().isEmpty)
             try defaults.write("fresh", forKey: "k")
             #expect(try freshValues(of: file) == ["k": "fresh"])
-            #expect(try Defaults.repair(suiteName: "bad", location: .directory(root)) == nil, "nothing left to repair")
+            #expect(try Defaults.Domain("bad", location: .directory(root)).repair() == nil, "nothing left to repair")
             #expect(FileSnapshot.take(aside) == before)
             #expect(!defaults.persistentDomainNames().contains { $0.contains("corrupt") }, "the aside file is not a domain")
         }
@@ -41,7 +41,7 @@ struct RepairTests {
             try BadFile.garbage.make(suite: "bad", in: root)
             let file = databaseFile("bad", in: root)
             try Data("stale log".utf8).write(to: URL(fileURLWithPath: file.path + "-wal"))
-            let aside = try #require(try Defaults.repair(suiteName: "bad", location: .directory(root)))
+            let aside = try #require(try Defaults.Domain("bad", location: .directory(root)).repair())
             #expect(contents(URL(fileURLWithPath: aside.path + "-wal")) == Data("stale log".utf8))
             let defaults = try Defaults(suiteName: "bad", configuration: .init(location: .directory(root), arguments: []))
             try defaults.write("fresh", forKey: "k")
@@ -55,15 +55,15 @@ struct RepairTests {
                 let defaults = try Defaults(suiteName: "healthy", configuration: .init(location: .directory(root), arguments: []))
                 try defaults.write("kept", forKey: "k")
                 #expect(
-                    try Defaults.repair(suiteName: "healthy", location: .directory(root)) == nil, "while open in this process")
+                    try Defaults.Domain("healthy", location: .directory(root)).repair() == nil, "while open in this process")
             }
-            #expect(try Defaults.repair(suiteName: "healthy", location: .directory(root)) == nil)
+            #expect(try Defaults.Domain("healthy", location: .directory(root)).repair() == nil)
             #expect(try freshValues(of: databaseFile("healthy", in: root)) == ["k": "kept"])
-            #expect(try Defaults.repair(suiteName: "missing", location: .directory(root)) == nil)
+            #expect(try Defaults.Domain("missing", location: .directory(root)).repair() == nil)
             #expect(!FileManager.default.fileExists(atPath: databaseFile("missing", in: root).path), "nothing created")
-            #expect(try Defaults.repair(suiteName: "any", location: .inMemory) == nil)
+            #expect(try Defaults.Domain("any", location: .inMemory).repair() == nil)
             #expect(throws: DefaultsError.invalidSuiteName("../x")) {
-                try Defaults.repair(suiteName: "../x", location: .directory(root))
+                try Defaults.Domain("../x", location: .directory(root)).repair()
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).allSatisfy { !$0.contains("corrupt") })
         }
@@ -80,7 +80,7 @@ struct RepairTests {
             let outside = try kind.make(suite: "bad", in: root)
             let before = FileSnapshot.take(root)
             let outsideBefore = outside.flatMap(FileSnapshot.take)
-            #expect { try Defaults.repair(suiteName: "bad", location: .directory(root)) } throws: { error in
+            #expect { try Defaults.Domain("bad", location: .directory(root)).repair() } throws: { error in
                 kind.isExpected(error, file: databaseFile("bad", in: root))
             }
             #expect(FileSnapshot.take(root) == before)

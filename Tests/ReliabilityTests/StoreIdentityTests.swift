@@ -25,7 +25,7 @@ struct StoreIdentityTests {
             let nested = link.appendingPathComponent("nested/store")
             try Defaults(suiteName: "linked", configuration: .init(location: .directory(nested), arguments: [])).write(
                 "v", forKey: "k")
-            #expect(try Defaults.repair(suiteName: "linked", location: .directory(nested)) == nil)
+            #expect(try Defaults.Domain("linked", location: .directory(nested)).repair() == nil)
             #expect(try freshValues(of: databaseFile("linked", in: real.appendingPathComponent("nested/store"))) == ["k": "v"])
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: real.appendingPathComponent("nested/store").path).sorted()

@@ -27,9 +27,9 @@
 //   defaults-fixture [options] <root> <suite> shared-lock-held           print "held" when another process holds
 //                                                                        SQLite's SHARED lock on the database file,
 //                                                                        else "free"; opens no store
-//   defaults-fixture [options] <root> <suite> repair                     Defaults.repair: print where the file went,
+//   defaults-fixture [options] <root> <suite> repair                     Defaults.Domain.repair: print where the file went,
 //                                                                        or "nil"; opens no store first
-//   defaults-fixture [options] <root> <suite> backup <file>              Defaults.backup to <file>; opens no store first
+//   defaults-fixture [options] <root> <suite> backup <file>              Defaults.Domain.backup to <file>; opens no store first
 //   defaults-fixture [options] <root> <suite> domains                    print Location.domainNames, one a line
 //   defaults-fixture [options] <root> <suite> exists                     print Location.domainExists: "yes" or "no"
 //   defaults-fixture [options] <root> <suite> user-defaults              write count 3, flag true, ratio 0.25 and when
@@ -172,16 +172,16 @@ do {
         // connection in WAL mode holds it for as long as it is open.
         reportLock(suffix: "", start: 0x4000_0002, length: 510)
     case "repair":
-        say(try Defaults.repair(suiteName: suite, location: .directory(location))?.path ?? "nil")
+        say(try Defaults.Domain(suite, location: .directory(location)).repair()?.path ?? "nil")
         exit(0)
     case "backup" where rest.count == 1:
-        try Defaults.backup(suiteName: suite, location: .directory(location), to: URL(fileURLWithPath: rest[0]))
+        try Defaults.Domain(suite, location: .directory(location)).backup(to: URL(fileURLWithPath: rest[0]))
         exit(0)
     case "domains":
-        try Location.domainNames(in: location).forEach(say)
+        try Defaults.Domain.names(location: .directory(location)).forEach(say)
         exit(0)
     case "exists":
-        say(try Location.domainExists(suite, in: location) ? "yes" : "no")
+        say(try Defaults.Domain(suite, location: .directory(location)).exists() ? "yes" : "no")
         exit(0)
     case "install-system-schema":
         // A one-key schema of the suite into the system directory `root`, as an administrator installs it.

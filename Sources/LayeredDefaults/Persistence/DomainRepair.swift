@@ -1,6 +1,6 @@
 import Foundation
 
-/// The work of ``Defaults/repair(suiteName:location:)``: a domain's unusable database file renamed aside,
+/// The work of ``Defaults/Domain/repair()``: a domain's unusable database file renamed aside,
 /// with its companions, never copied over or deleted, and a new, empty domain created in its place.
 enum DomainRepair {
     /// Moves the file of the domain `name` of `registry` aside when it exists and opening it fails because

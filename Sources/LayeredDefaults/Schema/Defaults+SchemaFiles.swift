@@ -115,11 +115,22 @@ extension Defaults {
         suiteName: String, location: Location = .default, systemDirectories: [URL] = Location.systemDirectories()
     ) throws(DefaultsError) -> PreferenceSchema? {
         guard SuiteName.isValid(suiteName) else { throw .invalidSuiteName(suiteName) }
-        let root = location.root().map { StoreRegistry.withoutTrailingSlash($0.path) }
+        return try installedSchema(
+            suiteName: suiteName, rootPath: location.root().map { StoreRegistry.withoutTrailingSlash($0.path) },
+            systemDirectories: systemDirectories, systemFirst: false)
+    }
+
+    /// The schema installed for `suiteName` under `rootPath` (the user's) and the system directories,
+    /// searched in the order ``schemaFiles(of:rootPath:systemDirectoryPaths:systemFirst:)`` gives.
+    static func installedSchema(
+        suiteName: String, rootPath: String?, systemDirectories: [URL], systemFirst: Bool
+    ) throws(DefaultsError) -> PreferenceSchema? {
         let systemPaths = systemDirectories.map { StoreRegistry.withoutTrailingSlash($0.path) }
-        let files = schemaFiles(of: suiteName, rootPath: root, systemDirectoryPaths: systemPaths)
-        // The system directories' files are the last ones: each is looked for by the store's rule.
-        let bases = [String?](repeating: nil, count: files.count - systemPaths.count) + systemPaths
+        let files = schemaFiles(
+            of: suiteName, rootPath: rootPath, systemDirectoryPaths: systemPaths, systemFirst: systemFirst)
+        // A system directory's file is looked for by the store's rule; the user's is not.
+        let user = [String?](repeating: nil, count: files.count - systemPaths.count)
+        let bases = systemFirst ? systemPaths.map(Optional.some) + user : user + systemPaths.map(Optional.some)
         for (path, base) in zip(files, bases) {
             if let base, try !DomainFiles.entryExists(path, in: base) { continue }
             if let schema = try schema(inFile: path, suiteName: suiteName) { return schema }

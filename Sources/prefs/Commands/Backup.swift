@@ -24,8 +24,6 @@ enum Backup: Command {
         let operands = try operands(invocation, 2...2)
         let domain = try Context.domainName(operands[0])
         guard !operands[1].isEmpty else { throw PrefsError.usage("backup needs a file") }
-        try Defaults.backup(
-            suiteName: domain, location: .directory(context.root), to: URL(fileURLWithPath: operands[1]),
-            replacing: invocation.has(.replace))
+        try context.domain(domain).backup(to: URL(fileURLWithPath: operands[1]), replacing: invocation.has(.replace))
     }
 }

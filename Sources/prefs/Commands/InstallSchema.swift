@@ -43,14 +43,7 @@ enum InstallSchema: Command {
         } catch {
             throw PrefsError.usage(PrefsError.domainWording(of: error))
         }
-        let outcome: SchemaInstallation
-        if context.layer == .system {
-            outcome = try Defaults.installSchema(
-                schema, systemDirectory: Location.systemDirectories(environment: context.environment)[0])
-        } else {
-            outcome = try Defaults.installSchema(schema, location: .directory(context.root))
-        }
-        switch outcome {
+        switch try context.domain(schema.suiteName).installSchema(schema) {
         case .installed: context.console.print("installed")
         case .replaced(let previous): context.console.print("replaced version \(previous)")
         case .unchanged: context.console.print("unchanged")

@@ -28,8 +28,8 @@ enum ListRecursively: Command {
         let domains =
             operands.isEmpty
             ? try Defaults.installedSchemaSuites(
-                location: context.layer == .user ? .directory(context.root) : .inMemory,
-                systemDirectories: Location.systemDirectories(environment: context.environment))
+                location: context.layer == .user ? context.location : .inMemory,
+                systemDirectories: context.systemDirectories)
             : [try Context.domainName(operands[0])]
         for domain in domains {
             let stored = try context.storedValues(of: domain) ?? [:]

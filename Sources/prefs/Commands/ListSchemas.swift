@@ -18,8 +18,8 @@ enum ListSchemas: Command {
     static func run(_ invocation: Invocation, in context: Context) throws {
         _ = try operands(invocation, 0...0)
         let suites = try Defaults.installedSchemaSuites(
-            location: context.layer == .user ? .directory(context.root) : .inMemory,
-            systemDirectories: Location.systemDirectories(environment: context.environment))
+            location: context.layer == .user ? context.location : .inMemory,
+            systemDirectories: context.systemDirectories)
         if context.json { return context.console.print(try Output.jsonLine(suites)) }
         for suite in suites { context.console.print(suite) }
     }

@@ -46,7 +46,7 @@ enum Prune: Command {
 
         var chosen: [(domain: String, database: String)] = []
         for domain in try context.domainNames() where domain.hasPrefix(prefix) && domain != Defaults.globalDomain {
-            let database = context.file(of: domain).path
+            let database = try context.domain(domain).file!.path
             // NB: a companion that is not a regular file (a link, a directory) is never deleted, and would
             // leave the domain unusable behind a "Deleted".
             switch DomainFiles.deletability(ofDatabase: database, minimumAge: minimumAge, now: now) {
@@ -130,7 +130,7 @@ enum Prune: Command {
     private static func confirm(_ domains: [String], in context: Context) throws(PrefsError) {
         let console = context.console
         console.printError(
-            "prefs: prune will delete \(domains.count) domain\(domains.count == 1 ? "" : "s") under \(context.root.path):")
+            "prefs: prune will delete \(domains.count) domain\(domains.count == 1 ? "" : "s") under \(context.directory.path):")
         for domain in domains { console.printError("  \(domain)") }
         console.writeError("Delete \(domains.count == 1 ? "it" : "them")? [y/N] ")
         let answer = console.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()

@@ -17,7 +17,7 @@ enum Repair: Command {
     static func run(_ invocation: Invocation, in context: Context) throws {
         let operands = try operands(invocation, 1...1)
         let domain = try Context.domainName(operands[0])
-        let movedTo = try Defaults.repair(suiteName: domain, location: .directory(context.root))
+        let movedTo = try context.domain(domain).repair()
         context.console.print(movedTo.map { "moved the unreadable file aside to \($0.path)" } ?? "nothing to repair")
     }
 }

@@ -25,7 +25,7 @@ enum Restore: Command {
         guard !operands[1].isEmpty else { throw PrefsError.usage("restore needs a file") }
         let backup = URL(fileURLWithPath: operands[1])
         // NB: the domain's file is made by the restore itself, only once the backup is accepted.
-        let kept = try Defaults.restore(suiteName: domain, configuration: context.configuration(of: domain), from: backup)
+        let kept = try context.domain(domain).restore(from: backup)
         context.reportKept(kept, in: domain)
     }
 }

@@ -22,10 +22,7 @@ enum UninstallSchema: Command {
         }
         let domain = try Context.domainName(operands[0])
         let removed =
-            context.layer == .system
-            ? try Defaults.uninstallSchema(
-                suiteName: domain, systemDirectory: Location.systemDirectories(environment: context.environment)[0])
-            : try Defaults.uninstallSchema(suiteName: domain, location: .directory(context.root))
+            try context.domain(domain).uninstallSchema()
         guard removed else {
             let place = context.layer == .system ? "for every user" : "for the user"
             throw PrefsError.notFound("No schema is installed \(place) for domain \(domain)")

@@ -66,7 +66,7 @@ enum Watch: Command {
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let waiter = FileWatch(
-            database: context.file(of: domain).path, pollInterval: .milliseconds(intervalMilliseconds))
+            database: try context.domain(domain).file!.path, pollInterval: .milliseconds(intervalMilliseconds))
         interrupt.setEventHandler(handler: waiter.stop)
         interrupt.resume()
         defer { interrupt.cancel() }

@@ -79,7 +79,7 @@ enum CompletionCandidates {
         /// The context `prefs` would run this command line in (its root, its layer); nil when it would not run.
         func context() -> Context? {
             let discard = Console(writeOutput: { _ in }, writeError: { _ in }, readInput: { _ in Data() })
-            guard let layer = try? Context.Layer(invocation) else { return nil }
+            guard let layer = try? Context.layer(of: invocation) else { return nil }
             return try? Context(
                 root: invocation.value(of: .root), layer: layer, environment: environment, console: discard, json: false)
         }

@@ -5,7 +5,7 @@ extension Context {
     struct ValueInForce {
         /// The value the app reads.
         let value: PreferenceValue
-        /// The layer it comes from: the managed or system domain, or the schema's default.
+        /// The layer it comes from: the managed, global or system domain, or the schema's default.
         let layer: Defaults.Layer
         /// The file that holds it, for a domain's value.
         let origin: String?
@@ -18,13 +18,11 @@ extension Context {
         }
     }
 
-    /// What `key` reads as in `domain` without a value of the domain's own: the value the store's search
-    /// finds in the layers an administrator and the schema give, as `prefs read` prints it. Nil when none
+    /// What `key` reads as in `domain`, when the domain itself does not hold it: the value the store's
+    /// search finds in the other layers, as the app reads it and `prefs read` prints it. Nil when none
     /// gives it a value.
-    ///
-    /// NB: the search of a store with no file of its own (nothing is created), as the app's would read it.
     func valueInForce(of key: String, in domain: String) throws -> ValueInForce? {
-        let why = try layersBelow(domain).explain(key)
+        let why = try store(domain).explain(key)
         guard let value = why.value, let winner = why.winner else { return nil }
         return ValueInForce(value: value, layer: winner, origin: why.layers.first { $0.layer == winner }?.origin)
     }

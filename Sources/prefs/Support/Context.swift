@@ -1,34 +1,25 @@
 import Foundation
 import LayeredDefaults
 
-/// What a command runs against: the store's root directory, the console and the output mode.
+/// What a command runs against: the layer and location of its domains, the console and the output mode.
+/// Every domain is the library's ``Defaults/Domain``: its files, their modes and the rules of its writes
+/// are the library's, and nothing here chooses them.
 struct Context: Sendable {
-    /// The directory holding the domains' files.
-    let root: URL
-    /// Which domains the root holds: the user's, or a system-wide layer.
-    let layer: Layer
-    /// The system-wide configuration directories the opened stores search (none when writing a
-    /// system-wide layer itself).
+    /// The layer whose domains a command works on: `--system`, `--managed`, else the user's.
+    let layer: Defaults.Domain.Layer
+    /// The user's domains: `--root`, else the library's default location.
+    let location: Location
+    /// The system directories (`$XDG_CONFIG_DIRS`).
     let systemDirectories: [URL]
 
-    /// The domains a command works on.
-    enum Layer: Sendable {
-        /// The user's domains (`--root`, else the library's default location).
-        case user
-        /// The system domains (`--system`): `layered-defaults` in the first of `$XDG_CONFIG_DIRS`.
-        case system
-        /// The managed domains (`--managed`): `layered-defaults/managed` in the first of `$XDG_CONFIG_DIRS`.
-        case managed
-
-        /// The layer the flags `--system` and `--managed` name.
-        /// - Throws: ``PrefsError/usage(_:)`` when both are given.
-        init(_ invocation: Invocation) throws(PrefsError) {
-            switch (invocation.has(.system), invocation.has(.managed)) {
-            case (true, true): throw .usage("--system and --managed cannot be given together")
-            case (true, false): self = .system
-            case (false, true): self = .managed
-            case (false, false): self = .user
-            }
+    /// The layer the flags `--system` and `--managed` name.
+    /// - Throws: ``PrefsError/usage(_:)`` when both are given.
+    static func layer(of invocation: Invocation) throws(PrefsError) -> Defaults.Domain.Layer {
+        switch (invocation.has(.system), invocation.has(.managed)) {
+        case (true, true): throw .usage("--system and --managed cannot be given together")
+        case (true, false): return .system
+        case (false, true): return .managed
+        case (false, false): return .user
         }
     }
     /// The process's environment, as given to ``init(root:layer:environment:console:json:)``.
@@ -53,27 +44,22 @@ struct Context: Sendable {
         }
     }
 
-    /// Resolves the root: for a system-wide `layer`, its directory in the first of `XDG_CONFIG_DIRS`;
-    /// else `--root`, else the library's default location (`LAYERED_DEFAULTS_HOME`, then
-    /// `XDG_CONFIG_HOME`, then `~/.config/layered-defaults`).
+    /// Resolves the user's location: `--root`, else the library's default location (`LAYERED_DEFAULTS_HOME`,
+    /// then `XDG_CONFIG_HOME`, then `~/.config/layered-defaults`).
     /// - Throws: ``PrefsError/usage(_:)`` for an empty `--root`, or `--root` with a system-wide layer.
     init(
-        root option: String?, layer: Layer = .user, environment: [String: String], console: Console, json: Bool
+        root option: String?, layer: Defaults.Domain.Layer = .user, environment: [String: String], console: Console,
+        json: Bool
     ) throws(PrefsError) {
-        let directories = Location.systemDirectories(environment: environment)
         self.layer = layer
-        systemDirectories = layer == .user ? directories : []
-        if layer != .user {
-            guard option == nil else { throw .usage("--root cannot be given with --system or --managed") }
-            root =
-                (layer == .system ? Location.systemRoot(in: directories[0]) : Location.managedRoot(in: directories[0]))
-                .standardizedFileURL
-        } else if let option {
+        systemDirectories = Location.systemDirectories(environment: environment)
+        if let option {
+            guard layer == .user else { throw .usage("--root cannot be given with --system or --managed") }
             guard !option.isEmpty else { throw .usage("--root needs a directory") }
-            root = URL(fileURLWithPath: option, isDirectory: true).standardizedFileURL
+            location = .directory(URL(fileURLWithPath: option, isDirectory: true).standardizedFileURL)
         } else {
             // NB: `Location.default` always resolves to a directory.
-            root = Location.default.root(environment: environment)!.standardizedFileURL
+            location = .directory(Location.default.root(environment: environment)!.standardizedFileURL)
         }
         self.environment = environment
         self.console = console
@@ -102,21 +88,21 @@ struct Context: Sendable {
             json: json)
     }
 
-    /// The database file of `domain` (a valid name) under the root.
-    func file(of domain: String) -> URL {
-        root.appendingPathComponent(domain + "." + Location.fileExtension)
+    /// The domain `name` (a valid name) of the command's layer.
+    func domain(_ name: String) throws(DefaultsError) -> Defaults.Domain {
+        try Defaults.Domain(name, layer: layer, location: location, systemDirectories: systemDirectories)
     }
 
-    /// True when `domain` has a file (of any kind: opening a non-file reports it as unreadable).
-    /// - Throws: the library's error when the root cannot be searched (``Location/domainExists(_:in:)``).
-    func domainExists(_ domain: String) throws -> Bool {
-        try Location.domainExists(domain, in: root)
+    /// The directory of the command's layer's domains, as messages name it.
+    var directory: URL {
+        // NB: a directory location, and at least one system directory: it always resolves.
+        Defaults.Domain.directory(of: layer, location: location, systemDirectories: systemDirectories)!
     }
 
     /// The store of `domain` when its file exists, else nil; nothing is created for a missing domain.
     /// - Throws: the library's error when the file cannot be opened (corrupt, foreign, unsafe).
     func existingDefaults(_ domain: String) throws -> Defaults? {
-        try domainExists(domain) ? try store(domain) : nil
+        try self.domain(domain).exists() ? try store(domain) : nil
     }
 
     /// Runs `change` on the store of `domain`. What may be stored is the store's rule, checked in its write
@@ -128,37 +114,10 @@ struct Context: Sendable {
         try change(try store(domain))
     }
 
-    /// A store of `domain` with no file of its own (in memory) and the domain's other layers: the managed
-    /// and system domains under the system directories and the domain's schema. Its reads are what the
-    /// app reads for a key the user's domain does not hold (but for the user's global domain, which it
-    /// does not search); it creates nothing.
-    func layersBelow(_ domain: String) throws -> Defaults {
-        let warnings = warnings
-        return try Defaults(
-            suiteName: domain,
-            configuration: .init(
-                location: .inMemory, arguments: [], systemDirectories: Location.systemDirectories(environment: environment),
-                schema: rule(of: domain), errorHandler: { warnings.record($0) }))
-    }
-
-    /// The store of `domain` under the root, searching no other domain's file until it is read past.
+    /// The store of `domain` (which creates nothing), its errors collected as warnings.
     func store(_ domain: String) throws -> Defaults {
-        try Defaults(suiteName: domain, configuration: configuration(of: domain))
-    }
-
-    /// The configuration of the stores of `domain`: under the root, no launch arguments, the warnings
-    /// collected; a system-wide layer's store is the library's (its files' modes, the schema it obeys).
-    func configuration(of domain: String) -> Defaults.Configuration {
         let warnings = warnings
-        var configuration = Defaults.Configuration(
-            location: .directory(root), arguments: [], systemDirectories: systemDirectories,
-            errorHandler: { warnings.record($0) })
-        if layer != .user {
-            configuration.systemLayer = .init(
-                userRoot: Location.default.root(environment: environment),
-                systemDirectories: Location.systemDirectories(environment: environment))
-        }
-        return configuration
+        return try self.domain(domain).open(errorHandler: { warnings.record($0) })
     }
 
     /// Every value stored in `domain`, nil when the domain has no file.
@@ -177,10 +136,10 @@ struct Context: Sendable {
         return values
     }
 
-    /// The names of the domains under the root (``Location/domainNames(in:)``): listing opens and creates
-    /// nothing, unlike `Defaults.persistentDomainNames()`, which needs an open store.
-    /// - Throws: the library's error when the root cannot be listed.
+    /// The names of the command's layer's domains that have a file (``Defaults/Domain/names(of:location:systemDirectories:)``):
+    /// listing opens and creates nothing.
+    /// - Throws: the library's error when the directory cannot be listed.
     func domainNames() throws -> [String] {
-        try Location.domainNames(in: root)
+        try Defaults.Domain.names(of: layer, location: location, systemDirectories: systemDirectories)
     }
 }

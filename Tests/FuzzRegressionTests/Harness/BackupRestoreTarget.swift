@@ -3,7 +3,7 @@ import Foundation
 @testable import LayeredDefaults
 
 extension FuzzTarget {
-    /// A database file restored into a domain (`Defaults.restore`, `prefs restore`): the input is the
+    /// A database file restored into a domain (`Defaults.Domain.restore`, `prefs restore`): the input is the
     /// backup file's bytes, written to a file of its own in a directory made for the one input and
     /// removed afterwards.
     ///
@@ -22,10 +22,14 @@ extension FuzzTarget {
         } catch {
             throw FuzzViolation(invariant: "the input can be written to a file (\(type(of: error)))")
         }
-        let configuration = Defaults.Configuration(
-            location: .directory(root), arguments: [], systemDirectories: [], errorHandler: { _ in })
+        let domain: Defaults.Domain
         do {
-            try Defaults.restore(suiteName: "fuzz.domain", configuration: configuration, from: backup)
+            domain = try Defaults.Domain("fuzz.domain", location: .directory(root), systemDirectories: [])
+        } catch {
+            throw FuzzViolation(invariant: "the domain's name is valid (\(type(of: error)))")
+        }
+        do {
+            try domain.restore(from: backup)
         } catch is DefaultsError {
             let created = FileManager.default.fileExists(atPath: root.appendingPathComponent("fuzz.domain.sqlite3").path)
             try expect(!created, "a refused restore creates nothing")
@@ -37,7 +41,7 @@ extension FuzzTarget {
         let restored: [String: PreferenceValue]
         do {
             read = try DomainBackup.contents(of: backup, suite: "fuzz.domain", live: nil, busyTimeoutMilliseconds: 1000)
-            restored = try Defaults(suiteName: "fuzz.domain", configuration: configuration).persistentValues()
+            restored = try domain.open(errorHandler: { _ in }).persistentValues()
         } catch {
             throw FuzzViolation(invariant: "a restored backup reads again, and so does the domain (\(type(of: error)))")
         }

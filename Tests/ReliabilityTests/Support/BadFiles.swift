@@ -49,7 +49,7 @@ enum BadFile: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// The kinds that ``Defaults/repair(suiteName:location:)`` moves aside (the rest it refuses).
+    /// The kinds that ``Defaults/Domain/repair()`` moves aside (the rest it refuses).
     static let repairable: [BadFile] = [
         .garbage, .garbageAfterTheSQLiteHeader, .truncated, .directory, .foreignSchema, .newerVersion,
         .garbageWithLog, .truncatedWithLog, .foreignWithLog, .newerVersionWithLog, .emptyWithLog,

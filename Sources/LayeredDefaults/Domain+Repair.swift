@@ -1,8 +1,8 @@
 import Foundation
 
 /// Recovery: the explicit, opt-in way out of a database file that cannot be opened.
-extension Defaults {
-    /// Moves the unusable database file of `suiteName` aside, so that the domain starts afresh, and
+extension Defaults.Domain {
+    /// Moves the domain's unusable database file aside, so that the domain starts afresh, and
     /// returns where the file went.
     ///
     /// Opening a store never does this on its own: a file that is not a readable store of ours
@@ -23,25 +23,20 @@ extension Defaults {
     /// do {
     ///     defaults = try Defaults(suiteName: "com.example.app")
     /// } catch DefaultsError.corruptStore(let path, _) {
-    ///     if let aside = try Defaults.repair(suiteName: "com.example.app") {
+    ///     if let aside = try Defaults.Domain("com.example.app").repair() {
     ///         print("\(path) could not be read; it is kept at \(aside.path)")
     ///     }
     ///     defaults = try Defaults(suiteName: "com.example.app")
     /// }
     /// ```
-    /// - Parameters:
-    ///   - suiteName: the domain whose file to repair.
-    ///   - location: where the domain lives; the default resolves as for ``init(suiteName:configuration:)``.
     /// - Returns: the new path of the bad file, or nil when there was nothing to repair.
-    /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` (nothing touched), ``DefaultsError/unsafePath(path:)``,
+    /// - Throws: ``DefaultsError/unsafePath(path:)``,
     ///   ``DefaultsError/hardLinked(path:)``, ``DefaultsError/mountPoint(path:)`` or ``DefaultsError/permissionDenied(path:)``
     ///   (nothing touched),
     ///   ``DefaultsError/readOnly(suite:key:)`` or another storage error when the file cannot be moved or
     ///   the new domain cannot be created.
     @discardableResult
-    public static func repair(suiteName: String, location: Location = .default) throws -> URL? {
-        try SuiteName.validate(suiteName)
-        let registry = Configuration(location: location).storeRegistry()
-        return try DomainRepair.repair(suiteName, in: registry).map { URL(fileURLWithPath: $0) }
+    public func repair() throws -> URL? {
+        try DomainRepair.repair(name, in: configuration().storeRegistry()).map { URL(fileURLWithPath: $0) }
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import LayeredDefaults
+import PackageTestSupport
+import Testing
+
+/// `Defaults.Domain`: a domain is a value (name, layer, location); its files, their modes and the
+/// schema its writes obey follow from it, and asking about it makes nothing.
+@Suite struct DomainTests {
+    /// Everything under `directory`, as paths relative to it, sorted.
+    private func entries(of directory: URL) -> [String] {
+        (FileManager.default.subpaths(atPath: directory.path) ?? []).sorted()
+    }
+
+    @Test func aDomainIsAValueAndAskingAboutItMakesNothing() throws {
+        try withTemporaryRoot { base in
+            let user = base.appendingPathComponent("user")
+            let system = base.appendingPathComponent("xdg")
+            let domain = try Defaults.Domain("app", location: .directory(user), systemDirectories: [system])
+            #expect(domain.file == user.appendingPathComponent("app.sqlite3"))
+            #expect(try !domain.exists())
+            #expect(try Defaults.Domain.names(location: .directory(user), systemDirectories: [system]).isEmpty)
+            let store = try domain.open(errorHandler: { _ in })
+            #expect(store.explain("k").winner == nil)
+            #expect(try domain.installedSchema() == nil)
+            #expect(throws: DefaultsError.noSuchDomain(suite: "app")) { try domain.backup(to: base.appendingPathComponent("b")) }
+            #expect(try domain.repair() == nil)
+            #expect(entries(of: base).isEmpty, "nothing was made")
+            try store.write("v", forKey: "k")
+            #expect(try domain.exists())
+            #expect(try Defaults.Domain.names(location: .directory(user), systemDirectories: [system]) == ["app"])
+        }
+    }
+
+    @Test func aNameThatIsNotASuiteNameIsRefused() {
+        for name in ["../app", "", "a/b", "."] {
+            #expect(throws: DefaultsError.invalidSuiteName(name)) { try Defaults.Domain(name, location: .inMemory) }
+        }
+        #expect(throws: DefaultsError.noSuchDomain(suite: "app")) {
+            try Defaults.Domain("app", layer: .system, location: .inMemory, systemDirectories: [])
+        }
+    }
+
+    /// A system-wide layer's domain lives under the first system directory, its first commit makes files
+    /// every user can read, and it obeys the system-wide schema, else the writing user's.
+    @Test func aSystemWideDomainHasItsPlaceModesAndSchema() throws {
+        try withTemporaryRoot { base in
+            let user = base.appendingPathComponent("user")
+            let first = base.appendingPathComponent("xdg")
+            let second = base.appendingPathComponent("xdg2")
+            let managed = try Defaults.Domain(
+                "app", layer: .managed, location: .directory(user), systemDirectories: [first, second])
+            #expect(managed.file == first.appendingPathComponent("layered-defaults/managed/app.sqlite3"))
+            let system = try Defaults.Domain("app", layer: .system, location: .directory(user), systemDirectories: [first])
+            #expect(system.file == first.appendingPathComponent("layered-defaults/app.sqlite3"))
+
+            let schema = try PreferenceSchema(
+                suiteName: "app", version: 1,
+                entries: [.init(name: "size", type: .integer, defaultValue: 12, summary: "A size")])
+            try Defaults.Domain("app", location: .directory(user)).installSchema(schema)
+            #expect(try system.installedSchema() == schema, "the writing user's, where no system-wide one is")
+            #expect(throws: DefaultsError.self) { try system.open(errorHandler: { _ in }).write("16", forKey: "size") }
+            #expect(try !system.exists(), "a refused write makes nothing")
+            try system.open(errorHandler: { _ in }).write(16, forKey: "size")
+            let attributes = try FileManager.default.attributesOfItem(atPath: system.file!.path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o644)
+
+            let wider = try PreferenceSchema(
+                suiteName: "app", version: 2,
+                entries: [.init(name: "size", type: .string, defaultValue: "12", summary: "A size")])
+            try system.installSchema(wider)
+            #expect(try system.installedSchema() == wider, "the system-wide one first")
+            #expect(
+                try Defaults.Domain("app", location: .directory(user), systemDirectories: [first]).installedSchema() == schema)
+            #expect(try system.uninstallSchema())
+            #expect(try system.installedSchema() == schema)
+        }
+    }
+
+    @Test func backupAndRestoreWorkOnTheDomain() throws {
+        try withTemporaryRoot { base in
+            let source = try Defaults.Domain("app", location: .directory(base.appendingPathComponent("a")))
+            try source.open(errorHandler: { _ in }).write("v", forKey: "k")
+            let backup = base.appendingPathComponent("app-backup.sqlite3")
+            try source.backup(to: backup)
+            let target = try Defaults.Domain("app", location: .directory(base.appendingPathComponent("b")))
+            #expect(try target.restore(from: backup).isEmpty)
+            #expect(try target.open(errorHandler: { _ in }).persistentValues() == ["k": "v"])
+        }
+    }
+}
