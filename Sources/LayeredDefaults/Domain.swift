@@ -5,7 +5,7 @@ extension Defaults {
     /// its file, the modes its first commit gives it, the forced keys and the schema its writes obey.
     ///
     /// A domain is a value: making one opens and creates nothing. Its file is made by its first commit
-    /// (through ``open(errorHandler:)``, ``restore(from:)`` or ``repair()``), never by asking whether it
+    /// (through ``open(errorHandler:)``, ``restore(from:schema:)`` or ``repair()``), never by asking whether it
     /// exists, listing, opening, reading or explaining.
     ///
     /// ```swift
