@@ -63,7 +63,8 @@ extension Defaults.Domain {
     ///     store's; nil (the default) obeys the installed one (``installedSchema()``).
     /// - Returns: the forced keys whose rows were kept, sorted (usually none), as
     ///   ``Defaults/replacePersistentValues(_:forName:)`` returns them.
-    /// - Throws: ``DefaultsError/invalidBackup(path:reason:)``,
+    /// - Throws: ``DefaultsError/invalidSchema(suite:key:reason:)`` when `schema` is another domain's
+    ///   (nothing is read); ``DefaultsError/invalidBackup(path:reason:)``,
     ///   ``DefaultsError/forced(suite:key:)`` for a key the managed domain forces whose row the backup
     ///   would change, ``DefaultsError/valueNotAccepted(suite:key:accepts:)`` or
     ///   ``DefaultsError/undeclaredKey(suite:key:nearest:)`` for a row the schema refuses,
@@ -74,6 +75,10 @@ extension Defaults.Domain {
     ///   error. Nothing changes when it throws.
     @discardableResult
     public func restore(from backup: URL, schema: PreferenceSchema? = nil) throws -> [String] {
+        if let schema, schema.suiteName != name {
+            throw DefaultsError.invalidSchema(
+                suite: schema.suiteName, key: nil, reason: "it is given to a restore of domain '\(name)'")
+        }
         var configuration = configuration()
         configuration.schema = schema
         let registry = configuration.storeRegistry()

@@ -83,6 +83,9 @@ import Testing
             let backup = base.appendingPathComponent("app-backup.sqlite3")
             try source.backup(to: backup)
             let target = try Defaults.Domain("app", location: .directory(base.appendingPathComponent("b")))
+            let foreign = try PreferenceSchema(suiteName: "other", version: 1, entries: [], allowsUndeclaredKeys: false)
+            #expect(throws: DefaultsError.self) { try target.restore(from: backup, schema: foreign) }
+            #expect(try !target.exists(), "another domain's schema is refused before anything is read")
             #expect(try target.restore(from: backup).isEmpty)
             #expect(try target.open(errorHandler: { _ in }).persistentValues() == ["k": "v"])
         }

@@ -133,6 +133,26 @@ extension RunResult {
     }
 }
 
+/// With `--system` or `--managed`, what the app reads, and whether a key is forced for it, is still the
+/// app's search: the user's domain and the layers below it, never the layer's own store's search.
+@Suite struct SystemLayerAppReadTests {
+    @Test(arguments: ["--managed", "--system"]) func anUnsetKeyReadsAsTheAppReadsIt(_ layer: String) throws {
+        try withTestRoot { root in
+            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
+            try root.prefs("--managed", "write", "app", "theme", "dark").requireSuccess()
+            try root.prefs("--system", "write", "app", "nickname", "preset").requireSuccess()
+            try root.prefs("--system", "write", "-g", "g", "system-global").requireSuccess()
+            let (other, expected) = layer == "--managed" ? ("nickname", "preset") : ("theme", "dark")
+            let read = root.prefs(layer, "read", "app", other)
+            #expect(read.status == .success && read.output == expected + "\n", "\(read.errorLines)")
+            #expect(root.prefs(layer, "describe", "app", "theme").output.contains("forced: yes\n"))
+            #expect(root.prefs(layer, "read", "other.app", "g").status == .notFound, "no app reads the layer's own global domain")
+            let explained = root.prefs(layer, "explain", "app", "theme")
+            #expect(explained.output.hasPrefix("theme of app reads dark, from the managed layer"), "\(explained.output)")
+        }
+    }
+}
+
 /// A system-wide layer that an administrator writes is readable by every user, whatever the umask:
 /// directories 0755, files 0644, as under `/etc/xdg`.
 @Suite struct SystemLayerModeTests {

@@ -52,6 +52,6 @@ enum Describe: Command {
     /// True when the managed domain of the system directories forces `key` of `domain` (it opens their
     /// managed files, when they exist, and creates nothing, whether or not `domain` has a file).
     private static func forced(_ key: String, in domain: String, context: Context) throws -> Bool {
-        try context.store(domain).objectIsForced(forKey: key)
+        try context.appStore(domain).objectIsForced(forKey: key)
     }
 }

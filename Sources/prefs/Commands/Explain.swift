@@ -16,6 +16,8 @@ enum Explain: Command {
             are the app's own, and show as empty here.
             With --json: one object, {"key", "value", "winner", "forcedBy", "refusedLayer", "layers": [...]},
             each value in tagged JSON.
+            With --system or --managed, it still tells what the app reads: the user's domain and the layers
+            its search holds.
             A managed, system or global file that cannot be read is named "unreadable" (the app passes over it).
             Exit status: 0, or 1 when no layer gives the key a value; 3 when the domain's own file cannot be read.
             """)
@@ -25,7 +27,7 @@ enum Explain: Command {
         let (domain, key) = (try Context.domainName(operands[0]), operands[1])
         // The app's search as this tool can make it (no launch arguments, suites or registrations); it
         // creates nothing, a domain without a file included.
-        let why = try context.store(domain).explain(key)
+        let why = try context.appStore(domain).explain(key)
         if context.json {
             context.console.print(try Output.jsonLine(JSONExplanation(why)))
         } else {

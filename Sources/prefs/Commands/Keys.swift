@@ -8,7 +8,8 @@ enum Keys: Command {
             Lists the keys of <domain>'s schema: one line each, its name, type and default, tab-separated.
 
             The schema is the one its app installed (<root>/schemas/<domain>.json), else a system directory's
-            (<dir>/layered-defaults/schemas); `prefs install-schema` installs one. A key without a default (nil
+            (<dir>/layered-defaults/schemas); with --system or --managed, a system directory's first: the
+            schema that layer's writes obey. `prefs install-schema` installs one. A key without a default (nil
             until set) shows -, one whose default its app computes when read (computed). Values print as `prefs
             read` prints them, on one line: ( a, b ), and a string's newlines and tabs as \\n and \\t (any other
             control character as \\U001b). With --json: the schema's keys as the schema file holds them

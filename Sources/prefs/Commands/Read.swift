@@ -20,10 +20,10 @@ enum Read: Command {
             <domain> is a domain name, or -g / NSGlobalDomain for the global domain.
             A stored value the domain's schema does not accept prints with a warning: the app reads the
             key's default instead; so does one the managed domain forces: the app reads the forced value. A key that <domain> does not hold prints the value its app reads instead, from the same search the
-            store makes: the managed domain's, the system domain's, or the default of the domain's schema
-            (`prefs keys`), and says so on standard error, naming the layer and its file (`prefs explain` tells
-            more; with --json: {"default":{"string":"system"}}).
-            (The global domain, which is the user's, is not searched for it: `prefs read -g <key>` reads it.)
+            store makes: the managed domain's, the global domain's, the system domain's, or the default of the
+            domain's schema (`prefs keys`), and says so on standard error, naming the layer and its file
+            (`prefs explain` tells more; with --json: {"default":{"string":"system"}}). With --system or
+            --managed, that is still what the app reads (the user's domain and the layers below it).
             A key nothing gives a value and the domain's schema does not declare is named with "did you
             mean" and the nearest names the schema declares, as `prefs write` does.
             A domain that holds no value prints, in the same way, the values its app reads for the keys its

@@ -22,7 +22,7 @@ extension Context {
     /// search finds in the other layers, as the app reads it and `prefs read` prints it. Nil when none
     /// gives it a value.
     func valueInForce(of key: String, in domain: String) throws -> ValueInForce? {
-        let why = try store(domain).explain(key)
+        let why = try appStore(domain).explain(key)
         guard let value = why.value, let winner = why.winner else { return nil }
         return ValueInForce(value: value, layer: winner, origin: why.layers.first { $0.layer == winner }?.origin)
     }

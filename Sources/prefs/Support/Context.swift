@@ -120,6 +120,15 @@ struct Context: Sendable {
         return try self.domain(domain).open(errorHandler: { warnings.record($0) })
     }
 
+    /// The store the app of `domain` opens: the user's domain of that name and the layers its search
+    /// holds (the managed and system domains, the global domain, the schema), whatever the command's
+    /// layer. What an app reads, and whether a key is forced for it, is asked of this store.
+    func appStore(_ domain: String) throws -> Defaults {
+        let warnings = warnings
+        return try Defaults.Domain(domain, location: location, systemDirectories: systemDirectories)
+            .open(errorHandler: { warnings.record($0) })
+    }
+
     /// Every value stored in `domain`, nil when the domain has no file.
     ///
     /// - Throws: the library's error when the domain cannot be read, or its
