@@ -23,7 +23,19 @@ extension Defaults {
             of: suiteName, under: Location.systemSubdirectory, configuration: configuration, excluding: persistent)
         return SystemLayers(
             managed: managed.stores, system: system.stores, managedFailure: managed.failure,
-            managedFailures: managed.failures, systemFailures: system.failures)
+            managedFailures: managed.failures, systemFailures: system.failures,
+            managedDropIns: managedDropIns(of: suiteName, configuration: configuration),
+            systemDropIns: DropInFolder.existing(
+                of: suiteName, under: Location.systemSubdirectory, in: configuration.systemDirectoryPaths,
+                report: configuration.errorHandler))
+    }
+
+    /// The managed drop-in folders of `suiteName` under the configuration's system directories that exist
+    /// now (see <doc:DropIns>): their keys are forced.
+    static func managedDropIns(of suiteName: String, configuration: Configuration) -> [DropInFolder] {
+        DropInFolder.existing(
+            of: suiteName, under: Location.managedSubdirectory, in: configuration.systemDirectoryPaths,
+            report: configuration.errorHandler)
     }
 
     /// The managed and system stores of a suite, and the files of each that could not be opened.
@@ -33,6 +45,8 @@ extension Defaults {
         let managedFailure: DefaultsError?
         /// The files that could not be opened, with their errors: left out of the search, named by an explanation.
         let managedFailures: [(path: String, error: DefaultsError)], systemFailures: [(path: String, error: DefaultsError)]
+        /// The drop-in folders of each layer that exist (usually none).
+        let managedDropIns: [DropInFolder], systemDropIns: [DropInFolder]
     }
 
     /// The managed stores of `suiteName` (see ``systemLayers(of:configuration:excluding:)``), and the
@@ -45,12 +59,15 @@ extension Defaults {
         return (layer.stores, layer.failure)
     }
 
-    /// The keys a managed layer (``managedLayer(of:configuration:excluding:)``) forces.
+    /// The keys a managed layer (``managedLayer(of:configuration:excluding:)``) forces, with those its
+    /// drop-in folders set (each file checked by `schema`; a file left out forces nothing).
     /// - Throws: the layer's failure: when a managed file exists but cannot be read, no key of it can be
     ///   known to be free (fail closed); or an error reading one of its stores.
-    static func forcedKeys(of layer: (stores: [DomainStore], failure: DefaultsError?)) throws -> Set<String> {
+    static func forcedKeys(
+        of layer: (stores: [DomainStore], failure: DefaultsError?), dropIns: [DropInFolder], schema: PreferenceSchema?
+    ) throws -> Set<String> {
         if let failure = layer.failure { throw failure }
-        var keys = Set<String>()
+        var keys = dropIns.isEmpty ? Set<String>() : DropInLayer.keys(of: dropIns, schema: schema)
         for store in layer.stores {
             keys.formUnion(try store.allValues(fromAnotherTransaction: .answeredWithoutWaiting).values.keys)
         }
