@@ -19,6 +19,8 @@ import Testing
                 name: "theme", type: .string, defaultValue: "system", summary: "The colour scheme",
                 accepted: .choices(["system", "light", "dark"])),
             .init(name: "tags", type: .array, defaultValue: nil, summary: "Tags"),
+            .init(name: "compact", type: .boolean, defaultValue: false, summary: "Compact rows"),
+            .init(name: "since", type: .date, defaultValue: nil, summary: "Member since"),
         ])
 
     /// The drop-in folder of `app` under `root/xdg`, made now: the managed one or the system one.
@@ -36,26 +38,32 @@ import Testing
         try Data(text.utf8).write(to: folder.appendingPathComponent(name))
     }
 
-    /// A store of `app` in `root/user`, searching the system directory `root/xdg`, under `schema`.
+    /// A store of `app` in `root/user`, searching the system directories `root/xdg` (and `root/<more>`),
+    /// under `schema`.
     private func open(
-        _ root: URL, schema: PreferenceSchema? = Self.schema, errors: ReportedErrors = ReportedErrors()
+        _ root: URL, schema: PreferenceSchema? = Self.schema, more: [String] = [], errors: ReportedErrors = ReportedErrors()
     ) throws -> Defaults {
         try Defaults(
             suiteName: "app",
             configuration: .init(
                 location: .directory(root.appendingPathComponent("user")), arguments: [],
-                systemDirectories: [root.appendingPathComponent("xdg")], schema: schema, errorHandler: errors.record))
+                systemDirectories: (["xdg"] + more).map { root.appendingPathComponent($0) }, schema: schema,
+                errorHandler: errors.record))
     }
 
     @Test func aHandWrittenDropInPresetsAKeyBelowTheUsersOwn() throws {
         try withTemporaryRoot { root in
             let folder = try makeFolder(in: root)
-            try write("# the fleet's fonts\n\nfontSize = 14\ntheme = dark\n; tags\ntags = (work, home)\n", "10-fleet.conf", in: folder)
+            try write(
+                "# the fleet's fonts\n\nfontSize = 14\ntheme = dark\n; tags\ntags = (work, home)\ncompact = yes\nsince = 2026-11-29\n",
+                "10-fleet.conf", in: folder)
             let errors = ReportedErrors()
             let defaults = try open(root, errors: errors)
             #expect(try defaults.value(forKey: "fontSize") == .integer(14), "read as the schema's type")
             #expect(defaults[Defaults.Key<Int>("fontSize", default: 0)] == 14)
             #expect(try defaults.value(forKey: "tags") == ["work", "home"])
+            #expect(try defaults.value(forKey: "compact") == true)
+            #expect(try defaults.value(forKey: "since") == .date(try #require(CivilCalendar.date(parsing: "2026-11-29"))))
             #expect(try defaults.resolvedValues()["theme"] == "dark")
             #expect(!defaults.objectIsForced(forKey: "fontSize"), "a preset does not force")
             let why = defaults.explain("theme")
@@ -89,6 +97,8 @@ import Testing
             defaults.set("system", forKey: "theme")
             #expect(errors.all == [.forced(suite: "app", key: "theme")], "the compatibility setter reports the refusal")
             #expect(try defaults.persistentValues() == ["theme": "light"], "the user's own row is kept")
+            try defaults.replacePersistentValues([:])
+            #expect(try defaults.persistentValues() == ["theme": "light"], "emptying the domain keeps a forced key's row")
             #expect(try defaults.resolvedValues()["theme"] == "dark")
             let why = defaults.explain("theme")
             #expect(why.forcedBy == lock.appendingPathComponent("50-lock.conf").path + ":1")
@@ -105,8 +115,17 @@ import Testing
             try write("fontSize = 30\n", "30-c.conf~", in: folder)
             try write("fontSize = 40\n", ".50-hidden.conf", in: folder)
             try write("fontSize = 50\n", "README", in: folder)
-            let defaults = try open(root)
-            #expect(try defaults.value(forKey: "fontSize") == 20)
+            let elsewhere = root.appendingPathComponent("store-compact.conf")
+            try Data("compact = true\n".utf8).write(to: elsewhere)
+            try FileManager.default.createSymbolicLink(
+                atPath: folder.appendingPathComponent("15-linked.conf").path, withDestinationPath: elsewhere.path)
+            let later = Location.systemRoot(in: root.appendingPathComponent("later")).appendingPathComponent("app.d")
+            try FileManager.default.createDirectory(at: later, withIntermediateDirectories: true)
+            try write("fontSize = 60\ntheme = dark\nsince = 2026-01-01\n", "99.conf", in: later)
+            let defaults = try open(root, more: ["later"])
+            #expect(try defaults.value(forKey: "compact") == true, "a symbolic link is followed")
+            #expect(try defaults.value(forKey: "since") != nil, "a later system directory's folder answers what earlier ones do not")
+            #expect(try defaults.value(forKey: "fontSize") == 20, "the later file wins; the earlier directory wins")
             #expect(try defaults.value(forKey: "theme") == "light")
             #expect(defaults.explain("fontSize").layers.contains { $0.origin == folder.appendingPathComponent("20-b.conf").path + ":1" })
         }
@@ -255,6 +274,9 @@ import Testing
             #expect(defaults.searchList.managedDropIns.isEmpty)
             #expect(!defaults.searchList.list.contains { $0 is DropInLayer })
             #expect(defaults.searchList.watchedStores.allSatisfy { !($0.path ?? "").hasSuffix("/*") })
+            try write("fontSize = 14\n", "10.conf", in: try makeFolder(in: root, managed: true))
+            #expect(try defaults.value(forKey: "fontSize") == 12, "a folder made later is searched by instances made later")
+            #expect(try open(root).value(forKey: "fontSize") == 14)
         }
     }
 

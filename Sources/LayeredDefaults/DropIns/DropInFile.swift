@@ -99,7 +99,14 @@ struct DropInFile {
         of text: String, type: PreferenceSchema.ValueType?, key: String, path: String, line: Int
     ) throws(DefaultsError) -> PreferenceValue {
         switch type {
-        case .integer?, .float?, .boolean?:
+        case .boolean?:
+            // As `prefs write` reads a boolean, in any case.
+            switch text.lowercased() {
+            case "true", "yes", "1": return .bool(true)
+            case "false", "no", "0": return .bool(false)
+            default: return .string(text)
+            }
+        case .integer?, .float?:
             return type.map { $0.value(ofArgument: .string(text)) } ?? .string(text)
         case .date?:
             return CivilCalendar.date(parsing: text).map(PreferenceValue.date) ?? .string(text)
