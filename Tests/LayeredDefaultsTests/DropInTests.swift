@@ -131,6 +131,29 @@ import Testing
         }
     }
 
+    /// What `prefs --managed write` and `prefs --system write` set (the databases) comes before the files.
+    @Test func eachLayersDatabaseComesBeforeItsDropIns() throws {
+        try withTemporaryRoot { root in
+            let system = root.appendingPathComponent("xdg")
+            let databases: [(URL, [String: PreferenceValue])] = [
+                (Location.managedRoot(in: system), ["theme": "dark"]), (Location.systemRoot(in: system), ["fontSize": 20]),
+            ]
+            for (directory, values) in databases {
+                try Defaults(suiteName: "app", configuration: .init(location: .directory(directory), arguments: [], systemDirectories: []))
+                    .replacePersistentValues(values)
+            }
+            try write("theme = light\n", "10.conf", in: try makeFolder(in: root, managed: true))
+            try write("fontSize = 30\n", "10.conf", in: try makeFolder(in: root))
+            let defaults = try open(root)
+            #expect(try defaults.value(forKey: "theme") == "dark")
+            #expect(try defaults.value(forKey: "fontSize") == 20)
+            #expect(
+                defaults.searchList.list.map(\.layer) == [
+                    .managed, .managed, .arguments, .persistent, .global, .system, .system, .registration, .schemaDefault,
+                ])
+        }
+    }
+
     /// A file that cannot be applied is left out whole, reported once with its path and line (never a
     /// value), and the folder's other files still apply.
     @Test func aBadFileChangesNothingAndIsReported() throws {
@@ -144,6 +167,8 @@ import Testing
             try FileManager.default.createSymbolicLink(
                 atPath: folder.appendingPathComponent("60-loop.conf").path, withDestinationPath: "60-loop.conf")
             try FileManager.default.createDirectory(at: folder.appendingPathComponent("70-folder.conf"), withIntermediateDirectories: true)
+            try write("tags = (x)\ncompact = yes\ntags = (y)\n", "80-twice.conf", in: folder)
+            try Data([0x74, 0x61, 0x67, 0x73, 0x20, 0x3D, 0x20, 0xFF, 0x0A]).write(to: folder.appendingPathComponent("90-binary.conf"))
             let lock = try makeFolder(in: root, managed: true)
             try write("theme = dark\nbogus\n", "10-bad-lock.conf", in: lock)
             let errors = ReportedErrors()
@@ -152,6 +177,7 @@ import Testing
                 #expect(try defaults.value(forKey: "fontSize") == 14, "only the good file applies")
                 #expect(try defaults.value(forKey: "theme") == "system", "the schema's default: no file set it")
                 #expect(try defaults.value(forKey: "tags") == nil)
+                #expect(try defaults.value(forKey: "compact") == false, "the file setting a key twice is left out whole")
                 #expect(try defaults.value(forKey: "unknownKey") == nil)
             }
             func path(_ name: String, in base: URL = folder) -> String { base.appendingPathComponent(name).path }
@@ -162,7 +188,7 @@ import Testing
             #expect(
                 Set(found) == [
                     "10-bad-lock.conf:2", "20-syntax.conf:2", "30-type.conf:2", "40-undeclared.conf:1", "50-big.conf",
-                    "60-loop.conf", "70-folder.conf",
+                    "60-loop.conf", "70-folder.conf", "80-twice.conf:3", "90-binary.conf",
                 ])
             #expect(found.count == errors.all.count, "each reported once, nothing else")
             for error in errors.all {
