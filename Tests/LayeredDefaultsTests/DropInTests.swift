@@ -124,10 +124,14 @@ import Testing
             try write("fontSize = 60\ntheme = dark\nsince = 2026-01-01\n", "99.conf", in: later)
             let defaults = try open(root, more: ["later"])
             #expect(try defaults.value(forKey: "compact") == true, "a symbolic link is followed")
-            #expect(try defaults.value(forKey: "since") != nil, "a later system directory's folder answers what earlier ones do not")
+            #expect(
+                try defaults.value(forKey: "since") != nil, "a later system directory's folder answers what earlier ones do not")
             #expect(try defaults.value(forKey: "fontSize") == 20, "the later file wins; the earlier directory wins")
             #expect(try defaults.value(forKey: "theme") == "light")
-            #expect(defaults.explain("fontSize").layers.contains { $0.origin == folder.appendingPathComponent("20-b.conf").path + ":1" })
+            #expect(
+                defaults.explain("fontSize").layers.contains {
+                    $0.origin == folder.appendingPathComponent("20-b.conf").path + ":1"
+                })
         }
     }
 
@@ -139,8 +143,10 @@ import Testing
                 (Location.managedRoot(in: system), ["theme": "dark"]), (Location.systemRoot(in: system), ["fontSize": 20]),
             ]
             for (directory, values) in databases {
-                try Defaults(suiteName: "app", configuration: .init(location: .directory(directory), arguments: [], systemDirectories: []))
-                    .replacePersistentValues(values)
+                try Defaults(
+                    suiteName: "app", configuration: .init(location: .directory(directory), arguments: [], systemDirectories: [])
+                )
+                .replacePersistentValues(values)
             }
             try write("theme = light\n", "10.conf", in: try makeFolder(in: root, managed: true))
             try write("fontSize = 30\n", "10.conf", in: try makeFolder(in: root))
@@ -166,9 +172,11 @@ import Testing
             try write("fontSize = 31\n" + String(repeating: "# padding\n", count: 30_000), "50-big.conf", in: folder)
             try FileManager.default.createSymbolicLink(
                 atPath: folder.appendingPathComponent("60-loop.conf").path, withDestinationPath: "60-loop.conf")
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent("70-folder.conf"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("70-folder.conf"), withIntermediateDirectories: true)
             try write("tags = (x)\ncompact = yes\ntags = (y)\n", "80-twice.conf", in: folder)
-            try Data([0x74, 0x61, 0x67, 0x73, 0x20, 0x3D, 0x20, 0xFF, 0x0A]).write(to: folder.appendingPathComponent("90-binary.conf"))
+            try Data([0x74, 0x61, 0x67, 0x73, 0x20, 0x3D, 0x20, 0xFF, 0x0A]).write(
+                to: folder.appendingPathComponent("90-binary.conf"))
             let lock = try makeFolder(in: root, managed: true)
             try write("theme = dark\nbogus\n", "10-bad-lock.conf", in: lock)
             let errors = ReportedErrors()

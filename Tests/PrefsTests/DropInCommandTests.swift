@@ -50,7 +50,8 @@ import Testing
     @Test func aBadDropInIsReportedByPrefs() throws {
         try withTestRoot { root in
             try root.prefs("write", "app", "k", "mine").requireSuccess()
-            let bad = try dropIn("k = hidden-value\nno separator here\n", "10-bad.conf", under: root.systemDirectory, managed: true)
+            let bad = try dropIn(
+                "k = hidden-value\nno separator here\n", "10-bad.conf", under: root.systemDirectory, managed: true)
             let write = root.prefs("write", "app", "k", "again")
             #expect(write.status == .success, "the bad file forces nothing")
             #expect(write.error.contains("'\(bad)' (line 2) cannot be applied"))
