@@ -6,14 +6,15 @@ import Foundation
 extension Defaults {
     /// The managed and system stores of `suiteName` under the configuration's system directories, each
     /// in the directories' order, leaving out `persistent` (a store opened at one of those places, as
-    /// `prefs --managed` does, is not a layer above or below itself).
+    /// `prefs --managed` does, is not a layer above or below itself), and their drop-in folders (the
+    /// managed ones left out for a persistent domain at `root` that is a managed directory).
     ///
     /// Only existing files are opened, and nothing is created. A file that cannot be opened (corrupt,
     /// unreadable) is sent to the error handler and left out: the rest of the search list still works;
     /// a managed one is also returned as `managedFailure`, which then fails every write (see
     /// ``writing(in:key:_:)``).
     static func systemLayers(
-        of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?
+        of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?, root: String?
     )
         -> SystemLayers
     {
@@ -24,16 +25,21 @@ extension Defaults {
         return SystemLayers(
             managed: managed.stores, system: system.stores, managedFailure: managed.failure,
             managedFailures: managed.failures, systemFailures: system.failures,
-            managedDropIns: managedDropIns(of: suiteName, configuration: configuration),
+            managedDropIns: managedDropIns(of: suiteName, configuration: configuration, root: root),
             systemDropIns: DropInFolder.existing(
                 of: suiteName, under: Location.systemSubdirectory, in: configuration.systemDirectoryPaths,
                 report: configuration.errorHandler))
     }
 
     /// The managed drop-in folders of `suiteName` under the configuration's system directories that exist
-    /// now (see <doc:DropIns>): their keys are forced.
-    static func managedDropIns(of suiteName: String, configuration: Configuration) -> [DropInFolder] {
-        DropInFolder.existing(
+    /// now (see <doc:DropIns>): their keys are forced. None for a domain at `root` (a path without a
+    /// trailing slash) that is itself a managed directory (`prefs --managed`): its databases come before
+    /// the drop-ins, so they force nothing of it.
+    static func managedDropIns(of suiteName: String, configuration: Configuration, root: String?) -> [DropInFolder] {
+        if let root, configuration.systemDirectoryPaths.contains(where: { root == $0 + "/" + Location.managedSubdirectory }) {
+            return []
+        }
+        return DropInFolder.existing(
             of: suiteName, under: Location.managedSubdirectory, in: configuration.systemDirectoryPaths,
             report: configuration.errorHandler)
     }
@@ -49,7 +55,7 @@ extension Defaults {
         let managedDropIns: [DropInFolder], systemDropIns: [DropInFolder]
     }
 
-    /// The managed stores of `suiteName` (see ``systemLayers(of:configuration:excluding:)``), and the
+    /// The managed stores of `suiteName` (see ``systemLayers(of:configuration:excluding:root:)``), and the
     /// error of the first that exists but cannot be opened.
     static func managedLayer(
         of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?

@@ -130,7 +130,8 @@ extension Defaults {
             rootPath: root.map { StoreRegistry.withoutTrailingSlash($0.path) })
         return try rules(
             forcedBy: managedLayer(of: name, configuration: configuration, excluding: store),
-            dropIns: managedDropIns(of: name, configuration: configuration), schema: schema.forWriting)
+            dropIns: managedDropIns(of: name, configuration: configuration, root: root.map { StoreRegistry.withoutTrailingSlash($0.path) }),
+            schema: schema.forWriting)
     }
 
     /// The rules of a domain whose managed layer is `managed` (its stores, and the failure of one that

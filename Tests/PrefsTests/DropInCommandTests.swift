@@ -41,6 +41,9 @@ import Testing
             #expect(explained.output.contains("forced by \(lock):2: no write may change it"))
             let presetRead = try run("prefs", ["read", "app", "p"], environment: environment)
             #expect(presetRead.output == "preset\n")
+            let managed = try run("prefs", ["--managed", "write", "app", "k", "database"], environment: environment)
+            #expect(managed.status == 0, "the managed database comes before the drop-ins: they force nothing of it")
+            #expect(try run("prefs", ["read", "app", "k"], environment: environment).error.contains("(prefs --managed read app k)"))
             #expect(presetRead.error.contains("the system domain's value (\(preset):1)"))
         }
     }

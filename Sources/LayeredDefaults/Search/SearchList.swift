@@ -108,7 +108,8 @@ final class SearchList: Sendable {
         self.suiteName = suiteName
         self.persistent = persistent
         self.errorHandler = configuration.errorHandler
-        let system = Defaults.systemLayers(of: suiteName, configuration: configuration, excluding: persistent.watchedStore)
+        let system = Defaults.systemLayers(
+            of: suiteName, configuration: configuration, excluding: persistent.watchedStore, root: registry.rootPath)
         self.managed = system.managed
         self.managedFailure = system.managedFailure
         self.managedDropIns = system.managedDropIns
