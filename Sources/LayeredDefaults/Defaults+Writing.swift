@@ -124,14 +124,13 @@ extension Defaults {
     static func writeRules(
         of name: String, excluding store: DomainStore?, root: URL?, configuration: Configuration
     ) throws -> WriteRules {
+        let rootPath = root.map { StoreRegistry.withoutTrailingSlash($0.path) }
         let schema = ApplicableSchema(
             suiteName: name, configuration: configuration,
-            configured: configuration.schema.flatMap { $0.suiteName == name ? $0 : nil },
-            rootPath: root.map { StoreRegistry.withoutTrailingSlash($0.path) })
+            configured: configuration.schema.flatMap { $0.suiteName == name ? $0 : nil }, rootPath: rootPath)
         return try rules(
             forcedBy: managedLayer(of: name, configuration: configuration, excluding: store),
-            dropIns: managedDropIns(of: name, configuration: configuration, root: root.map { StoreRegistry.withoutTrailingSlash($0.path) }),
-            schema: schema.forWriting)
+            dropIns: managedDropIns(of: name, configuration: configuration, root: rootPath), schema: schema.forWriting)
     }
 
     /// The rules of a domain whose managed layer is `managed` (its stores, and the failure of one that

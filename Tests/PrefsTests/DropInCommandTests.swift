@@ -43,7 +43,8 @@ import Testing
             #expect(presetRead.output == "preset\n")
             let managed = try run("prefs", ["--managed", "write", "app", "k", "database"], environment: environment)
             #expect(managed.status == 0, "the managed database comes before the drop-ins: they force nothing of it")
-            #expect(try run("prefs", ["read", "app", "k"], environment: environment).error.contains("(prefs --managed read app k)"))
+            #expect(
+                try run("prefs", ["read", "app", "k"], environment: environment).error.contains("(prefs --managed read app k)"))
             #expect(presetRead.error.contains("the system domain's value (\(preset):1)"))
         }
     }
