@@ -28,6 +28,15 @@ final class ChangeSignal: Sendable {
         case folder(String)
     }
 
+    /// The fingerprint of the drop-in folder at `path` now. A file changed too recently to be told from
+    /// the next change (timestamps are coarse) reads as changed at every check, until it is old enough.
+    @inline(never) private static func fingerprint(ofFolder path: String) -> Fingerprint {
+        guard let hash = FolderFingerprint(of: path).hash else {
+            return Fingerprint(unique: uniqueCounter.add(1, ordering: .relaxed).newValue)
+        }
+        return Fingerprint(change: UInt32(truncatingIfNeeded: hash >> 32), lastFrame: UInt32(truncatingIfNeeded: hash), salt1: 1)
+    }
+
     // NB: a pointer into SQLite's shared mapping of the -shm file, only ever loaded from, valid while the
     // store's connection is open (the store never reads it after closing): safe to share.
     nonisolated(unsafe) private let source: Source
@@ -79,13 +88,7 @@ final class ChangeSignal: Sendable {
             guard FileIdentity(ofFileAt: path) != nil else { return Fingerprint() }
             return Fingerprint(unique: Self.uniqueCounter.add(1, ordering: .relaxed).newValue)
         case .folder(let path):
-            // A file changed too recently to be told from the next change (timestamps are coarse) reads
-            // as changed at every check, until it is old enough.
-            guard let hash = FolderFingerprint(of: path).hash else {
-                return Fingerprint(unique: Self.uniqueCounter.add(1, ordering: .relaxed).newValue)
-            }
-            return Fingerprint(
-                change: UInt32(truncatingIfNeeded: hash >> 32), lastFrame: UInt32(truncatingIfNeeded: hash), salt1: 1)
+            return Self.fingerprint(ofFolder: path)
         }
     }
 
