@@ -10,8 +10,8 @@ import Testing
 @Suite struct DropInCommandTests {
     /// Writes `text` as the file `name` of `app`'s drop-in folder under `directory` (managed or system).
     private func dropIn(_ text: String, _ name: String, under directory: URL, managed: Bool) throws -> String {
-        let folder = (managed ? Location.managedRoot(in: directory) : Location.systemRoot(in: directory))
-            .appendingPathComponent("app.d", isDirectory: true)
+        // NB: spelled out, as an administrator writes it (the documented place).
+        let folder = directory.appendingPathComponent(managed ? "layered-defaults/managed/app.d" : "layered-defaults/app.d")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent(name)
         try Data(text.utf8).write(to: file)
