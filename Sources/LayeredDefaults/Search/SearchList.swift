@@ -10,9 +10,9 @@ import Synchronization
 /// count of changes made through the instance (which, with the stores' fingerprints, makes its
 /// ``ChangeStamp``), and the instance's resolved answers (``ResolvedAnswers``); and the search itself.
 ///
-/// The layers, first match wins: the managed domain, the argument domain, the persistent domain, the
-/// suites, the global domain, the system domain, the registration domain, the schema's defaults (see
-/// <doc:SearchOrder>). The search, the merged view, the stamp and what observation watches are one loop
+/// The layers, first match wins: the managed domain (its databases, then its drop-in folders), the
+/// argument domain, the persistent domain, the suites, the global domain, the system domain (the same),
+/// the registration domain, the schema's defaults (see <doc:SearchOrder>). The search, the merged view, the stamp and what observation watches are one loop
 /// over them each.
 final class SearchList: Sendable {
     /// The instance's persistent domain.
