@@ -6,14 +6,15 @@ import Foundation
 extension Defaults {
     /// The managed and system stores of `suiteName` under the configuration's system directories, each
     /// in the directories' order, leaving out `persistent` (a store opened at one of those places, as
-    /// `prefs --managed` does, is not a layer above or below itself).
+    /// `prefs --managed` does, is not a layer above or below itself), and their drop-in folders (the
+    /// managed ones left out for a persistent domain at `root` that is a managed directory).
     ///
     /// Only existing files are opened, and nothing is created. A file that cannot be opened (corrupt,
     /// unreadable) is sent to the error handler and left out: the rest of the search list still works;
     /// a managed one is also returned as `managedFailure`, which then fails every write (see
     /// ``writing(in:key:_:)``).
     static func systemLayers(
-        of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?
+        of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?, root: String?
     )
         -> SystemLayers
     {
@@ -23,7 +24,24 @@ extension Defaults {
             of: suiteName, under: Location.systemSubdirectory, configuration: configuration, excluding: persistent)
         return SystemLayers(
             managed: managed.stores, system: system.stores, managedFailure: managed.failure,
-            managedFailures: managed.failures, systemFailures: system.failures)
+            managedFailures: managed.failures, systemFailures: system.failures,
+            managedDropIns: managedDropIns(of: suiteName, configuration: configuration, root: root),
+            systemDropIns: DropInFolder.existing(
+                of: suiteName, under: Location.systemSubdirectory, in: configuration.systemDirectoryPaths,
+                report: configuration.errorHandler))
+    }
+
+    /// The managed drop-in folders of `suiteName` under the configuration's system directories that exist
+    /// now (see <doc:DropIns>): their keys are forced. None for a domain at `root` (a path without a
+    /// trailing slash) that is itself a managed directory (`prefs --managed`): its databases come before
+    /// the drop-ins, so they force nothing of it.
+    static func managedDropIns(of suiteName: String, configuration: Configuration, root: String?) -> [DropInFolder] {
+        if let root, configuration.systemDirectoryPaths.contains(where: { root == $0 + "/" + Location.managedSubdirectory }) {
+            return []
+        }
+        return DropInFolder.existing(
+            of: suiteName, under: Location.managedSubdirectory, in: configuration.systemDirectoryPaths,
+            report: configuration.errorHandler)
     }
 
     /// The managed and system stores of a suite, and the files of each that could not be opened.
@@ -33,9 +51,11 @@ extension Defaults {
         let managedFailure: DefaultsError?
         /// The files that could not be opened, with their errors: left out of the search, named by an explanation.
         let managedFailures: [(path: String, error: DefaultsError)], systemFailures: [(path: String, error: DefaultsError)]
+        /// The drop-in folders of each layer that exist (usually none).
+        let managedDropIns: [DropInFolder], systemDropIns: [DropInFolder]
     }
 
-    /// The managed stores of `suiteName` (see ``systemLayers(of:configuration:excluding:)``), and the
+    /// The managed stores of `suiteName` (see ``systemLayers(of:configuration:excluding:root:)``), and the
     /// error of the first that exists but cannot be opened.
     static func managedLayer(
         of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?
@@ -45,12 +65,15 @@ extension Defaults {
         return (layer.stores, layer.failure)
     }
 
-    /// The keys a managed layer (``managedLayer(of:configuration:excluding:)``) forces.
+    /// The keys a managed layer (``managedLayer(of:configuration:excluding:)``) forces, with those its
+    /// drop-in folders set (each file checked by `schema`; a file left out forces nothing).
     /// - Throws: the layer's failure: when a managed file exists but cannot be read, no key of it can be
     ///   known to be free (fail closed); or an error reading one of its stores.
-    static func forcedKeys(of layer: (stores: [DomainStore], failure: DefaultsError?)) throws -> Set<String> {
+    static func forcedKeys(
+        of layer: (stores: [DomainStore], failure: DefaultsError?), dropIns: [DropInFolder], schema: PreferenceSchema?
+    ) throws -> Set<String> {
         if let failure = layer.failure { throw failure }
-        var keys = Set<String>()
+        var keys = dropIns.isEmpty ? Set<String>() : DropInLayer.keys(of: dropIns, schema: schema)
         for store in layer.stores {
             keys.formUnion(try store.allValues(fromAnotherTransaction: .answeredWithoutWaiting).values.keys)
         }

@@ -105,8 +105,8 @@ extension Defaults {
     ) throws -> T {
         let rules =
             domain === persistent
-            ? WriteRules(
-                forcedKeys: try Self.forcedKeys(of: (searchList.managed, searchList.managedFailure)),
+            ? try Self.rules(
+                forcedBy: (searchList.managed, searchList.managedFailure), dropIns: searchList.managedDropIns,
                 schema: searchList.schema.forWriting)
             : try Self.writeRules(
                 of: domain.name, excluding: try domain.store(), root: registry.root, configuration: configuration)
@@ -124,12 +124,20 @@ extension Defaults {
     static func writeRules(
         of name: String, excluding store: DomainStore?, root: URL?, configuration: Configuration
     ) throws -> WriteRules {
+        let rootPath = root.map { StoreRegistry.withoutTrailingSlash($0.path) }
         let schema = ApplicableSchema(
             suiteName: name, configuration: configuration,
-            configured: configuration.schema.flatMap { $0.suiteName == name ? $0 : nil },
-            rootPath: root.map { StoreRegistry.withoutTrailingSlash($0.path) })
-        return WriteRules(
-            forcedKeys: try forcedKeys(of: managedLayer(of: name, configuration: configuration, excluding: store)),
-            schema: schema.forWriting)
+            configured: configuration.schema.flatMap { $0.suiteName == name ? $0 : nil }, rootPath: rootPath)
+        return try rules(
+            forcedBy: managedLayer(of: name, configuration: configuration, excluding: store),
+            dropIns: managedDropIns(of: name, configuration: configuration, root: rootPath), schema: schema.forWriting)
+    }
+
+    /// The rules of a domain whose managed layer is `managed` (its stores, and the failure of one that
+    /// cannot be read), with the managed drop-in folders `dropIns`, under `schema`.
+    private static func rules(
+        forcedBy managed: (stores: [DomainStore], failure: DefaultsError?), dropIns: [DropInFolder], schema: PreferenceSchema?
+    ) throws -> WriteRules {
+        WriteRules(forcedKeys: try forcedKeys(of: managed, dropIns: dropIns, schema: schema), schema: schema)
     }
 }

@@ -88,6 +88,8 @@ public enum Location: Sendable, Hashable {
     static let systemSubdirectory = "layered-defaults"
     /// Where ``managedRoot(in:)`` is, relative to its configuration directory.
     static let managedSubdirectory = "layered-defaults/managed"
+    /// What a suite's name is followed by to name its drop-in folder beside its database (see <doc:DropIns>).
+    static let dropInSuffix = ".d"
 
     /// The directory this location resolves to, or nil for ``inMemory``.
     /// - Parameter environment: the environment to read for ``default``; nil (the default) reads the

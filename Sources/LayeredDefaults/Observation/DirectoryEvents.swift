@@ -100,6 +100,9 @@ final class DirectoryEvents {
         close(waker.descriptor)
     }
 
+    /// The name of a followed "database" that stands for every entry of its directory: a drop-in folder's.
+    static let everyEntry = "*"
+
     /// Watches the directories of `databases` (paths of database files) and stops watching those of
     /// databases no longer among them; a directory missing before is tried again, and so is one whose
     /// path names another directory, or none, than was watched.
@@ -228,7 +231,7 @@ final class DirectoryEvents {
             }
             if name.isEmpty { return true }
             return followed.contains { directory in
-                watches[directory]?.names.contains { name == $0 || name.hasPrefix($0 + "-") } ?? false
+                watches[directory]?.names.contains { name == $0 || name.hasPrefix($0 + "-") || $0 == Self.everyEntry } ?? false
             }
         }
     #endif

@@ -25,6 +25,16 @@ final class ChangeSignal: Sendable {
         case alwaysChanged
         case never
         case absent(String)
+        case folder(String)
+    }
+
+    /// The fingerprint of the drop-in folder at `path` now. A file changed too recently to be told from
+    /// the next change (timestamps are coarse) reads as changed at every check, until it is old enough.
+    @inline(never) private static func fingerprint(ofFolder path: String) -> Fingerprint {
+        guard let hash = FolderFingerprint(of: path).hash else {
+            return Fingerprint(unique: uniqueCounter.add(1, ordering: .relaxed).newValue)
+        }
+        return Fingerprint(change: UInt32(truncatingIfNeeded: hash >> 32), lastFrame: UInt32(truncatingIfNeeded: hash), salt1: 1)
     }
 
     // NB: a pointer into SQLite's shared mapping of the -shm file, only ever loaded from, valid while the
@@ -41,6 +51,10 @@ final class ChangeSignal: Sendable {
     /// changed at every check once something is (one `lstat` a check), so that the first commit of
     /// another process is seen at once.
     static func absent(path: String) -> ChangeSignal { ChangeSignal(source: .absent(path)) }
+
+    /// The signal of a drop-in folder at `path`: its entries and the files they name, by their status
+    /// (``FolderFingerprint``), so that a file added, changed, renamed or removed moves it.
+    static func folder(path: String) -> ChangeSignal { ChangeSignal(source: .folder(path)) }
 
     /// The signal of a database that `connection` has open and has read from: its WAL-index header when
     /// it is in WAL mode, else a signal that reports every check as a change.
@@ -73,6 +87,8 @@ final class ChangeSignal: Sendable {
         case .absent(let path):
             guard FileIdentity(ofFileAt: path) != nil else { return Fingerprint() }
             return Fingerprint(unique: Self.uniqueCounter.add(1, ordering: .relaxed).newValue)
+        case .folder(let path):
+            return Self.fingerprint(ofFolder: path)
         }
     }
 
@@ -88,7 +104,7 @@ final class ChangeSignal: Sendable {
         case .walIndex: wroteLog && after.change == before.change &+ 1
         case .alwaysChanged: false
         case .never: true
-        case .absent: false
+        case .absent, .folder: false
         }
     }
 }

@@ -94,6 +94,12 @@ package enum DomainFiles {
         return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
+    /// True when `path` names a directory, a symbolic link to one included (a drop-in folder).
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
     /// Whether the system directory `base` holds the entry at `path` (a layer's file, a schema file, in a
     /// directory of ours inside it): the one rule of the store's system layers and of every schema lookup.
     ///

@@ -142,6 +142,17 @@ final class DomainStore: Sendable {
             unavailable: .readOnly(suite: name, key: nil), checkpoints: false)
     }
 
+    /// The stand-in of the drop-in folder at `path` of the domain `name`: empty, never written, its
+    /// fingerprint the folder's (``ChangeSignal/folder(path:)``). Its path is the folder's followed by
+    /// `/*`, which observation reads as "every entry of the folder" (see ``DirectoryEvents``).
+    static func folder(name: String, path: String) -> DomainStore {
+        let connection = try! Connection(path: ":memory:", busyTimeoutMilliseconds: 0)
+        _ = try! TableLayout.prepare(connection, path: ":memory:", inMemory: true)
+        return DomainStore(
+            name: name, path: path + "/" + DirectoryEvents.everyEntry, connection: connection, signal: .folder(path: path),
+            complete: true, unavailable: .readOnly(suite: name, key: nil), checkpoints: false)
+    }
+
     /// True while the calling thread holds this store's lock: it runs one of its transactions' bodies.
     var isLockedByCurrentThread: Bool {
         if case .this = tableLock.holding { return true }

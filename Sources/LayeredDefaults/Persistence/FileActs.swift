@@ -151,10 +151,12 @@ package enum FileActs {
 
     /// The contents of the regular file at `path`, at most `limit` bytes and one more (so that the caller
     /// can tell a longer file), or nil when there is none.
-    /// - Throws: ``DefaultsError/unsafePath(path:)`` for a symbolic link or a file that is not regular (a
-    ///   FIFO is not waited on), or the error of the system call that failed.
-    static func contents(ofRegularFile path: String, limit: Int) throws(DefaultsError) -> Data? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+    /// - Parameter followingLinks: true to read the file a symbolic link names (a drop-in file), false
+    ///   (the default) to refuse the link.
+    /// - Throws: ``DefaultsError/unsafePath(path:)`` for a symbolic link (a loop of them, when followed) or a
+    ///   file that is not regular (a FIFO is not waited on), or the error of the system call that failed.
+    static func contents(ofRegularFile path: String, limit: Int, followingLinks: Bool = false) throws(DefaultsError) -> Data? {
+        let descriptor = open(path, O_RDONLY | (followingLinks ? 0 : O_NOFOLLOW) | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
             if errno == ELOOP { throw .unsafePath(path: path) }

@@ -14,7 +14,8 @@ extension Defaults {
         public let layers: [LayerExplanation]
         /// The layer whose value the read gives, or nil when none holds the key and no default applies.
         public let winner: Layer?
-        /// The managed file that forces the key, when the managed domain holds it.
+        /// The managed file that forces the key, when the managed domain holds it: a database, or a
+        /// drop-in file and the line that sets the key (`<file>:<line>`, see <doc:DropIns>).
         public let forcedBy: String?
         /// The key's entry in the schema that applies, if one declares it.
         public let schemaEntry: PreferenceSchema.Entry?
@@ -28,8 +29,10 @@ extension Defaults {
     public struct LayerExplanation: Sendable {
         /// The layer.
         public let layer: Layer
-        /// Where the layer keeps the key: its file (the one that holds the key, else the first), the
-        /// launch argument's name, or nil (the registration domain, the schema's defaults, a domain in memory).
+        /// Where the layer keeps the key: its file (the one that holds the key, else the first), a
+        /// drop-in file and line (`<file>:<line>`; a drop-in folder without the key: the first folder, or
+        /// the first file left out), the launch argument's name, or nil (the registration domain, the
+        /// schema's defaults, a domain in memory).
         public let origin: String?
         /// What the layer holds for the key.
         public let answer: LayerAnswerKind

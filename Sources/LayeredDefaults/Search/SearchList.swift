@@ -10,9 +10,9 @@ import Synchronization
 /// count of changes made through the instance (which, with the stores' fingerprints, makes its
 /// ``ChangeStamp``), and the instance's resolved answers (``ResolvedAnswers``); and the search itself.
 ///
-/// The layers, first match wins: the managed domain, the argument domain, the persistent domain, the
-/// suites, the global domain, the system domain, the registration domain, the schema's defaults (see
-/// <doc:SearchOrder>). The search, the merged view, the stamp and what observation watches are one loop
+/// The layers, first match wins: the managed domain (its databases, then its drop-in folders), the
+/// argument domain, the persistent domain, the suites, the global domain, the system domain (the same),
+/// the registration domain, the schema's defaults (see <doc:SearchOrder>). The search, the merged view, the stamp and what observation watches are one loop
 /// over them each.
 final class SearchList: Sendable {
     /// The instance's persistent domain.
@@ -22,6 +22,9 @@ final class SearchList: Sendable {
     let managed: [DomainStore]
     /// Why a managed file that exists could not be opened, if one could not: every write then fails.
     let managedFailure: DefaultsError?
+    /// The managed domain's drop-in folders that existed when the instance was created, in search order;
+    /// empty (the common case) when there are none (see <doc:DropIns>).
+    let managedDropIns: [DropInFolder]
     /// The layers, some of which can change after creation.
     let layers: Lock<Layers>
     /// Whether the argument domain holds any key; stored while holding ``layers`` whenever the arguments
@@ -54,6 +57,8 @@ final class SearchList: Sendable {
         /// The global domain: set once, right after the search list is made (its slot reports to it).
         var global: StoreLayer? = nil { didSet { rebuild() } }
         private let managed: StoreLayer, persistent: StoreLayer, system: StoreLayer
+        /// The drop-in layers right after the managed and the system databases; nil without folders.
+        private let managedDropIns: DropInLayer?, systemDropIns: DropInLayer?
         private let schemaDefault: SchemaDefaultLayer
 
         init(
@@ -69,6 +74,10 @@ final class SearchList: Sendable {
             self.system = StoreLayer(
                 layer: .system, domains: layers.system.map(DomainSlot.init), isReadOnly: true, failures: layers.systemFailures)
             self.schemaDefault = SchemaDefaultLayer(schema: schema)
+            self.managedDropIns =
+                layers.managedDropIns.isEmpty ? nil : DropInLayer(layer: .managed, folders: layers.managedDropIns, schema: schema)
+            self.systemDropIns =
+                layers.systemDropIns.isEmpty ? nil : DropInLayer(layer: .system, folders: layers.systemDropIns, schema: schema)
             rebuild()
         }
 
@@ -80,9 +89,15 @@ final class SearchList: Sendable {
             let suiteLayers = suites.filter { seen.insert($0.name).inserted }.map {
                 StoreLayer(layer: .suite($0.name), domains: [$0], isReadOnly: false)
             }
-            list =
-                [managed, ValuesLayer(layer: .arguments, values: arguments), persistent] + suiteLayers
-                + (global.map { [$0] } ?? []) + [system, ValuesLayer(layer: .registration, values: registration), schemaDefault]
+            var list: [any SearchLayer] = [managed]
+            if let managedDropIns { list.append(managedDropIns) }
+            list += [ValuesLayer(layer: .arguments, values: arguments), persistent] as [any SearchLayer]
+            list += suiteLayers as [any SearchLayer]
+            if let global { list.append(global) }
+            list.append(system)
+            if let systemDropIns { list.append(systemDropIns) }
+            list += [ValuesLayer(layer: .registration, values: registration), schemaDefault] as [any SearchLayer]
+            self.list = list
         }
     }
 
@@ -93,9 +108,11 @@ final class SearchList: Sendable {
         self.suiteName = suiteName
         self.persistent = persistent
         self.errorHandler = configuration.errorHandler
-        let system = Defaults.systemLayers(of: suiteName, configuration: configuration, excluding: persistent.watchedStore)
+        let system = Defaults.systemLayers(
+            of: suiteName, configuration: configuration, excluding: persistent.watchedStore, root: registry.rootPath)
         self.managed = system.managed
         self.managedFailure = system.managedFailure
+        self.managedDropIns = system.managedDropIns
         let schema = ApplicableSchema(
             suiteName: suiteName, configuration: configuration, configured: configuration.schema, rootPath: registry.rootPath)
         self.schema = schema
@@ -231,7 +248,7 @@ final class SearchList: Sendable {
         _ key: String, declared: PreferenceSchema.Entry, failed: (any Error) throws -> Void
     ) rethrows -> PreferenceValue? {
         if schema.forReading?.entry(named: key) != nil { return try resolvedSearch(key, failed: failed) }
-        guard managed.isEmpty, !hasArguments.load(ordering: .acquiring) else {
+        guard managed.isEmpty, managedDropIns.isEmpty, !hasArguments.load(ordering: .acquiring) else {
             return try searchChecked(key, declared: declared, schemaDefault: true, failed: failed)
         }
         let found = try resolvedSearch(key, failed: failed)
@@ -316,12 +333,15 @@ final class SearchList: Sendable {
         return nil
     }
 
-    /// The value of `key` in the managed domain (the first of its files that holds it), or nil.
+    /// The value of `key` in the managed domain (the first of its files that holds it, then of its
+    /// drop-in folders), or nil.
     func managedValue(_ key: String, failed: (any Error) throws -> Void) rethrows -> PreferenceValue? {
         for store in managed {
             if let value = try storedValue(key, in: store, isReadOnly: true, failed: failed) { return value }
         }
-        return nil
+        guard !managedDropIns.isEmpty else { return nil }
+        let schema = schema.forReading
+        return managedDropIns.lazy.compactMap { $0.reading(schema: schema).settings[key]?.value }.first
     }
 
     /// The value of `key` in `store` alone (the persistent domain's own value): an undecodable row is

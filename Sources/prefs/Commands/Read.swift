@@ -50,7 +50,13 @@ enum Read: Command {
             // there) is named in a warning, by the store's own report.
             let app = try? context.existingDefaults(domain)
             _ = try? app?.value(forKey: key)
-            if app?.objectIsForced(forKey: key) == true {
+            if let app, app.objectIsForced(forKey: key), let file = app.explain(key).forcedBy,
+                !file.hasSuffix("." + Location.fileExtension)
+            {
+                context.console.warn(
+                    "the managed drop-in file '\(Output.escapingControlCharacters(file))' forces key '\(key)' of domain '\(domain)': the app reads its value instead (prefs explain \(domain) \(key))",
+                    json: context.json)
+            } else if app?.objectIsForced(forKey: key) == true {
                 context.console.warn(
                     "the managed domain forces key '\(key)' of domain '\(domain)': the app reads its value instead (prefs --managed read \(domain) \(key))",
                     json: context.json)

@@ -24,6 +24,8 @@ extension Context {
     func valueInForce(of key: String, in domain: String) throws -> ValueInForce? {
         let why = try appStore(domain).explain(key)
         guard let value = why.value, let winner = why.winner else { return nil }
-        return ValueInForce(value: value, layer: winner, origin: why.layers.first { $0.layer == winner }?.origin)
+        // NB: a layer may appear twice (its databases, then its drop-in folders): the one holding the value won.
+        let won = why.layers.first { $0.layer == winner && $0.answer == .value(value) } ?? why.layers.first { $0.layer == winner }
+        return ValueInForce(value: value, layer: winner, origin: won?.origin)
     }
 }
