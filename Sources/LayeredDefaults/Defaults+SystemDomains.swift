@@ -18,41 +18,50 @@ extension Defaults {
     )
         -> SystemLayers
     {
+        // NB: a system directory without `layered-defaults` (the common case: /etc/xdg) holds no layer:
+        // one `lstat` for it, instead of one for each of the four places below.
+        let directories = configuration.systemDirectoryPaths.filter {
+            DomainFiles.mayHoldEntries($0 + "/" + Location.systemSubdirectory)
+        }
+        guard !directories.isEmpty else { return SystemLayers() }
         let managed = existingStores(
-            of: suiteName, under: Location.managedSubdirectory, configuration: configuration, excluding: persistent)
+            of: suiteName, under: Location.managedSubdirectory, in: directories, configuration: configuration,
+            excluding: persistent)
         let system = existingStores(
-            of: suiteName, under: Location.systemSubdirectory, configuration: configuration, excluding: persistent)
+            of: suiteName, under: Location.systemSubdirectory, in: directories, configuration: configuration,
+            excluding: persistent)
         return SystemLayers(
             managed: managed.stores, system: system.stores, managedFailure: managed.failure,
             managedFailures: managed.failures, systemFailures: system.failures,
-            managedDropIns: managedDropIns(of: suiteName, configuration: configuration, root: root),
+            managedDropIns: managedDropIns(of: suiteName, in: directories, configuration: configuration, root: root),
             systemDropIns: DropInFolder.existing(
-                of: suiteName, under: Location.systemSubdirectory, in: configuration.systemDirectoryPaths,
-                report: configuration.errorHandler))
+                of: suiteName, under: Location.systemSubdirectory, in: directories, report: configuration.errorHandler))
     }
 
     /// The managed drop-in folders of `suiteName` under the configuration's system directories that exist
     /// now (see <doc:DropIns>): their keys are forced. None for a domain at `root` (a path without a
     /// trailing slash) that is itself a managed directory (`prefs --managed`): its databases come before
     /// the drop-ins, so they force nothing of it.
-    static func managedDropIns(of suiteName: String, configuration: Configuration, root: String?) -> [DropInFolder] {
+    static func managedDropIns(
+        of suiteName: String, in directories: [String], configuration: Configuration, root: String?
+    ) -> [DropInFolder] {
         if let root, configuration.systemDirectoryPaths.contains(where: { root == $0 + "/" + Location.managedSubdirectory }) {
             return []
         }
         return DropInFolder.existing(
-            of: suiteName, under: Location.managedSubdirectory, in: configuration.systemDirectoryPaths,
-            report: configuration.errorHandler)
+            of: suiteName, under: Location.managedSubdirectory, in: directories, report: configuration.errorHandler)
     }
 
     /// The managed and system stores of a suite, and the files of each that could not be opened.
     struct SystemLayers {
-        let managed: [DomainStore], system: [DomainStore]
+        var managed: [DomainStore] = [], system: [DomainStore] = []
         /// The error of the first managed file that cannot be opened: every write then fails.
-        let managedFailure: DefaultsError?
+        var managedFailure: DefaultsError? = nil
         /// The files that could not be opened, with their errors: left out of the search, named by an explanation.
-        let managedFailures: [(path: String, error: DefaultsError)], systemFailures: [(path: String, error: DefaultsError)]
+        var managedFailures: [(path: String, error: DefaultsError)] = [],
+            systemFailures: [(path: String, error: DefaultsError)] = []
         /// The drop-in folders of each layer that exist (usually none).
-        let managedDropIns: [DropInFolder], systemDropIns: [DropInFolder]
+        var managedDropIns: [DropInFolder] = [], systemDropIns: [DropInFolder] = []
     }
 
     /// The managed stores of `suiteName` (see ``systemLayers(of:configuration:excluding:root:)``), and the
@@ -61,7 +70,8 @@ extension Defaults {
         of suiteName: String, configuration: Configuration, excluding persistent: DomainStore?
     ) -> (stores: [DomainStore], failure: DefaultsError?) {
         let layer = existingStores(
-            of: suiteName, under: Location.managedSubdirectory, configuration: configuration, excluding: persistent)
+            of: suiteName, under: Location.managedSubdirectory, in: configuration.systemDirectoryPaths,
+            configuration: configuration, excluding: persistent)
         return (layer.stores, layer.failure)
     }
 
@@ -84,12 +94,13 @@ extension Defaults {
     /// the error of the first that cannot be opened, or whose existence cannot be known (each such error
     /// also sent to the error handler).
     private static func existingStores(
-        of suiteName: String, under subdirectory: String, configuration: Configuration, excluding persistent: DomainStore?
+        of suiteName: String, under subdirectory: String, in directories: [String], configuration: Configuration,
+        excluding persistent: DomainStore?
     ) -> (stores: [DomainStore], failure: DefaultsError?, failures: [(path: String, error: DefaultsError)]) {
         var failures: [(path: String, error: DefaultsError)] = []
         // Absent layers are the common case and must cost next to nothing at open: one `lstat` each,
         // paths joined as strings, no registry, no URL.
-        let stores = configuration.systemDirectoryPaths.compactMap { directory -> DomainStore? in
+        let stores = directories.compactMap { directory -> DomainStore? in
             let root = directory + "/" + subdirectory
             let file = StoreRegistry.path(of: suiteName, inDirectory: root)
             do {

@@ -130,7 +130,9 @@ extension Defaults {
             configured: configuration.schema.flatMap { $0.suiteName == name ? $0 : nil }, rootPath: rootPath)
         return try rules(
             forcedBy: managedLayer(of: name, configuration: configuration, excluding: store),
-            dropIns: managedDropIns(of: name, configuration: configuration, root: rootPath), schema: schema.forWriting)
+            dropIns: managedDropIns(
+                of: name, in: configuration.systemDirectoryPaths, configuration: configuration, root: rootPath),
+            schema: schema.forWriting)
     }
 
     /// The rules of a domain whose managed layer is `managed` (its stores, and the failure of one that

@@ -100,6 +100,15 @@ package enum DomainFiles {
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
+    /// False when nothing is at `path` nor can be (no entry, or a component that is not a directory): one
+    /// `lstat`. True otherwise, also when it cannot be known (the entries under it are then looked at, and
+    /// their errors reported, as ``entryExists(_:in:)`` reports them).
+    static func mayHoldEntries(_ path: String) -> Bool {
+        var status = stat()
+        if lstat(path, &status) == 0 { return true }
+        return errno != ENOENT && errno != ENOTDIR
+    }
+
     /// Whether the system directory `base` holds the entry at `path` (a layer's file, a schema file, in a
     /// directory of ours inside it): the one rule of the store's system layers and of every schema lookup.
     ///
