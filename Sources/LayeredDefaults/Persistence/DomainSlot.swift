@@ -131,9 +131,14 @@ final class DomainSlot: Sendable {
         }
         let (values, migrations) = try scratch.reading { table in (try table.allValues().values, try table.migrationNames()) }
         guard !values.isEmpty || !migrations.isEmpty, registry != nil else { return result }
+        // The history the body recorded (or a restore brought) comes along as it is, and covers the keys
+        // the replay writes: they are not recorded again. (One look at the scratch's tables, at a domain's
+        // first commit only.)
+        let history = try scratch.reading { try $0.allHistory() }
         let store = try madeStore()
         return try store.writeTransaction(key: key, rules: rules, committed: committed) { transaction in
             guard try transaction.isEmpty else { return try body(&transaction) }
+            if !history.isEmpty { try transaction.adoptHistory(history, covering: values.keys) }
             for (key, value) in values.sorted(by: { $0.key < $1.key }) { try transaction.write(value, forKey: key) }
             if !migrations.isEmpty { try transaction.replaceMigrationRecords(with: migrations) }
             return result

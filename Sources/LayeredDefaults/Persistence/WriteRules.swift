@@ -12,6 +12,10 @@ struct WriteRules {
     let forcedKeys: Set<String>
     /// The schema that applies to the domain (``ApplicableSchema``), if one.
     let schema: PreferenceSchema?
+    /// The domain's history policy (``Defaults/Configuration/history``), if it keeps history: each change
+    /// of a row then records the key's previous value in the same transaction. Nil costs a write nothing
+    /// but this check.
+    let history: Defaults.History?
 
     /// Refuses `value` for `key` of `suite` when the rules do not allow it: a forced key; a key the
     /// schema does not declare (unless it allows undeclared keys); a value its entry does not accept, or,

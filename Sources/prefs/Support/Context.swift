@@ -141,9 +141,14 @@ struct Context: Sendable {
                 schema: rule(of: domain), errorHandler: { warnings.record($0) }))
     }
 
-    /// The store of `domain` under the root, searching no other domain's file until it is read past.
+    /// The store of `domain` under the root, searching no other domain's file until it is read past; when
+    /// the domain's file keeps history, its writes record with the standard bound, as its app's do.
     func store(_ domain: String) throws -> Defaults {
-        try Defaults(suiteName: domain, configuration: configuration(of: domain))
+        let defaults = try Defaults(suiteName: domain, configuration: configuration(of: domain))
+        guard try defaults.keepsHistory else { return defaults }
+        var configuration = configuration(of: domain)
+        configuration.history = .standard
+        return try Defaults(suiteName: domain, configuration: configuration)
     }
 
     /// The configuration of the stores of `domain`: under the root, no launch arguments, the warnings
