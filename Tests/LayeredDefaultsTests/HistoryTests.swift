@@ -143,7 +143,9 @@ import Testing
             #expect(try defaults.history(forKey: "b").map(\.previousValue) == [nil])
             #expect(try defaults.history(forKey: "c").map(\.previousValue) == ["x", nil])
             try defaults.replacePersistentValues([:])
-            #expect(try defaults.history(forKey: "a").map(\.previousValue) == [3, 1, nil], "emptying the domain is a change of each key")
+            #expect(
+                try defaults.history(forKey: "a").map(\.previousValue) == [3, 1, nil],
+                "emptying the domain is a change of each key")
         }
     }
 
@@ -270,5 +272,19 @@ import Testing
             }
             #expect(try defaults.persistentValue(forKey: "k") == "b")
         }
+    }
+
+    /// A domain in memory keeps history as a file does (the History article's sample runs in memory).
+    @Test func anInMemoryDomainKeepsHistory() throws {
+        var configuration = Defaults.Configuration(location: .inMemory, arguments: [], systemDirectories: [])
+        configuration.history = .init(maximumEntries: 20)
+        let defaults = try Defaults(suiteName: "history.memory", configuration: configuration)
+        try defaults.write("light", forKey: "theme")
+        try defaults.write("dark", forKey: "theme")
+        #expect(try defaults.history(forKey: "theme").map(\.previousValue) == ["light", nil])
+        #expect(try defaults.revert(forKey: "theme") == "light")
+        try defaults.erase(forKey: "theme")
+        #expect(try defaults.history(forKey: "theme").isEmpty)
+        #expect(try defaults.persistentValue(forKey: "theme") == nil)
     }
 }
