@@ -15,8 +15,9 @@ public struct DomainTransaction: ~Copyable {
     /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
     var removedAll = false
     /// The keys (stored forms) whose history this transaction recorded: a key changed several times in
-    /// one transaction is one change, which keeps the value it held before the transaction.
-    private var recordedKeys: Set<String> = []
+    /// one transaction is one change, which keeps the value it held before the transaction. Nil until the
+    /// first is recorded, so that a transaction of a domain without history makes and drops no set.
+    private var recordedKeys: Set<String>?
 
     /// What ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: the forced keys and the schema.
     let rules: WriteRules
@@ -87,7 +88,7 @@ public struct DomainTransaction: ~Copyable {
         of key: String, to newValue: PreferenceValue?, previous known: PreferenceValue?? = nil, under history: Defaults.History
     ) throws {
         let storedKey = StoredKey.form(of: key)
-        guard !recordedKeys.contains(storedKey) else { return }
+        guard recordedKeys?.contains(storedKey) != true else { return }
         let previous: PreferenceValue?
         if let known {
             previous = known
@@ -99,7 +100,7 @@ public struct DomainTransaction: ~Copyable {
             }
         }
         guard previous != newValue else { return }
-        recordedKeys.insert(storedKey)
+        markRecorded(CollectionOfOne(storedKey))
         try recordingFailure { try table.recordHistory(of: key, previous: previous, bound: history) }
     }
 
@@ -114,7 +115,13 @@ public struct DomainTransaction: ~Copyable {
     /// - Throws: a storage error.
     mutating func forgetHistory(ofKey key: String) throws {
         try recordingFailure { try table.forgetHistory(ofKey: key) }
-        recordedKeys.insert(StoredKey.form(of: key))
+        markRecorded(CollectionOfOne(StoredKey.form(of: key)))
+    }
+
+    /// Adds `storedKeys` to ``recordedKeys``, making the set when it is the first.
+    private mutating func markRecorded(_ storedKeys: some Sequence<String>) {
+        if recordedKeys == nil { recordedKeys = [] }
+        recordedKeys?.formUnion(storedKeys)
     }
 
     /// Makes `rows` the domain's whole history (a restore brings the backup's).
@@ -126,7 +133,7 @@ public struct DomainTransaction: ~Copyable {
     /// finds it: its changes of `keys` are already in `rows`, and are not recorded again.
     mutating func adoptHistory(_ rows: [PreferencesTable.HistoryRow], covering keys: some Sequence<String>) throws {
         if !rows.isEmpty { try replaceHistory(with: rows) }
-        recordedKeys.formUnion(keys.lazy.map(StoredKey.form(of:)))
+        markRecorded(keys.lazy.map(StoredKey.form(of:)))
     }
 
     /// Moves the value of `oldKey` to `newKey` (replacing what `newKey` held); nothing when `oldKey` holds
@@ -177,7 +184,7 @@ public struct DomainTransaction: ~Copyable {
             let (stored, _) = try recordingFailure { try table.allValues() }
             for key in Set(stored.keys).union(values.keys).sorted() where !rules.forcedKeys.contains(key) {
                 try recordChange(of: key, to: values[key], previous: .some(stored[key]), under: history)
-                recordedKeys.insert(StoredKey.form(of: key))
+                markRecorded(CollectionOfOne(StoredKey.form(of: key)))
             }
         }
         let kept = try removeAll()
