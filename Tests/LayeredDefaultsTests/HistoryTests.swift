@@ -287,4 +287,23 @@ import Testing
         #expect(try defaults.history(forKey: "theme").isEmpty)
         #expect(try defaults.persistentValue(forKey: "theme") == nil)
     }
+
+    /// History holds values, and no error quotes one: an entry that does not read is reported by its key
+    /// and type, a missing step by the key.
+    @Test func errorsNameNoValueOfTheHistory() throws {
+        try withTemporaryRoot { root in
+            let defaults = try defaults(root)
+            try defaults.write("secret-one", forKey: "token")
+            try defaults.write("secret-two", forKey: "token")
+            let store = try #require(try defaults.persistent.store())
+            try store.reading { try $0.connection.execute("UPDATE history SET type = 'integer' WHERE key = 'token'") }
+            #expect(throws: DefaultsError.undecodableValue(suite: Self.suite, key: "token", type: "integer")) {
+                try defaults.history(forKey: "token")
+            }
+            var message = ""
+            do { try defaults.revert(forKey: "token", to: .step(9)) } catch { message = "\(error)" }
+            #expect(!message.isEmpty && !message.contains("secret"))
+            #expect(!"\(DefaultsError.noHistoryEntry(suite: Self.suite, key: "token"))".contains("secret"))
+        }
+    }
 }
