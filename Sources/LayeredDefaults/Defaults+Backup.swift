@@ -89,13 +89,11 @@ extension Defaults {
         try SuiteName.validate(suiteName)
         let registry = configuration.storeRegistry()
         guard registry.root != nil else { throw DefaultsError.noSuchDomain(suite: suiteName) }
-        let domain = DomainSlot(name: suiteName, registry: registry)
+        let domain = DomainSlot(name: suiteName, registry: registry, history: configuration.history)
         let existing = try domain.store()
         let content = try DomainBackup.contents(
             of: backup, suite: suiteName, live: existing, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
-        let rules = try writeRules(
-            of: suiteName, excluding: existing, root: registry.root, configuration: configuration,
-            history: configuration.history)
+        let rules = try writeRules(of: suiteName, excluding: existing, root: registry.root, configuration: configuration)
         let kept = try domain.writeTransaction(rules: rules) { domain in
             // The backup's history first: the restore's own changes, when `configuration` keeps history,
             // are recorded on top of it.

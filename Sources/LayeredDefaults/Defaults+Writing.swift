@@ -107,13 +107,12 @@ extension Defaults {
             domain === persistent
             ? WriteRules(
                 forcedKeys: try Self.forcedKeys(of: (searchList.managed, searchList.managedFailure)),
-                schema: searchList.schema.forWriting, history: configuration.history)
+                schema: searchList.schema.forWriting)
             : try Self.writeRules(
-                of: domain.name, excluding: try domain.store(), root: registry.root, configuration: configuration,
-                history: nil)
+                of: domain.name, excluding: try domain.store(), root: registry.root, configuration: configuration)
         // NB: a change that keeps history writes several statements, which must commit together.
         return try domain.writeTransaction(
-            key: key, rules: rules, committed: committed, asOneStatement: asOneStatement && rules.history == nil, body)
+            key: key, rules: rules, committed: committed, asOneStatement: asOneStatement && domain.history == nil, body)
     }
 
     /// The rules of a write to the domain `name` at `root` (nil in memory) that is not the persistent
@@ -124,11 +123,8 @@ extension Defaults {
     /// NB: fails closed: when a managed file exists but cannot be read, no key of it can be known to be
     /// free, so every write to that domain fails with that file's error. The forced keys are read
     /// before the transaction begins, so that no store's lock is taken while this one is held.
-    /// `history` is the domain's history policy: `configuration`'s own for a restore of its suite, none
-    /// for another instance's domain.
     static func writeRules(
-        of name: String, excluding store: DomainStore?, root: URL?, configuration: Configuration,
-        history: History?
+        of name: String, excluding store: DomainStore?, root: URL?, configuration: Configuration
     ) throws -> WriteRules {
         let schema = ApplicableSchema(
             suiteName: name, configuration: configuration,
@@ -136,6 +132,6 @@ extension Defaults {
             rootPath: root.map { StoreRegistry.withoutTrailingSlash($0.path) })
         return WriteRules(
             forcedKeys: try forcedKeys(of: managedLayer(of: name, configuration: configuration, excluding: store)),
-            schema: schema.forWriting, history: history)
+            schema: schema.forWriting)
     }
 }

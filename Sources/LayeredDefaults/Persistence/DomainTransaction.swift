@@ -14,17 +14,29 @@ public struct DomainTransaction: ~Copyable {
     var changes: [(key: String, value: PreferenceValue?)] = []
     /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
     var removedAll = false
-    /// The keys (stored forms) whose history this transaction recorded: a key changed several times in
-    /// one transaction is one change, which keeps the value it held before the transaction. Nil until the
-    /// first is recorded, so that a transaction of a domain without history makes and drops no set.
-    private var recordedKeys: Set<String>?
+    /// What this transaction records of its changes, for a domain that keeps history (nil otherwise).
+    ///
+    /// NB: one reference, so that a transaction of a domain without history carries one nil word more
+    /// and nothing else, and recording is not a mutating call.
+    private let recorded: RecordedKeys?
+
+    /// The bound a transaction's changes are recorded under, and the keys (stored forms) it recorded: a
+    /// key changed several times in one transaction is one change, which keeps the value it held before
+    /// the transaction.
+    private final class RecordedKeys {
+        let bound: Defaults.History
+        var keys: Set<String> = []
+
+        init(bound: Defaults.History) { self.bound = bound }
+    }
 
     /// What ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: the forced keys and the schema.
     let rules: WriteRules
 
-    init(table: PreferencesTable, rules: WriteRules) {
+    init(table: PreferencesTable, rules: WriteRules, history: Defaults.History?) {
         self.table = table
         self.rules = rules
+        recorded = history.map(RecordedKeys.init(bound:))
     }
 
     /// The name of the domain.
@@ -73,7 +85,7 @@ public struct DomainTransaction: ~Copyable {
         // Every change of a row by any API comes here or to `removeAll`, so these checks cover them all.
         try rules.check(value, forKey: key, declared: declared, suite: suiteName)
         try value?.checkStorable(suite: suiteName, key: key)
-        if let history = rules.history { try recordChange(of: key, to: value, under: history) }
+        if recorded != nil { try recordChange(of: key, to: value) }
         try recordingFailure { try table.set(value, forKey: key) }
         changes.append((key, value))
     }
@@ -84,11 +96,11 @@ public struct DomainTransaction: ~Copyable {
     ///
     /// NB: a previous row that does not decode is not recorded (there is no value to keep), and does not
     /// keep the write from replacing it.
-    private mutating func recordChange(
-        of key: String, to newValue: PreferenceValue?, previous known: PreferenceValue?? = nil, under history: Defaults.History
-    ) throws {
+    @inline(never)
+    private func recordChange(of key: String, to newValue: PreferenceValue?, previous known: PreferenceValue?? = nil) throws {
+        guard let recorded else { return }
         let storedKey = StoredKey.form(of: key)
-        guard recordedKeys?.contains(storedKey) != true else { return }
+        guard !recorded.keys.contains(storedKey) else { return }
         let previous: PreferenceValue?
         if let known {
             previous = known
@@ -100,8 +112,8 @@ public struct DomainTransaction: ~Copyable {
             }
         }
         guard previous != newValue else { return }
-        markRecorded(CollectionOfOne(storedKey))
-        try recordingFailure { try table.recordHistory(of: key, previous: previous, bound: history) }
+        recorded.keys.insert(storedKey)
+        try recordingFailure { try table.recordHistory(of: key, previous: previous, bound: recorded.bound) }
     }
 
     /// The entries of `key`'s history as this transaction sees them, the latest first.
@@ -118,10 +130,9 @@ public struct DomainTransaction: ~Copyable {
         markRecorded(CollectionOfOne(StoredKey.form(of: key)))
     }
 
-    /// Adds `storedKeys` to ``recordedKeys``, making the set when it is the first.
-    private mutating func markRecorded(_ storedKeys: some Sequence<String>) {
-        if recordedKeys == nil { recordedKeys = [] }
-        recordedKeys?.formUnion(storedKeys)
+    /// Adds `storedKeys` to ``recorded``, when the domain keeps history.
+    private func markRecorded(_ storedKeys: some Sequence<String>) {
+        recorded?.keys.formUnion(storedKeys)
     }
 
     /// Makes `rows` the domain's whole history (a restore brings the backup's).
@@ -178,12 +189,12 @@ public struct DomainTransaction: ~Copyable {
                 try rules.check(values[key], forKey: key, declared: nil, suite: suiteName)
             }
         }
-        if let history = rules.history {
+        if recorded != nil {
             // Each key's change is from what it holds to what `values` gives it: a key given its own value
             // again is no change (the removal below records nothing then).
             let (stored, _) = try recordingFailure { try table.allValues() }
             for key in Set(stored.keys).union(values.keys).sorted() where !rules.forcedKeys.contains(key) {
-                try recordChange(of: key, to: values[key], previous: .some(stored[key]), under: history)
+                try recordChange(of: key, to: values[key], previous: .some(stored[key]))
                 markRecorded(CollectionOfOne(StoredKey.form(of: key)))
             }
         }
@@ -209,10 +220,10 @@ public struct DomainTransaction: ~Copyable {
     /// - Throws: a storage error.
     @discardableResult
     public mutating func removeAll() throws -> [String] {
-        if let history = rules.history {
+        if recorded != nil {
             let (stored, _) = try recordingFailure { try table.allValues() }
             for (key, value) in stored where !rules.forcedKeys.contains(key) {
-                try recordChange(of: key, to: nil, previous: .some(value), under: history)
+                try recordChange(of: key, to: nil, previous: .some(value))
             }
         }
         guard !rules.forcedKeys.isEmpty else {

@@ -2,7 +2,7 @@
 /// the one place every door passes (typed and untyped writes, transactions, `update`, import, restore,
 /// `prefs`): the keys its managed domain forces, and its schema.
 ///
-/// Nothing defaults to "no rules": ``DomainStore/writeTransaction(key:rules:committed:asOneStatement:_:)``
+/// Nothing defaults to "no rules": ``DomainStore/writeTransaction(key:rules:history:committed:asOneStatement:_:)``
 /// and ``DomainTransaction`` take them without a default, and both fields must be given, so a write path
 /// that forgets the domain's rules does not compile (``Defaults/writing(in:key:asOneStatement:committed:_:)``
 /// and ``Defaults/writeRules(of:excluding:root:configuration:)`` build them).
@@ -12,10 +12,6 @@ struct WriteRules {
     let forcedKeys: Set<String>
     /// The schema that applies to the domain (``ApplicableSchema``), if one.
     let schema: PreferenceSchema?
-    /// The domain's history policy (``Defaults/Configuration/history``), if it keeps history: each change
-    /// of a row then records the key's previous value in the same transaction. Nil costs a write nothing
-    /// but this check.
-    let history: Defaults.History?
 
     /// Refuses `value` for `key` of `suite` when the rules do not allow it: a forced key; a key the
     /// schema does not declare (unless it allows undeclared keys); a value its entry does not accept, or,
