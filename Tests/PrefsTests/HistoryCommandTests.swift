@@ -73,6 +73,25 @@ import Testing
             #expect(noStep.errorLines == ["prefs: \(PrefsError.domainWording(of: .noHistoryEntry(suite: "app", key: "size")))"])
             #expect(root.prefs("revert", "app", "size", "--to", "yesterday").status == .usage)
             #expect(root.prefs("revert", "nowhere", "size").status == .notFound)
+            #expect(root.prefs("history", "nowhere").status == .notFound)
+        }
+    }
+
+    /// A revert through prefs obeys the domain's installed schema: a value it no longer accepts is a usage
+    /// error, and nothing changes.
+    @Test func revertObeysTheSchema() throws {
+        try withTestRoot { root in
+            let app = try app(root)
+            try app.write(50, forKey: "size")
+            try app.write(5, forKey: "size")
+            let schema = try PreferenceSchema(
+                suiteName: "app", version: 1,
+                entries: [.init(name: "size", type: .integer, defaultValue: 4, summary: "Size", accepted: .integers(1...10))])
+            try Defaults.installSchema(schema, location: .directory(root.url))
+            let refused = root.prefs("revert", "app", "size")
+            #expect(refused.status == .usage)
+            #expect(try app.persistentValue(forKey: "size") == 5)
+            #expect(try app.history(forKey: "size").count == 2)
         }
     }
 

@@ -13,8 +13,9 @@ enum Revert: Command {
             8601) to the value it held at that time (the time of a change as printed, in whole seconds, is
             before it). A revert is a write like any other: the domain's rules (the schema, forced keys)
             apply, and it enters the history. Prints nothing.
-            Exit status: 0; 1 when the domain or the key does not exist; 2 when the history holds no such
-            step, or --to is neither a step nor a time; 3 when the store cannot be written or refuses the value.
+            Exit status: 0; 1 when the domain does not exist; 2 when the key's history holds no such step (or
+            no entry), --to is neither a step nor a time, or the domain's schema refuses the value; 3 when the
+            store cannot be written or the managed domain forces the key (nothing is changed then).
             """)
 
     static func run(_ invocation: Invocation, in context: Context) throws {
