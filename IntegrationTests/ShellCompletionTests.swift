@@ -8,7 +8,7 @@ import Testing
 /// shell that is not installed skips its test (`.needs`).
 @Suite struct ShellCompletionTests {
     /// The verbs that start with `re`.
-    static let verbs = ["read", "read-type", "rename", "repair", "reset", "restore"]
+    static let verbs = ["read", "read-type", "rename", "repair", "reset", "restore", "revert"]
 
     /// Runs `script` with `shell` and `arguments` before `-c`, the built `prefs` first on the `PATH`,
     /// and `HOME` (where a shell keeps its files) and the domains in `root`.

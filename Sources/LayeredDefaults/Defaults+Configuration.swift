@@ -54,6 +54,10 @@ extension Defaults {
         /// the schema installed for the domain applies, when there is one (``Defaults/installedSchema(suiteName:location:systemDirectories:)``),
         /// read when first needed and looked at again at each write.
         public var schema: PreferenceSchema?
+        /// Whether the instance's own domain keeps a history of its keys' changes, and its bound (see
+        /// ``Defaults/History``, ``Defaults/history(forKey:)``). The default is nil: no history is kept, and
+        /// a domain no writer keeps history for stores none.
+        public var history: History?
         /// Whether a first commit makes the root directory (and its parents) when missing; false for a
         /// root that belongs to someone else, made and removed by them (the testing library's temporary
         /// roots): a store kept past its removal then makes nothing again, its first write fails.

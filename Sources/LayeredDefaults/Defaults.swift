@@ -70,7 +70,7 @@ public final class Defaults: Sendable {
         }
         let registry = configuration.storeRegistry()
         // NB: looked for now, so that a file that cannot be opened fails the opening; nothing is created.
-        let persistent = DomainSlot(name: suiteName, registry: registry)
+        let persistent = DomainSlot(name: suiteName, registry: registry, history: configuration.history)
         _ = try persistent.store()
         let suites = try configuration.suites.map { name in
             let suite = DomainSlot(name: name, registry: registry)

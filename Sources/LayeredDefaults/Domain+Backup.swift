@@ -44,12 +44,14 @@ extension Defaults.Domain {
     /// ``backup(to:replacing:)``, or a domain's file with nothing pending in a
     /// `-wal`), every row reading back exactly, else it is refused and nothing changes. Other processes
     /// then see the old content or the restored one, never a mix; their cached values and observers follow
-    /// as they see any commit, this process's at once. Every key, and the record of migrations run, becomes
-    /// the backup's, through the one write path and the rules of a write by a store of the domain:
+    /// as they see any commit, this process's at once. Every key, the record of migrations run, and the
+    /// history of the keys' changes (none when the backup keeps none) become the backup's, through the one
+    /// write path and the rules of a write by a store of the domain:
     /// a key the managed domain forces keeps its row (as in ``Defaults/replacePersistentValues(_:forName:)``), and
     /// a value or key the domain's schema (`schema`, else the installed one) refuses
     /// refuses the backup. A restore reads rows, never definitions: a backup whose layout is not exactly
-    /// the store's (a generated or extra column, a view, a trigger, an index, another table) is refused,
+    /// the store's, with or without the history table (a generated or extra column, a view, a trigger, an
+    /// index, another table) is refused,
     /// and its rows may stand for no more bytes than the file holds; its page size does not come along.
     /// The domain is created when it does not exist, once the backup is known to be accepted: a refused
     /// one creates nothing. The backup file is not modified.
@@ -83,12 +85,15 @@ extension Defaults.Domain {
         configuration.schema = schema
         let registry = configuration.storeRegistry()
         guard registry.root != nil else { throw DefaultsError.noSuchDomain(suite: name) }
-        let domain = DomainSlot(name: name, registry: registry)
+        let domain = DomainSlot(name: name, registry: registry, history: configuration.history)
         let existing = try domain.store()
         let content = try DomainBackup.contents(
             of: backup, suite: name, live: existing, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)
         let rules = try Defaults.writeRules(of: name, excluding: existing, root: registry.root, configuration: configuration)
         let kept = try domain.writeTransaction(rules: rules) { domain in
+            // The backup's history first: the restore's own changes, when `configuration` keeps history,
+            // are recorded on top of it.
+            try domain.replaceHistory(with: content.history)
             let kept = try domain.replaceAll(with: content.values)
             try domain.replaceMigrationRecords(with: content.migrations)
             return kept

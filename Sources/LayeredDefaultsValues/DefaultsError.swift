@@ -111,6 +111,9 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     case backupDestinationInUse(path: String)
     /// The domain has no file (nothing to back up). Nothing was created.
     case noSuchDomain(suite: String)
+    /// The key's history holds no entry at the point asked for (a step past its oldest entry, or no entry
+    /// at all): there is nothing to revert to. Nothing was changed.
+    case noHistoryEntry(suite: String, key: String)
 
     /// The domain's schema (or, for a key it leaves to the app, the typed key's own declaration) does not
     /// accept the value: not of the key's type, not holding its content, out of its range, too long, not
@@ -207,6 +210,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot back up to '\(path)': it is a database with a -wal, -shm or -journal file beside it, or such a file of one, and replacing it would mix the backup with that database's log; nothing was written: choose another path"
         case .noSuchDomain(let suite):
             "The domain '\(suite)' does not exist (it has no file); nothing was created"
+        case .noHistoryEntry(let suite, let key):
+            "The history of key '\(key)' in suite '\(suite)' holds no such entry; nothing was changed: list it with `prefs history \(suite) \(key)` (Defaults.history(forKey:))"
         case .valueNotAccepted(let suite, let key, let accepts):
             "Cannot store the value for key '\(key)' in suite '\(suite)': the key accepts \(accepts); nothing was changed"
         case .undeclaredKey(let suite, let key, let nearest):

@@ -15,7 +15,8 @@ import Testing
 
     @Test func verbs() throws {
         try withTestRoot { root throws in
-            #expect(offered(["prefs", "re"], in: root) == ["read", "read-type", "rename", "repair", "reset", "restore"])
+            #expect(
+                offered(["prefs", "re"], in: root) == ["read", "read-type", "rename", "repair", "reset", "restore", "revert"])
             #expect(offered(["prefs", "--json", "ex"], in: root) == ["exists", "export", "explain"])
             #expect(offered(["prefs", "help", "co"], in: root) == ["completions"])
             #expect(offered(["prefs", ""], in: root).count == Prefs.commands.count + 2, "every verb, monitor and help")

@@ -60,6 +60,9 @@ struct BenchCase: Sendable {
             id: "observation", item: 12,
             title: "another process's write seen by an observer; an idle observing process's wake-ups",
             peers: CrossProcessObservation.peers, run: CrossProcessObservation.run),
+        BenchCase(
+            id: "history", item: 13, title: "durable write of an existing key, without and with the key's history kept",
+            peers: [.ours], run: HistoryCases.historyWrite),
     ]
 
     /// The cases `filter` selects: the one whose identifier it is, else those containing it; all without one.

@@ -19,17 +19,17 @@ final class OursPeer: Peer {
         let last = Lock<String?>(nil)
     }
 
-    /// Opens the domain `suite` in `directory`, with no launch arguments.
-    init(suite: String, directory: URL) throws {
+    /// Opens the domain `suite` in `directory`, with no launch arguments, keeping `history` (none by default).
+    init(suite: String, directory: URL, history: Defaults.History? = nil) throws {
         let errors = errors
-        defaults = try Defaults(
-            suiteName: suite,
-            configuration: .init(
-                location: .directory(directory), arguments: [],
-                errorHandler: { error in
-                    errors.count.add(1, ordering: .relaxed)
-                    errors.last.withLock { $0 = "\(error)" }
-                }))
+        var configuration = Defaults.Configuration(
+            location: .directory(directory), arguments: [],
+            errorHandler: { error in
+                errors.count.add(1, ordering: .relaxed)
+                errors.last.withLock { $0 = "\(error)" }
+            })
+        configuration.history = history
+        defaults = try Defaults(suiteName: suite, configuration: configuration)
     }
 
     /// Replaces the domain with the pairs of `workload`, in one transaction.

@@ -22,7 +22,8 @@ import LayeredDefaults
 /// `write-observed` (`write-existing` while 100 observers watch other keys: ours only; their evaluations
 /// run on a thread of their own, which `--toggle-collect` leaves out: run without it, with
 /// `--collect-atstart=yes`, and subtract a run of 0 operations to count both threads),
-/// `write-new` (each followed by its removal), `batch` (`<count>` batches rewriting every key of the domain),
+/// `write-history` (`write-existing` in a domain that keeps history, `Defaults.History.standard`: ours only;
+/// its keys below their bound, so no entry is dropped), `write-new` (each followed by its removal), `batch` (`<count>` batches rewriting every key of the domain),
 /// `open` (the store opened, one key read, the store closed again: cold start without the process).
 /// Foundation is refused unless `HOME` is the sandbox's (see ``Sandbox``).
 ///
@@ -37,7 +38,7 @@ enum ProfileMode {
     static let operations = [
         "hot-read", "hot-read-short", "hot-read-reverse-domain", "missing", "missing-without-global-file", "registered",
         "read-after-write",
-        "write-existing", "write-observed", "write-new", "batch", "open",
+        "write-existing", "write-observed", "write-history", "write-new", "batch", "open",
     ]
 
     /// Runs `<operation> <peer> <keys> <count>`.
@@ -71,8 +72,17 @@ enum ProfileMode {
         let suite = "profile.\(kind.tag).\(getpid())"
         if operation == "open" { return try profileOpen(kind, suite: suite, in: sandbox, workload: workload, count: count) }
         let step = Step(operation)
-        let peer = try kind.open(
-            suite: suite, in: sandbox, workload: workload, asAnAppMeetsIt: operation == "missing" || operation == "registered")
+        let peer: any Peer
+        if operation == "write-history" {
+            guard kind == .ours else { throw PeerError.unsupported(kind, "keep history") }
+            let ours = try OursPeer(suite: suite, directory: sandbox.oursDirectory, history: .standard)
+            try ours.populate(workload)
+            peer = ours
+        } else {
+            peer = try kind.open(
+                suite: suite, in: sandbox, workload: workload, asAnAppMeetsIt: operation == "missing" || operation == "registered"
+            )
+        }
         if operation == "missing" || operation == "registered", !withoutGlobalFile, let ours = peer as? OursPeer {
             try ours.defaults.replacePersistentValues(["bench.global": true], forName: Defaults.globalDomain)
         }
@@ -189,7 +199,7 @@ enum ProfileMode {
                 "registered":
                 self = .read
             case "read-after-write": self = .readAfterWrite
-            case "write-existing", "write-observed": self = .write
+            case "write-existing", "write-observed", "write-history": self = .write
             case "write-new": self = .writeNew
             default: self = .batch
             }

@@ -57,14 +57,14 @@ enum DomainBackup {
         }
     }
 
-    /// The rows and migration records of the backup file `backup`, for the domain `suite` whose store is
-    /// `live` (nil when it has no file), read strictly: every row must read back exactly and be one a write may
-    /// store. The file is only read.
+    /// The rows, migration records and history of the backup file `backup`, for the domain `suite` whose
+    /// store is `live` (nil when it has no file), read strictly: every row must read back exactly and be one
+    /// a write may store. The file is only read.
     /// - Throws: ``DefaultsError/invalidBackup(path:reason:)``, ``DefaultsError/unsafePath(path:)``,
     ///   ``DefaultsError/hardLinked(path:)``, ``DefaultsError/permissionDenied(path:)``, or a storage error.
     static func contents(
         of backup: URL, suite: String, live: DomainStore?, busyTimeoutMilliseconds: Int32
-    ) throws -> (values: [String: PreferenceValue], migrations: [String]) {
+    ) throws -> (values: [String: PreferenceValue], migrations: [String], history: [PreferencesTable.HistoryRow]) {
         let source = backup.standardizedFileURL.path
         guard let status = try Location.status(ofEntry: source) else {
             throw DefaultsError.invalidBackup(path: source, reason: "there is no such file")
@@ -89,12 +89,15 @@ enum DomainBackup {
                     + "(schema version \(found); this one reads \(supported))")
         }
         defer { FileAdmission.close(refused: candidate.connection, path: source) }
-        let content: (values: [String: PreferenceValue], migrations: [String])
+        let content: (values: [String: PreferenceValue], migrations: [String], history: [PreferencesTable.HistoryRow])
         do {
             try TableLayout.verifyBackup(candidate.connection, path: source)
             let table = PreferencesTable(connection: candidate.connection, suite: suite)
+            // The values, and the history apart, may each stand for no more than the file holds.
+            let held = heldBytes(source, status: status)
             content = (
-                try table.exactValues(standingForAtMost: heldBytes(source, status: status)), try table.exactMigrationNames()
+                try table.exactValues(standingForAtMost: held), try table.exactMigrationNames(),
+                try table.exactHistory(standingForAtMost: held)
             )
         } catch let row as PreferencesTable.InexactRow {
             throw DefaultsError.invalidBackup(path: source, reason: row.reason)

@@ -6,7 +6,7 @@ import Synchronization
 /// listing or explaining: while there is none, the domain reads as empty, and each search looks whether
 /// another process made it since (one `lstat`), so its first commit is seen at once. A write to a domain
 /// without a file runs first on an empty domain in memory, under the same rules: a change they refuse,
-/// or one that leaves the domain empty, makes nothing (see ``writeTransaction(key:rules:committed:asOneStatement:_:)``).
+/// or one that leaves the domain empty, makes nothing (see ``writeTransaction(key:rules:history:committed:asOneStatement:_:)``).
 final class DomainSlot: Sendable {
     /// The domain's name.
     let name: String
@@ -17,6 +17,12 @@ final class DomainSlot: Sendable {
     }
     /// Where the domain lives; nil for a slot of a store given open.
     private let registry: StoreRegistry?
+    /// The history policy of the writes through this slot (``Defaults/Configuration/history`` of the
+    /// instance whose own domain it is, or of a restore), nil when they keep none.
+    ///
+    /// NB: here and not in ``WriteRules``: a field more in the rules made every write copy them at a cost
+    /// (about 100 instructions, callgrind), history or not.
+    let history: Defaults.History?
     /// True for the global domain: a file that cannot be opened is reported once and searched as an empty
     /// domain that refuses writes, rather than failing every search.
     private let substitutesFailure: Bool
@@ -35,13 +41,14 @@ final class DomainSlot: Sendable {
     /// Why the domain is searched as empty: its file could not be opened (see ``substitutesFailure``).
     var substitutedFailure: DefaultsError? { substituted.withLock { $0 } }
     /// The domains in memory that first commits are running their bodies on (see
-    /// ``writeTransaction(key:rules:committed:asOneStatement:_:)``): a read from inside such a body sees it.
+    /// ``writeTransaction(key:rules:history:committed:asOneStatement:_:)``): a read from inside such a body sees it.
     private let scratches = Lock<[DomainStore]>([])
 
     /// A slot of a store already open.
     init(_ store: DomainStore) {
         name = store.name
         registry = nil
+        history = nil
         substitutesFailure = false
         didChange = { _ in }
         _ = opened.storeIfNil(store)
@@ -49,11 +56,12 @@ final class DomainSlot: Sendable {
 
     /// A slot of the domain `name` in `registry`; nothing is opened until ``store()`` is asked.
     init(
-        name: String, registry: StoreRegistry, substitutesFailure: Bool = false,
+        name: String, registry: StoreRegistry, substitutesFailure: Bool = false, history: Defaults.History? = nil,
         didChange: @escaping @Sendable (DefaultsError?) -> Void = { _ in }
     ) {
         self.name = name
         self.registry = registry
+        self.history = history
         self.substitutesFailure = substitutesFailure
         self.didChange = didChange
     }
@@ -107,7 +115,7 @@ final class DomainSlot: Sendable {
         return store
     }
 
-    /// Runs `body` in one write transaction on the domain (see ``DomainStore/writeTransaction(key:rules:committed:asOneStatement:_:)``),
+    /// Runs `body` in one write transaction on the domain (see ``DomainStore/writeTransaction(key:rules:history:committed:asOneStatement:_:)``),
     /// making its file first when it has none and the body leaves something in it.
     ///
     /// Without a file, `body` runs on an empty domain in memory under `rules`: what it throws is thrown
@@ -120,20 +128,27 @@ final class DomainSlot: Sendable {
         asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         if let store = try store() {
-            return try store.writeTransaction(key: key, rules: rules, committed: committed, asOneStatement: asOneStatement, body)
+            return try store.writeTransaction(
+                key: key, rules: rules, history: history, committed: committed, asOneStatement: asOneStatement, body)
         }
         let scratch = DomainStore.inMemory(name: name)
         scratches.withLock { $0.append(scratch) }
         let result: T
         do {
             defer { scratches.withLock { $0.removeAll { $0 === scratch } } }
-            result = try scratch.writeTransaction(key: key, rules: rules, asOneStatement: asOneStatement, body)
+            result = try scratch.writeTransaction(
+                key: key, rules: rules, history: history, asOneStatement: asOneStatement, body)
         }
         let (values, migrations) = try scratch.reading { table in (try table.allValues().values, try table.migrationNames()) }
         guard !values.isEmpty || !migrations.isEmpty, registry != nil else { return result }
+        // The history the body recorded (or a restore brought) comes along as it is, and covers the keys
+        // the replay writes: they are not recorded again. (One look at the scratch's tables, at a domain's
+        // first commit only.)
+        let entries = try scratch.reading { try $0.allHistory() }
         let store = try madeStore()
-        return try store.writeTransaction(key: key, rules: rules, committed: committed) { transaction in
+        return try store.writeTransaction(key: key, rules: rules, history: history, committed: committed) { transaction in
             guard try transaction.isEmpty else { return try body(&transaction) }
+            if !entries.isEmpty { try transaction.adoptHistory(entries, covering: values.keys) }
             for (key, value) in values.sorted(by: { $0.key < $1.key }) { try transaction.write(value, forKey: key) }
             if !migrations.isEmpty { try transaction.replaceMigrationRecords(with: migrations) }
             return result

@@ -22,6 +22,7 @@ extension DomainStore {
     /// - Parameters:
     ///   - key: the key the transaction is about, if one, for error messages.
     ///   - rules: what the body's writes obey (the forced keys, whose rows it does not remove, and the schema).
+    ///   - history: the history policy the body's changes are recorded under, nil when none is kept.
     ///   - committed: called once the transaction has committed, the store's lock still held, with what the
     ///     commit did to the store's fingerprint.
     ///   - asOneStatement: the body makes at most one statement that writes (a single key's value), which
@@ -31,7 +32,7 @@ extension DomainStore {
     ///     ours not the only one, and the view is only revalidated.
     @discardableResult
     func writeTransaction<T>(
-        key: String? = nil, rules: WriteRules, committed: (Commit) -> Void = { _ in },
+        key: String? = nil, rules: WriteRules, history: Defaults.History?, committed: (Commit) -> Void = { _ in },
         asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         if let unavailable {
@@ -46,7 +47,7 @@ extension DomainStore {
             } catch {
                 throw failure(error, key: key)
             }
-            var transaction = DomainTransaction(table: table, rules: rules)
+            var transaction = DomainTransaction(table: table, rules: rules, history: history)
             let before: (generation: Int, fingerprint: ChangeSignal.Fingerprint)
             let result: T
             let wroteLog: Bool

@@ -14,13 +14,29 @@ public struct DomainTransaction: ~Copyable {
     var changes: [(key: String, value: PreferenceValue?)] = []
     /// True when ``removeAll()`` ran: the in-memory view must forget every key not in `changes`.
     var removedAll = false
+    /// What this transaction records of its changes, for a domain that keeps history (nil otherwise).
+    ///
+    /// NB: one reference, so that a transaction of a domain without history carries one nil word more
+    /// and nothing else, and recording is not a mutating call.
+    private let recorded: RecordedKeys?
+
+    /// The bound a transaction's changes are recorded under, and the keys (stored forms) it recorded: a
+    /// key changed several times in one transaction is one change, which keeps the value it held before
+    /// the transaction.
+    private final class RecordedKeys {
+        let bound: Defaults.History
+        var keys: Set<String> = []
+
+        init(bound: Defaults.History) { self.bound = bound }
+    }
 
     /// What ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: the forced keys and the schema.
     let rules: WriteRules
 
-    init(table: PreferencesTable, rules: WriteRules) {
+    init(table: PreferencesTable, rules: WriteRules, history: Defaults.History?) {
         self.table = table
         self.rules = rules
+        recorded = history.map(RecordedKeys.init(bound:))
     }
 
     /// The name of the domain.
@@ -69,8 +85,66 @@ public struct DomainTransaction: ~Copyable {
         // Every change of a row by any API comes here or to `removeAll`, so these checks cover them all.
         try rules.check(value, forKey: key, declared: declared, suite: suiteName)
         try value?.checkStorable(suite: suiteName, key: key)
+        if recorded != nil { try recordChange(of: key, to: value) }
         try recordingFailure { try table.set(value, forKey: key) }
         changes.append((key, value))
+    }
+
+    /// Records, for a domain that keeps history, the value `key` holds before this transaction changes it to
+    /// `newValue` (`known`, when the caller read it): once per key and transaction, and only when the value
+    /// changes.
+    ///
+    /// NB: a previous row that does not decode is not recorded (there is no value to keep), and does not
+    /// keep the write from replacing it.
+    @inline(never)
+    private func recordChange(of key: String, to newValue: PreferenceValue?, previous known: PreferenceValue?? = nil) throws {
+        guard let recorded else { return }
+        let storedKey = StoredKey.form(of: key)
+        guard !recorded.keys.contains(storedKey) else { return }
+        let previous: PreferenceValue?
+        if let known {
+            previous = known
+        } else {
+            do {
+                previous = try value(forKey: key)
+            } catch is DefaultsError {
+                return
+            }
+        }
+        guard previous != newValue else { return }
+        recorded.keys.insert(storedKey)
+        try recordingFailure { try table.recordHistory(of: key, previous: previous, bound: recorded.bound) }
+    }
+
+    /// The entries of `key`'s history as this transaction sees them, the latest first.
+    /// - Throws: ``DefaultsError/undecodableValue(suite:key:type:)`` or a storage error.
+    func history(forKey key: String) throws -> [Defaults.HistoryEntry] {
+        try recordingFailure { try table.history(forKey: key) }
+    }
+
+    /// Forgets every entry of `key`'s history (nothing when the domain keeps none), so that a value removed
+    /// with it is not kept there: what ``Defaults/erase(forKey:)`` does after removing the value.
+    /// - Throws: a storage error.
+    mutating func forgetHistory(ofKey key: String) throws {
+        try recordingFailure { try table.forgetHistory(ofKey: key) }
+        markRecorded(CollectionOfOne(StoredKey.form(of: key)))
+    }
+
+    /// Adds `storedKeys` to ``recorded``, when the domain keeps history.
+    private func markRecorded(_ storedKeys: some Sequence<String>) {
+        recorded?.keys.formUnion(storedKeys)
+    }
+
+    /// Makes `rows` the domain's whole history (a restore brings the backup's).
+    mutating func replaceHistory(with rows: [PreferencesTable.HistoryRow]) throws {
+        try recordingFailure { try table.replaceHistory(with: rows) }
+    }
+
+    /// Makes `rows` the domain's whole history, as a first commit's replay of what its body did in memory
+    /// finds it: its changes of `keys` are already in `rows`, and are not recorded again.
+    mutating func adoptHistory(_ rows: [PreferencesTable.HistoryRow], covering keys: some Sequence<String>) throws {
+        if !rows.isEmpty { try replaceHistory(with: rows) }
+        markRecorded(keys.lazy.map(StoredKey.form(of:)))
     }
 
     /// Moves the value of `oldKey` to `newKey` (replacing what `newKey` held); nothing when `oldKey` holds
@@ -115,6 +189,15 @@ public struct DomainTransaction: ~Copyable {
                 try rules.check(values[key], forKey: key, declared: nil, suite: suiteName)
             }
         }
+        if recorded != nil {
+            // Each key's change is from what it holds to what `values` gives it: a key given its own value
+            // again is no change (the removal below records nothing then).
+            let (stored, _) = try recordingFailure { try table.allValues() }
+            for key in Set(stored.keys).union(values.keys).sorted() where !rules.forcedKeys.contains(key) {
+                try recordChange(of: key, to: values[key], previous: .some(stored[key]))
+                markRecorded(CollectionOfOne(StoredKey.form(of: key)))
+            }
+        }
         let kept = try removeAll()
         for (key, value) in values {
             if kept.contains(key), try self.value(forKey: key) == value { continue }
@@ -137,6 +220,12 @@ public struct DomainTransaction: ~Copyable {
     /// - Throws: a storage error.
     @discardableResult
     public mutating func removeAll() throws -> [String] {
+        if recorded != nil {
+            let (stored, _) = try recordingFailure { try table.allValues() }
+            for (key, value) in stored where !rules.forcedKeys.contains(key) {
+                try recordChange(of: key, to: nil, previous: .some(value))
+            }
+        }
         guard !rules.forcedKeys.isEmpty else {
             try recordingFailure { try table.removeAll() }
             changes.removeAll()

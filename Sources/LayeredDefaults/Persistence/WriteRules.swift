@@ -2,7 +2,7 @@
 /// the one place every door passes (typed and untyped writes, transactions, `update`, import, restore,
 /// `prefs`): the keys its managed domain forces, and its schema.
 ///
-/// Nothing defaults to "no rules": ``DomainStore/writeTransaction(key:rules:committed:asOneStatement:_:)``
+/// Nothing defaults to "no rules": ``DomainStore/writeTransaction(key:rules:history:committed:asOneStatement:_:)``
 /// and ``DomainTransaction`` take them without a default, and both fields must be given, so a write path
 /// that forgets the domain's rules does not compile (``Defaults/writing(in:key:asOneStatement:committed:_:)``
 /// and ``Defaults/writeRules(of:excluding:root:configuration:)`` build them).

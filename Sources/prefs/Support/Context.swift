@@ -114,10 +114,16 @@ struct Context: Sendable {
         try change(try store(domain))
     }
 
-    /// The store of `domain` (which creates nothing), its errors collected as warnings.
+    /// The store of `domain` (which creates nothing), its errors collected as warnings; when the domain's
+    /// file keeps history, its writes record with the standard bound, as its app's do.
     func store(_ domain: String) throws -> Defaults {
         let warnings = warnings
-        return try self.domain(domain).open(errorHandler: { warnings.record($0) })
+        let domain = try self.domain(domain)
+        let defaults = try domain.open(errorHandler: { warnings.record($0) })
+        guard try defaults.keepsHistory else { return defaults }
+        var configuration = domain.configuration(errorHandler: { warnings.record($0) })
+        configuration.history = .standard
+        return try Defaults(suiteName: domain.name, configuration: configuration)
     }
 
     /// The store the app of `domain` opens: the user's domain of that name and the layers its search

@@ -59,6 +59,12 @@ struct OptionDeclaration: Sendable, Equatable {
     /// `--version`: the version.
     static let version = flag("--version", "the version of prefs")
 
+    /// `revert --to <time|step>`: where the key is taken back to.
+    static let to = valued(
+        "--to", "<time|step>", "the step of `prefs history` (1: the latest change, the default), or a time it held the value")
+    /// `delete --forget-history`: the key's history is forgotten with its value.
+    static let forgetHistory = flag(
+        "--forget-history", "forget the key's history too, so no value it held is kept (needs <key>)")
     /// `backup --replace`: an existing file is replaced.
     static let replace = flag("--replace", "replace an existing <file>, atomically")
     /// `completions --complete <index>`: the candidates for one word, instead of the script.

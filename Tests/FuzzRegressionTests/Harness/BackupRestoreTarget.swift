@@ -37,7 +37,7 @@ extension FuzzTarget {
         } catch {
             throw FuzzViolation(invariant: "a refused restore throws a DefaultsError, not \(type(of: error))")
         }
-        let read: (values: [String: PreferenceValue], migrations: [String])
+        let read: (values: [String: PreferenceValue], migrations: [String], history: [PreferencesTable.HistoryRow])
         let restored: [String: PreferenceValue]
         do {
             read = try DomainBackup.contents(of: backup, suite: "fuzz.domain", live: nil, busyTimeoutMilliseconds: 1000)
