@@ -54,6 +54,10 @@ extension Defaults {
         /// the schema installed for the domain applies, when there is one (``Defaults/installedSchema(suiteName:location:systemDirectories:)``),
         /// read when first needed and looked at again at each write.
         public var schema: PreferenceSchema?
+        /// The folder through which the instance's persistent domain syncs with the user's other devices,
+        /// and this device's id (see <doc:Sync>): only keys ``schema`` marks as syncing travel. The default
+        /// is nil: the domain does not sync, and nothing of sync runs.
+        public var sync: SyncFolder?
         /// Whether a first commit makes the root directory (and its parents) when missing; false for a
         /// root that belongs to someone else, made and removed by them (the testing library's temporary
         /// roots): a store kept past its removal then makes nothing again, its first write fails.

@@ -130,6 +130,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The schema file at `path` cannot be trusted: it is not a schema of this format (`reason` says
     /// where it fails, never quoting it). It is not used, and was left untouched.
     case malformedSchema(path: String, reason: String)
+    /// A file in a sync folder, or the sync set-up, cannot be used: `reason` says why (torn, not JSON, a
+    /// newer format, too large, another device's name), never quoting a value. Nothing of the file was
+    /// merged, and it was left untouched.
+    case invalidSyncFile(path: String, reason: String)
 
     /// The longest suite name, in characters (`SuiteName.maximumLength` of the store).
     package static let maximumSuiteNameLength = 128
@@ -213,6 +217,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "The schema of suite '\(suite)' is invalid\(Self.keyPhrase(key).isEmpty ? "" : " at" + Self.keyPhrase(key)): \(reason); nothing was installed"
         case .malformedSchema(let path, let reason):
             "The schema file '\(path)' is malformed (\(reason)); it is not used and was left untouched: reinstall it from its app (Defaults.installSchema, `prefs install-schema <file>`)"
+        case .invalidSyncFile(let path, let reason):
+            "The sync file '\(path)' is not used: \(reason); nothing of it was merged and it was left untouched: it is merged once its device writes it whole again"
         case .unmappableValues(let path, let keys):
             "Cannot import '\(path)': the values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) have no exact preference type, or the keys are empty or held twice (\(Self.unmappableReasons)); nothing was imported and the file was left untouched: exclude those keys to import the rest"
         }

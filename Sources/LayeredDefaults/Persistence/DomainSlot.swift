@@ -129,12 +129,19 @@ final class DomainSlot: Sendable {
             defer { scratches.withLock { $0.removeAll { $0 === scratch } } }
             result = try scratch.writeTransaction(key: key, rules: rules, asOneStatement: asOneStatement, body)
         }
-        let (values, migrations) = try scratch.reading { table in (try table.allValues().values, try table.migrationNames()) }
+        let (values, migrations, clocks) = try scratch.reading { table in
+            (try table.allValues().values, try table.migrationNames(), try table.syncClocks())
+        }
         guard !values.isEmpty || !migrations.isEmpty, registry != nil else { return result }
         let store = try madeStore()
         return try store.writeTransaction(key: key, rules: rules, committed: committed) { transaction in
             guard try transaction.isEmpty else { return try body(&transaction) }
-            for (key, value) in values.sorted(by: { $0.key < $1.key }) { try transaction.write(value, forKey: key) }
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                // A synced change keeps the clock the body gave it (a merged one its device's).
+                transaction.arrivingClock = clocks[StoredKey.form(of: key)]
+                try transaction.write(value, forKey: key)
+            }
+            transaction.arrivingClock = nil
             if !migrations.isEmpty { try transaction.replaceMigrationRecords(with: migrations) }
             return result
         }

@@ -17,6 +17,9 @@ public struct DomainTransaction: ~Copyable {
 
     /// What ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: the forced keys and the schema.
     let rules: WriteRules
+    /// The clock of the change being merged from another device, which its write keeps (see <doc:Sync>);
+    /// nil for a change made here, which gets a new one.
+    var arrivingClock: SyncClock?
 
     init(table: PreferencesTable, rules: WriteRules) {
         self.table = table
@@ -70,6 +73,9 @@ public struct DomainTransaction: ~Copyable {
         try rules.check(value, forKey: key, declared: declared, suite: suiteName)
         try value?.checkStorable(suite: suiteName, key: key)
         try recordingFailure { try table.set(value, forKey: key) }
+        if let device = rules.syncDevice, rules.syncs(key) {
+            try recordingFailure { try table.stampSyncClock(forKey: key, device: device, clock: arrivingClock) }
+        }
         changes.append((key, value))
     }
 
@@ -137,6 +143,15 @@ public struct DomainTransaction: ~Copyable {
     /// - Throws: a storage error.
     @discardableResult
     public mutating func removeAll() throws -> [String] {
+        // A removed syncing key leaves a tombstone, so the removal travels.
+        let synced = rules.syncDevice == nil ? [] : try values().keys.filter { rules.syncs($0) }
+        defer {
+            if let device = rules.syncDevice {
+                for key in synced where !rules.forcedKeys.contains(key) {
+                    try? recordingFailure { try table.stampSyncClock(forKey: key, device: device, clock: nil) }
+                }
+            }
+        }
         guard !rules.forcedKeys.isEmpty else {
             try recordingFailure { try table.removeAll() }
             changes.removeAll()

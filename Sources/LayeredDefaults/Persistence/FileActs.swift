@@ -61,10 +61,12 @@ package enum FileActs {
     /// `path`, and the directory flushed. A reader sees the old file or the new one, never a part, and the
     /// new one never has more than `mode`.
     /// - Throws: ``Failure`` of the step that failed; the new file is removed and `path` is unchanged.
-    package static func replace(_ path: String, with data: Data, mode: mode_t) throws(Failure) {
+    /// `temporaryName`, when given, names the new file instead (a sync folder's, which its engine ignores).
+    package static func replace(_ path: String, with data: Data, mode: mode_t, temporaryName: String? = nil) throws(Failure) {
         let file = URL(fileURLWithPath: path)
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-            .path
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(
+            temporaryName ?? ".\(file.lastPathComponent).\(UUID().uuidString)"
+        ).path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw Failure(code: errno, path: temporary) }
         var failure: Int32?

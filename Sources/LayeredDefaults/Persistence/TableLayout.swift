@@ -142,6 +142,18 @@ package enum TableLayout {
         ),
     ]
 
+    /// The tables a store has only once a feature made them, each checked as ``tables`` are when present:
+    /// the clocks of a syncing domain (``PreferencesTable/createSyncClocks``).
+    private static let optionalTables: [(name: String, pragma: StaticString, columns: [Column])] = [
+        (
+            "sync_clocks", "PRAGMA table_xinfo(sync_clocks)",
+            [
+                Column(name: "key", type: "TEXT", key: 1), Column(name: "wall", type: "INTEGER", key: 0),
+                Column(name: "counter", type: "INTEGER", key: 0), Column(name: "device", type: "TEXT", key: 0),
+            ]
+        )
+    ]
+
     /// Why the layout of a backup's database is not exactly the one ``create`` makes, or nil when it is:
     /// its schema holds our two tables and nothing else (no view, trigger, index or other table), and
     /// each table holds our columns and no other, every one stored.
@@ -157,16 +169,19 @@ package enum TableLayout {
             let (type, name) = (objects.text(at: 0), objects.text(at: 1))
             // NB: a virtual table is listed as a table; only CREATE TABLE makes a table of stored rows.
             let isTable = type == "table" && objects.text(at: 2).hasPrefix("CREATE TABLE ")
-            guard isTable, tables.contains(where: { $0.name == name }) else {
+            guard isTable, (tables + optionalTables).contains(where: { $0.name == name }) else {
                 let kind = ["view": "a view", "trigger": "a trigger", "index": "an index"][type] ?? "a table"
                 return "it holds \(kind) that LayeredDefaults does not make"
             }
         }
-        for table in tables {
+        for (table, isOptional) in tables.map({ ($0, false) }) + optionalTables.map({ ($0, true) }) {
             let statement = try connection.statement(table.pragma)
             defer { statement.reset() }
             let unlike = "its table '\(table.name)' does not have the columns LayeredDefaults makes"
             var found = 0
+            // An optional table that is absent lists no column.
+            if isOptional, try !statement.step() { continue }
+            statement.reset()
             while try statement.step() {
                 guard found < table.columns.count else { return unlike }
                 let column = table.columns[found]

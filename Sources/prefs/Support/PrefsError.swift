@@ -86,7 +86,7 @@ enum PrefsError: Error, Sendable, Equatable {
                 .permissionDenied,
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction,
                 .otherSuiteInTransaction, .storageFailure,
-                .fileSystemFailure, .replacedFile, .storedValueNotAccepted, .malformedSchema:
+                .fileSystemFailure, .replacedFile, .storedValueNotAccepted, .malformedSchema, .invalidSyncFile:
                 self = .storage(message)
             }
         default:
@@ -125,7 +125,7 @@ enum PrefsError: Error, Sendable, Equatable {
             suite
         case .invalidSuiteName, .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked,
             .mountPoint, .permissionDenied, .fileSystemFailure, .notPropertyListFile, .unmappableValues, .invalidBackup,
-            .backupExists, .malformedSchema, .backupDestinationInUse:
+            .backupExists, .malformedSchema, .backupDestinationInUse, .invalidSyncFile:
             nil
         }
     }

@@ -1,0 +1,193 @@
+import Foundation
+
+/// Sync through a folder that a sync engine replicates (see <doc:Sync>): merging the other devices'
+/// files through the one write path, and writing this device's own file whole.
+extension Defaults {
+    /// What one merge of the sync folder did.
+    public struct SyncReport: Sendable, Equatable {
+        /// The keys whose value changed here, sorted.
+        public var changedKeys: [String] = []
+        /// The keys whose arriving change was refused (the schema refused it, or the managed domain forces
+        /// the key), sorted: nothing was stored for them, and each was reported.
+        public var refusedKeys: [String] = []
+        /// The files of the folder skipped as untrusted (torn, corrupt, foreign, of a newer format, too
+        /// large), each with why, as reported: nothing of them was merged.
+        public var skippedFiles: [DefaultsError] = []
+        /// The devices whose files were merged, sorted.
+        public var mergedDevices: [String] = []
+    }
+
+    /// The most files of other devices one merge reads; the rest are skipped, reported.
+    static let maximumSyncFiles = 256
+
+    /// The directory of this domain's files in the sync folder: `<folder>/<suite>`.
+    var syncDirectory: URL? { configuration.sync?.folder.appendingPathComponent(suiteName, isDirectory: true) }
+
+    /// The path of this device's own file in the sync folder: `<folder>/<suite>/<device>.json`; nil when
+    /// the domain does not sync.
+    public var syncFilePath: String? {
+        guard let syncDevice, let syncDirectory else { return nil }
+        return syncDirectory.appendingPathComponent(syncDevice + "." + SyncFile.fileExtension).path
+    }
+
+    /// This device's id, when the domain syncs (``Configuration/sync``); nil otherwise.
+    public var syncDeviceID: String? { syncDevice }
+
+    /// Merges the other devices' files in the sync folder into the persistent domain, then writes this
+    /// device's own file; does nothing when the domain does not sync (``Configuration/sync`` is nil).
+    ///
+    /// Per key, the change with the highest clock (hybrid logical time, then device id) wins, on every
+    /// device alike, whatever order the files arrive in. An arriving change is written through the one
+    /// write path, in one transaction: the schema applies (a refused value is reported and not stored),
+    /// a key the managed domain forces keeps its row, and observers see the change as any commit. A file
+    /// that cannot be trusted is skipped whole and reported. Runs also when the instance is opened.
+    /// - Returns: what the merge did.
+    /// - Throws: a storage error (nothing merged then), or ``DefaultsError/invalidSyncFile(path:reason:)``
+    ///   when the folder cannot be listed.
+    @discardableResult
+    public func mergeSyncFolder() throws -> SyncReport {
+        guard let syncDevice, let syncDirectory else { return SyncReport() }
+        var outcome = SyncReport()
+        let files = try readSyncFiles(in: syncDirectory, device: syncDevice, report: &outcome)
+        // The winning change of each key among the other devices' files.
+        var arriving: [String: SyncFile.Entry] = [:]
+        for file in files {
+            for (key, entry) in file.entries where arriving[key].map({ $0.clock < entry.clock }) ?? true {
+                arriving[key] = entry
+            }
+        }
+        var commit: DomainStore.Commit?
+        var changed: [String] = []
+        var refused: [String] = []
+        if !arriving.isEmpty {
+            try writing(in: persistent, committed: { commit = $0 }) { domain in
+                changed = []
+                refused = []
+                let clocks = try domain.table.syncClocks()
+                for key in arriving.keys.sorted() {
+                    guard let entry = arriving[key], domain.rules.syncs(key) else { continue }
+                    if let local = clocks[StoredKey.form(of: key)], entry.clock <= local { continue }
+                    let before = try domain.value(forKey: key)
+                    domain.arrivingClock = entry.clock
+                    defer { domain.arrivingClock = nil }
+                    do {
+                        try domain.write(entry.value, forKey: key)
+                    } catch let error as DefaultsError where Self.isRefusal(error) {
+                        refused.append(key)
+                        continue
+                    }
+                    if before != entry.value { changed.append(key) }
+                }
+            }
+        }
+        for key in refused {
+            report(DefaultsError.invalidSyncFile(
+                path: syncDirectory.path, reason: "the change of key '\(key)' that arrived was refused here"))
+        }
+        if !changed.isEmpty { postChange(changedKeys: changed, commit: commit) }
+        outcome.changedKeys = changed
+        outcome.refusedKeys = refused
+        outcome.mergedDevices = files.map(\.device).sorted()
+        try exportSyncFile()
+        return outcome
+    }
+
+    /// True for an error that refuses one arriving change (the rules on rows), not the transaction.
+    private static func isRefusal(_ error: DefaultsError) -> Bool {
+        switch error {
+        case .forced, .valueNotAccepted, .undeclaredKey, .nestingTooDeep, .dateOutOfRange, .invalidKey: true
+        default: false
+        }
+    }
+
+    /// The other devices' files in `directory`, each read whole and checked; those that fail are added
+    /// to `report` and reported.
+    private func readSyncFiles(in directory: URL, device: String, report: inout SyncReport) throws -> [SyncFile] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        } catch CocoaError.fileReadNoSuchFile {
+            return []
+        } catch let error as CocoaError where (error.underlying as? POSIXError)?.code == .ENOENT {
+            return []
+        } catch {
+            throw DefaultsError.invalidSyncFile(path: directory.path, reason: "the folder cannot be listed")
+        }
+        var files: [SyncFile] = []
+        let suffix = "." + SyncFile.fileExtension
+        var read = 0
+        for name in names where !name.hasPrefix(".") && name.hasSuffix(suffix) {
+            let stem = String(name.dropLast(suffix.count))
+            guard stem != device else { continue }
+            let path = directory.appendingPathComponent(name).path
+            do throws(DefaultsError) {
+                guard SyncFolder.isValidDeviceID(stem) else {
+                    throw .invalidSyncFile(path: path, reason: "its name is not a device id")
+                }
+                read += 1
+                guard read <= Self.maximumSyncFiles else {
+                    throw .invalidSyncFile(path: path, reason: "the folder holds more than \(Self.maximumSyncFiles) devices' files")
+                }
+                files.append(try SyncFile.read(path: path, suite: suiteName, device: stem))
+            } catch {
+                report.skippedFiles.append(error)
+                self.report(error)
+            }
+        }
+        return files
+    }
+
+    /// Writes this device's file, `<folder>/<suite>/<device>.json`, whole: every synced key the domain
+    /// holds a clock for, its value or its tombstone. Unchanged bytes are not written again.
+    ///
+    /// The file is written under the domain's write lock (so two processes of this device never write an
+    /// older state last) to a temporary file that Syncthing ignores (`.syncthing.<device>.json.<UUID>.tmp`),
+    /// flushed, and renamed in: an engine never sees a part of it.
+    /// - Throws: a storage error, or a file-system error of the folder.
+    func exportSyncFile() throws {
+        guard let syncDevice, let syncDirectory, let path = syncFilePath, let store = try persistent.store() else { return }
+        let suite = suiteName
+        let rules = WriteRules(forcedKeys: [], schema: searchList.schema.forWriting, syncDevice: syncDevice)
+        try store.writeTransaction(rules: rules) { domain in
+            let clocks = try domain.table.syncClocks()
+            guard !clocks.isEmpty else { return }
+            let values = try domain.table.allValues().values
+            var entries: [String: SyncFile.Entry] = [:]
+            for (key, value) in values where rules.syncs(key) {
+                if let clock = clocks[StoredKey.form(of: key)] { entries[key] = SyncFile.Entry(clock: clock, value: value) }
+            }
+            for (key, clock) in clocks where entries[key] == nil && values[key] == nil && rules.syncs(key) {
+                entries[key] = SyncFile.Entry(clock: clock, value: nil)
+            }
+            let data = try SyncFile(suite: suite, device: syncDevice, entries: entries).encoded()
+            if (try? FileActs.contents(ofRegularFile: path, limit: SyncFile.maximumSize)) == data { return }
+            guard data.count <= SyncFile.maximumSize else {
+                throw DefaultsError.invalidSyncFile(path: path, reason: "it would be larger than \(SyncFile.maximumSize) bytes")
+            }
+            do throws(FileActs.Failure) {
+                try FileActs.createDirectories(syncDirectory.path, mode: 0o700)
+                try FileActs.replace(
+                    path, with: data, mode: 0o600,
+                    temporaryName: ".syncthing.\(syncDevice).\(SyncFile.fileExtension).\(UUID().uuidString).tmp")
+            } catch {
+                throw DefaultsError.fileSystem(error.code, path: error.path, operation: "write")
+            }
+        }
+    }
+
+    /// After a committed write: writes this device's file when a synced key changed; what fails is
+    /// reported (the write has committed; the file is written again at the next synced write or merge).
+    func exportSyncFileAfterWrite(changedKeys: [String]?) {
+        if let changedKeys {
+            guard let schema = searchList.schema.forReading,
+                changedKeys.contains(where: { schema.entry(named: $0)?.syncs ?? false })
+            else { return }
+        }
+        do { try exportSyncFile() } catch { report(error) }
+    }
+
+    /// The merge run when the instance opens: what it meets goes to the error handler.
+    func mergeSyncFolderAtOpen() {
+        do { try mergeSyncFolder() } catch { report(error) }
+    }
+}
