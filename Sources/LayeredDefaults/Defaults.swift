@@ -86,7 +86,7 @@ public final class Defaults: Sendable {
         self.init(
             suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites,
             syncDevice: syncDevice)
-        if syncDevice != nil { mergeSyncFolderAtOpen() }
+        if syncDevice != nil, configuration.mergesSyncFolderAtOpen { mergeSyncFolderAtOpen() }
     }
 
     init(

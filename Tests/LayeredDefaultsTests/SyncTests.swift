@@ -43,7 +43,8 @@ import Testing
         }
         var data = try SyncFile(suite: Self.suite, device: claimed ?? device, entries: members).encoded()
         if format != 1 {
-            data = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"format\":1", with: "\"format\":\(format)").utf8)
+            data = Data(
+                String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"format\":1", with: "\"format\":\(format)").utf8)
         }
         let url = syncFile(of: device, in: root)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -143,7 +144,8 @@ import Testing
     @Test func aDeviceBackAfterWeeksMergesAndDoesNotOverwrite() throws {
         try withTemporaryRoot { root in
             let weeks: Int64 = 21 * 24 * 3_600_000
-            try writeFile(of: "old", in: root, entries: [("fontSize", Self.now - weeks, 30), ("theme", Self.now - weeks, "light")])
+            try writeFile(
+                of: "old", in: root, entries: [("fontSize", Self.now - weeks, 30), ("theme", Self.now - weeks, "light")])
             let laptop = try device("laptop", in: root)
             #expect(laptop[Self.fontSize] == 30, "an old change is still a change where nothing newer is known")
             try laptop.write(14, for: Self.fontSize)
@@ -178,7 +180,8 @@ import Testing
             #expect(errors.all.contains { $0.description.contains("newer format") })
             #expect(errors.all.contains { $0.description.contains("claims another device") })
             #expect(errors.all.contains { $0.description.contains("larger than") })
-            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("garbage.json").path), "left untouched")
+            #expect(
+                FileManager.default.fileExists(atPath: directory.appendingPathComponent("garbage.json").path), "left untouched")
         }
     }
 
@@ -259,7 +262,8 @@ import Testing
             let location = Location.directory(root.appendingPathComponent("device-laptop"))
             try Defaults.backup(suiteName: Self.suite, location: location, to: backup)
             try Defaults.restore(
-                suiteName: Self.suite, configuration: .init(location: location, arguments: [], systemDirectories: []), from: backup)
+                suiteName: Self.suite, configuration: .init(location: location, arguments: [], systemDirectories: []),
+                from: backup)
         }
     }
 
@@ -281,6 +285,45 @@ import Testing
             let first = try #require(try open().syncDeviceID)
             #expect(try open().syncDeviceID == first)
             #expect(Defaults.SyncFolder.isValidDeviceID(first))
+        }
+    }
+    /// A store of device `id`'s root that does not sync (`prefs` without a folder, the app before it synced).
+    func unsynced(_ id: String, in root: URL) throws -> Defaults {
+        try Defaults(
+            suiteName: Self.suite,
+            configuration: .init(
+                location: .directory(root.appendingPathComponent("device-\(id)")), arguments: [], systemDirectories: [],
+                schema: Self.schema))
+    }
+
+    /// Values stored before a device synced travel with the lowest clock: they lose to every synced change
+    /// and fill only keys no device changed.
+    @Test func valuesStoredBeforeSyncingLoseToSyncedChanges() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            let before = try unsynced("desk", in: root)
+            try before.write(20, for: Self.fontSize)
+            try before.write("dark", for: Self.theme)
+            let desk = try device("desk", in: root)
+            #expect(desk[Self.fontSize] == 14)
+            try laptop.mergeSyncFolder()
+            #expect(laptop[Self.fontSize] == 14)
+            #expect(laptop[Self.theme] == "dark")
+        }
+    }
+
+    /// A change of a synced key by a writer that does not sync is stamped at the next merge and travels.
+    @Test func aChangeByAWriterThatDoesNotSyncTravelsAtTheNextMerge() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            let desk = try device("desk", in: root)
+            try unsynced("desk", in: root).write(30, for: Self.fontSize)
+            try desk.mergeSyncFolder()
+            try laptop.mergeSyncFolder()
+            #expect(laptop[Self.fontSize] == 30)
+            #expect(desk[Self.fontSize] == 30)
         }
     }
 }

@@ -130,7 +130,7 @@ final class DomainSlot: Sendable {
             result = try scratch.writeTransaction(key: key, rules: rules, asOneStatement: asOneStatement, body)
         }
         let (values, migrations, clocks) = try scratch.reading { table in
-            (try table.allValues().values, try table.migrationNames(), try table.syncClocks())
+            (try table.allValues().values, try table.migrationNames(), try table.syncedChanges())
         }
         guard !values.isEmpty || !migrations.isEmpty, registry != nil else { return result }
         let store = try madeStore()
@@ -138,7 +138,7 @@ final class DomainSlot: Sendable {
             guard try transaction.isEmpty else { return try body(&transaction) }
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {
                 // A synced change keeps the clock the body gave it (a merged one its device's).
-                transaction.arrivingClock = clocks[StoredKey.form(of: key)]
+                transaction.arrivingClock = clocks[StoredKey.form(of: key)]?.clock
                 try transaction.write(value, forKey: key)
             }
             transaction.arrivingClock = nil

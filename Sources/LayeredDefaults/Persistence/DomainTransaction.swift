@@ -74,7 +74,7 @@ public struct DomainTransaction: ~Copyable {
         try value?.checkStorable(suite: suiteName, key: key)
         try recordingFailure { try table.set(value, forKey: key) }
         if let device = rules.syncDevice, rules.syncs(key) {
-            try recordingFailure { try table.stampSyncClock(forKey: key, device: device, clock: arrivingClock) }
+            try recordingFailure { try table.stampSyncClock(forKey: key, value: value, device: device, clock: arrivingClock) }
         }
         changes.append((key, value))
     }
@@ -148,7 +148,7 @@ public struct DomainTransaction: ~Copyable {
         defer {
             if let device = rules.syncDevice {
                 for key in synced where !rules.forcedKeys.contains(key) {
-                    try? recordingFailure { try table.stampSyncClock(forKey: key, device: device, clock: nil) }
+                    try? recordingFailure { try table.stampSyncClock(forKey: key, value: nil, device: device, clock: nil) }
                 }
             }
         }

@@ -150,6 +150,7 @@ package enum TableLayout {
             [
                 Column(name: "key", type: "TEXT", key: 1), Column(name: "wall", type: "INTEGER", key: 0),
                 Column(name: "counter", type: "INTEGER", key: 0), Column(name: "device", type: "TEXT", key: 0),
+                Column(name: "value", type: "TEXT", key: 0),
             ]
         )
     ]

@@ -17,6 +17,35 @@ extension Defaults {
         public var mergedDevices: [String] = []
     }
 
+    /// What the sync folder holds for this domain, as ``syncStatus()`` finds it.
+    public struct SyncStatus: Sendable, Equatable {
+        /// This device's id.
+        public var deviceID: String
+        /// This device's own file in the folder.
+        public var filePath: String
+        /// The keys this domain holds a synced change of (a value or a removal), sorted.
+        public var syncedKeys: [String]
+        /// The other devices whose files are sound, sorted.
+        public var devices: [String]
+        /// The files that a merge would skip, each with why (never a value).
+        public var skippedFiles: [DefaultsError]
+    }
+
+    /// What the sync folder holds for this domain, reading only: this device's id and file, the keys it
+    /// holds synced changes of, the other devices' sound files and those a merge would skip; nil when
+    /// the domain does not sync.
+    /// - Throws: a storage error, or ``DefaultsError/invalidSyncFile(path:reason:)`` when the folder cannot
+    ///   be listed.
+    public func syncStatus() throws -> SyncStatus? {
+        guard let syncDevice, let syncDirectory, let path = syncFilePath else { return nil }
+        var outcome = SyncReport()
+        let files = try readSyncFiles(in: syncDirectory, device: syncDevice, report: &outcome, reporting: false)
+        let clocks = try persistent.store()?.reading { try $0.syncedChanges() } ?? [:]
+        return SyncStatus(
+            deviceID: syncDevice, filePath: path, syncedKeys: clocks.keys.sorted(), devices: files.map(\.device).sorted(),
+            skippedFiles: outcome.skippedFiles)
+    }
+
     /// The most files of other devices one merge reads; the rest are skipped, reported.
     static let maximumSyncFiles = 256
 
@@ -63,10 +92,11 @@ extension Defaults {
             try writing(in: persistent, committed: { commit = $0 }) { domain in
                 changed = []
                 refused = []
-                let clocks = try domain.table.syncClocks()
+                let rules = domain.rules
+                let local = try domain.table.stampUnsyncedChanges(device: syncDevice) { rules.syncs($0) }
                 for key in arriving.keys.sorted() {
-                    guard let entry = arriving[key], domain.rules.syncs(key) else { continue }
-                    if let local = clocks[StoredKey.form(of: key)], entry.clock <= local { continue }
+                    guard let entry = arriving[key], rules.syncs(key) else { continue }
+                    if let mine = local[StoredKey.form(of: key)], entry.clock <= mine.clock { continue }
                     let before = try domain.value(forKey: key)
                     domain.arrivingClock = entry.clock
                     defer { domain.arrivingClock = nil }
@@ -81,8 +111,9 @@ extension Defaults {
             }
         }
         for key in refused {
-            report(DefaultsError.invalidSyncFile(
-                path: syncDirectory.path, reason: "the change of key '\(key)' that arrived was refused here"))
+            report(
+                DefaultsError.invalidSyncFile(
+                    path: syncDirectory.path, reason: "the change of key '\(key)' that arrived was refused here"))
         }
         if !changed.isEmpty { postChange(changedKeys: changed, commit: commit) }
         outcome.changedKeys = changed
@@ -102,7 +133,9 @@ extension Defaults {
 
     /// The other devices' files in `directory`, each read whole and checked; those that fail are added
     /// to `report` and reported.
-    private func readSyncFiles(in directory: URL, device: String, report: inout SyncReport) throws -> [SyncFile] {
+    private func readSyncFiles(
+        in directory: URL, device: String, report: inout SyncReport, reporting: Bool = true
+    ) throws -> [SyncFile] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -126,12 +159,13 @@ extension Defaults {
                 }
                 read += 1
                 guard read <= Self.maximumSyncFiles else {
-                    throw .invalidSyncFile(path: path, reason: "the folder holds more than \(Self.maximumSyncFiles) devices' files")
+                    throw .invalidSyncFile(
+                        path: path, reason: "the folder holds more than \(Self.maximumSyncFiles) devices' files")
                 }
                 files.append(try SyncFile.read(path: path, suite: suiteName, device: stem))
             } catch {
                 report.skippedFiles.append(error)
-                self.report(error)
+                if reporting { self.report(error) }
             }
         }
         return files
@@ -149,16 +183,12 @@ extension Defaults {
         let suite = suiteName
         let rules = WriteRules(forcedKeys: [], schema: searchList.schema.forWriting, syncDevice: syncDevice)
         try store.writeTransaction(rules: rules) { domain in
-            let clocks = try domain.table.syncClocks()
-            guard !clocks.isEmpty else { return }
-            let values = try domain.table.allValues().values
+            let changes = try domain.table.stampUnsyncedChanges(device: syncDevice) { rules.syncs($0) }
             var entries: [String: SyncFile.Entry] = [:]
-            for (key, value) in values where rules.syncs(key) {
-                if let clock = clocks[StoredKey.form(of: key)] { entries[key] = SyncFile.Entry(clock: clock, value: value) }
+            for (key, change) in changes where rules.syncs(key) {
+                entries[key] = SyncFile.Entry(clock: change.clock, value: change.value)
             }
-            for (key, clock) in clocks where entries[key] == nil && values[key] == nil && rules.syncs(key) {
-                entries[key] = SyncFile.Entry(clock: clock, value: nil)
-            }
+            guard !entries.isEmpty else { return }
             let data = try SyncFile(suite: suite, device: syncDevice, entries: entries).encoded()
             if (try? FileActs.contents(ofRegularFile: path, limit: SyncFile.maximumSize)) == data { return }
             guard data.count <= SyncFile.maximumSize else {

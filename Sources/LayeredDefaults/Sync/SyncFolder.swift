@@ -43,7 +43,8 @@ extension Defaults {
         func resolvedDeviceID(root: URL?) throws -> String {
             if let deviceID {
                 guard Self.isValidDeviceID(deviceID) else {
-                    throw DefaultsError.invalidSyncFile(path: folder.path, reason: "the device id is not 1-64 letters, digits, '.', '-' or '_'")
+                    throw DefaultsError.invalidSyncFile(
+                        path: folder.path, reason: "the device id is not 1-64 letters, digits, '.', '-' or '_'")
                 }
                 return deviceID
             }
