@@ -18,9 +18,12 @@ import Testing
     static let schema = try! PreferenceSchema(suiteName: suite, version: 1, keys: fontSize, theme, windowWidth)
 
     /// A device `id` with its own root under `root`, syncing through `root/folder`.
-    func device(_ id: String, in root: URL, errors: ReportedErrors = ReportedErrors()) throws -> Defaults {
+    func device(
+        _ id: String, in root: URL, errors: ReportedErrors = ReportedErrors(), systemDirectories: [URL] = []
+    ) throws -> Defaults {
         var configuration = Defaults.Configuration(
-            location: .directory(root.appendingPathComponent("device-\(id)")), arguments: [], systemDirectories: [],
+            location: .directory(root.appendingPathComponent("device-\(id)")), arguments: [],
+            systemDirectories: systemDirectories,
             schema: Self.schema, errorHandler: errors.record)
         configuration.sync = Defaults.SyncFolder(folder: folder(in: root), deviceID: id)
         return try Defaults(suiteName: Self.suite, configuration: configuration)
@@ -324,6 +327,24 @@ import Testing
             try laptop.mergeSyncFolder()
             #expect(laptop[Self.fontSize] == 30)
             #expect(desk[Self.fontSize] == 30)
+        }
+    }
+    /// A key the managed domain forces keeps its row: the change that arrives for it is refused and reported.
+    @Test func aForcedKeyKeepsItsRowWhenAChangeArrives() throws {
+        try withTemporaryRoot { root in
+            let xdg = root.appendingPathComponent("xdg")
+            try Defaults(
+                suiteName: Self.suite,
+                configuration: .init(location: .directory(Location.managedRoot(in: xdg)), arguments: [], systemDirectories: [])
+            ).write(40, forKey: "fontSize")
+            try writeFile(of: "desk", in: root, entries: [("fontSize", Self.now, 18), ("theme", Self.now, "dark")])
+            let errors = ReportedErrors()
+            let laptop = try device("laptop", in: root, errors: errors, systemDirectories: [xdg])
+            #expect(laptop[Self.fontSize] == 40)
+            #expect(try laptop.persistentValue(for: Self.fontSize) == nil, "nothing stored under the forced key")
+            #expect(laptop[Self.theme] == "dark")
+            #expect(try laptop.mergeSyncFolder().refusedKeys == ["fontSize"])
+            #expect(errors.all.contains { $0.description.contains("'fontSize'") && $0.description.contains("refused") })
         }
     }
 }
