@@ -60,6 +60,9 @@ struct BenchCase: Sendable {
             id: "observation", item: 12,
             title: "another process's write seen by an observer; an idle observing process's wake-ups",
             peers: CrossProcessObservation.peers, run: CrossProcessObservation.run),
+        BenchCase(
+            id: "sync", item: 13, title: "durable write of a synced key beside a key and a domain that do not sync",
+            peers: [.ours], run: SyncCases.syncedWrite),
     ]
 
     /// The cases `filter` selects: the one whose identifier it is, else those containing it; all without one.
