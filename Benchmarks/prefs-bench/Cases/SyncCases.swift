@@ -50,7 +50,9 @@ enum SyncCases {
         }
         let plain = try open(suite + "-plain", syncing: false)
         let synced = try open(suite, syncing: true)
-        let cases: [(row: Int, defaults: Defaults, key: String)] = [(0, plain, "local"), (1, synced, "local"), (2, synced, "synced")]
+        let cases: [(row: Int, defaults: Defaults, key: String)] = [
+            (0, plain, "local"), (1, synced, "local"), (2, synced, "synced"),
+        ]
         for (row, defaults, key) in run.round % 2 == 0 ? cases : cases.reversed() {
             var next = 0
             measured[row][.ours] = try measure(settings) { range in

@@ -176,21 +176,29 @@ extension Defaults {
     ///
     /// The file is written under the domain's write lock (so two processes of this device never write an
     /// older state last) to a temporary file that Syncthing ignores (`.syncthing.<device>.json.<UUID>.tmp`),
-    /// flushed, and renamed in: an engine never sees a part of it.
+    /// and renamed in: an engine never sees a part of it. It is not flushed to disk: the database is the
+    /// record, and the file is written again from it at the next synced write, merge or open (a file a
+    /// crash left empty or torn is refused whole by every reader meanwhile).
     /// - Throws: a storage error, or a file-system error of the folder.
-    func exportSyncFile() throws {
+    /// - Parameter stampingUnsyncedChanges: stamp first the changes made without a clock (reading every
+    ///   row); false after a synced write, whose own change is stamped already: the others are at the next
+    ///   merge.
+    func exportSyncFile(stampingUnsyncedChanges: Bool = true) throws {
         guard let syncDevice, let syncDirectory, let path = syncFilePath, let store = try persistent.store() else { return }
         let suite = suiteName
         let rules = WriteRules(forcedKeys: [], schema: searchList.schema.forWriting, syncDevice: syncDevice)
         try store.writeTransaction(rules: rules) { domain in
-            let changes = try domain.table.stampUnsyncedChanges(device: syncDevice) { rules.syncs($0) }
+            let changes =
+                try stampingUnsyncedChanges
+                ? domain.table.stampUnsyncedChanges(device: syncDevice) { rules.syncs($0) } : domain.table.syncedChanges()
             var entries: [String: SyncFile.Entry] = [:]
             for (key, change) in changes where rules.syncs(key) {
                 entries[key] = SyncFile.Entry(clock: change.clock, value: change.value)
             }
             guard !entries.isEmpty else { return }
             let data = try SyncFile(suite: suite, device: syncDevice, entries: entries).encoded()
-            if (try? FileActs.contents(ofRegularFile: path, limit: SyncFile.maximumSize)) == data { return }
+            // NB: read up to the new file's size and one byte more, not the cap: this runs after every synced write.
+            if (try? FileActs.contents(ofRegularFile: path, limit: data.count)) == data { return }
             guard data.count <= SyncFile.maximumSize else {
                 throw DefaultsError.invalidSyncFile(path: path, reason: "it would be larger than \(SyncFile.maximumSize) bytes")
             }
@@ -198,7 +206,8 @@ extension Defaults {
                 try FileActs.createDirectories(syncDirectory.path, mode: 0o700)
                 try FileActs.replace(
                     path, with: data, mode: 0o600,
-                    temporaryName: ".syncthing.\(syncDevice).\(SyncFile.fileExtension).\(UUID().uuidString).tmp")
+                    temporaryName: ".syncthing.\(syncDevice).\(SyncFile.fileExtension).\(UUID().uuidString).tmp",
+                    durable: false)
             } catch {
                 throw DefaultsError.fileSystem(error.code, path: error.path, operation: "write")
             }
@@ -213,7 +222,7 @@ extension Defaults {
                 changedKeys.contains(where: { schema.entry(named: $0)?.syncs ?? false })
             else { return }
         }
-        do { try exportSyncFile() } catch { report(error) }
+        do { try exportSyncFile(stampingUnsyncedChanges: false) } catch { report(error) }
     }
 
     /// The merge run when the instance opens: what it meets goes to the error handler.
