@@ -60,11 +60,12 @@ package enum FileActs {
     /// beside it (`.<name>.<UUID>`), created with `mode` whatever the umask, flushed to disk, renamed over
     /// `path`, and the directory flushed. A reader sees the old file or the new one, never a part, and the
     /// new one never has more than `mode`.
-    /// - Throws: ``Failure`` of the step that failed; the new file is removed and `path` is unchanged.
+    ///
     /// `temporaryName`, when given, names the new file instead (a sync folder's, which its engine ignores);
     /// `durable` false skips both flushes, for a file made again from the database after a crash (a reader
     /// then sees the old file, the new one, or after a crash an empty or torn one it refuses, never a part
     /// it takes for whole).
+    /// - Throws: ``Failure`` of the step that failed; the new file is removed and `path` is unchanged.
     package static func replace(
         _ path: String, with data: Data, mode: mode_t, temporaryName: String? = nil, durable: Bool = true
     ) throws(Failure) {
