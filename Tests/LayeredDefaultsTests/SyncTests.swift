@@ -171,14 +171,19 @@ import Testing
             try writeFile(of: "future", in: root, entries: [("theme", Self.now, "secret-future")], format: 2)
             try writeFile(of: "mallory", in: root, entries: [("theme", Self.now, "secret-mallory")], claiming: "desk")
             try writeFile(of: "desk", in: root, entries: [("fontSize", Self.now - 10_000, 16)])
+            try Data(
+                #"{"format":1,"suite":"com.example.sync","device":"overflow","entries":{"theme":{"wall":9223372036854775807,"counter":9223372036854775807,"device":"overflow","value":{"string":"secret-overflow"}}}}"#
+                    .utf8
+            ).write(to: directory.appendingPathComponent("overflow.json"))
             let oversized = Data(repeating: UInt8(ascii: " "), count: SyncFile.maximumSize + 1)
             try oversized.write(to: directory.appendingPathComponent("huge.json"))
             let report = try laptop.mergeSyncFolder()
             #expect(report.mergedDevices == ["desk"])
-            #expect(report.skippedFiles.count == 5)
+            #expect(report.skippedFiles.count == 6)
             #expect(laptop[Self.fontSize] == 16, "only the sound file was merged")
             #expect(laptop[Self.theme] == "system", "nothing of the torn file was merged")
-            #expect(errors.all.count >= 5)
+            #expect(errors.all.count >= 6)
+            #expect(errors.all.contains { $0.description.contains("overflow.json") && $0.description.contains("invalid clock") })
             #expect(errors.all.allSatisfy { !$0.description.contains("secret") }, "no message quotes a value")
             #expect(errors.all.contains { $0.description.contains("newer format") })
             #expect(errors.all.contains { $0.description.contains("claims another device") })

@@ -18,6 +18,11 @@ struct SyncFile: Sendable, Equatable {
     static let maximumSize = 4 << 20
     /// The most entries a file may hold.
     static let maximumEntries = 10_000
+    /// The latest wall time a clock may hold: the end of the year 9999, in milliseconds since 1970.
+    static let maximumWall: Int64 = 253_402_300_799_999
+    /// The highest counter a clock may hold: far beyond what changes within one millisecond reach, and far
+    /// below overflow, so a clock read from a file can always be ticked past.
+    static let maximumCounter: Int64 = 1 << 40
     /// The name suffix of a device's file.
     static let fileExtension = "json"
 
@@ -90,7 +95,9 @@ struct SyncFile: Sendable, Equatable {
         var entries: [String: Entry] = [:]
         for (key, entry) in document.entries {
             guard !key.isEmpty, key.isStreamSafe else { throw invalid("it holds an invalid key") }
-            guard SyncFolderDevice.isValid(entry.device), entry.wall >= 0, entry.counter >= 0 else {
+            guard SyncFolderDevice.isValid(entry.device), (0...maximumWall).contains(entry.wall),
+                (0...maximumCounter).contains(entry.counter)
+            else {
                 throw invalid("the entry of '\(key)' has an invalid clock")
             }
             switch (entry.value, entry.removed) {
