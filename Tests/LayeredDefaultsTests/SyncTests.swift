@@ -19,10 +19,11 @@ import Testing
 
     /// A device `id` with its own root under `root`, syncing through `root/folder`.
     func device(
-        _ id: String, in root: URL, errors: ReportedErrors = ReportedErrors(), systemDirectories: [URL] = []
+        _ id: String, in root: URL, errors: ReportedErrors = ReportedErrors(), systemDirectories: [URL] = [],
+        arguments: [String] = []
     ) throws -> Defaults {
         var configuration = Defaults.Configuration(
-            location: .directory(root.appendingPathComponent("device-\(id)")), arguments: [],
+            location: .directory(root.appendingPathComponent("device-\(id)")), arguments: arguments,
             systemDirectories: systemDirectories,
             schema: Self.schema, errorHandler: errors.record)
         configuration.sync = Defaults.SyncFolder(folder: folder(in: root), deviceID: id)
@@ -128,14 +129,15 @@ import Testing
             let laptop = try device("laptop", in: root)
             try laptop.write(14, for: Self.fontSize)
             try laptop.write(1024, for: Self.windowWidth)
-            let fresh = try device("fresh", in: root)
+            let fresh = try device("fresh", in: root, arguments: ["-theme", "sepia"])
             fresh.register(["fontSize": 9, "theme": "light"])
+            #expect(fresh[Self.theme] == "sepia")
             #expect(fresh[Self.fontSize] == 14)
             #expect(fresh[Self.windowWidth] == 800, "a key that does not sync stays on its device")
             try fresh.mergeSyncFolder()
             try laptop.mergeSyncFolder()
             #expect(laptop[Self.fontSize] == 14)
-            #expect(laptop[Self.theme] == "system", "a registered value never travels")
+            #expect(laptop[Self.theme] == "system", "a registered value or an argument never travels")
             let file = try SyncFile.parse(
                 Data(contentsOf: syncFile(of: "fresh", in: root)), path: "fresh.json", suite: Self.suite, device: "fresh")
             #expect(file.entries.keys.sorted() == ["fontSize"], "no default, registered value or local key")
@@ -349,6 +351,9 @@ import Testing
             #expect(try laptop.persistentValue(for: Self.fontSize) == nil, "nothing stored under the forced key")
             #expect(laptop[Self.theme] == "dark")
             #expect(try laptop.mergeSyncFolder().refusedKeys == ["fontSize"])
+            let own = try SyncFile.parse(
+                Data(contentsOf: syncFile(of: "laptop", in: root)), path: "laptop.json", suite: Self.suite, device: "laptop")
+            #expect(own.entries.keys.sorted() == ["theme"], "a forced value never travels")
             #expect(errors.all.contains { $0.description.contains("'fontSize'") && $0.description.contains("refused") })
         }
     }
