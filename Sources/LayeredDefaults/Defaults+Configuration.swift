@@ -58,6 +58,13 @@ extension Defaults {
         /// ``Defaults/History``, ``Defaults/history(forKey:)``). The default is nil: no history is kept, and
         /// a domain no writer keeps history for stores none.
         public var history: History?
+        /// The folder through which the instance's persistent domain syncs with the user's other devices,
+        /// and this device's id (see <doc:Sync>): only keys ``schema`` marks as syncing travel. The default
+        /// is nil: the domain does not sync, and nothing of sync runs.
+        public var sync: SyncFolder?
+        /// Whether opening an instance that syncs merges the sync folder; false for `prefs sync`, whose
+        /// `status` only reads and whose `merge` reports what it merged.
+        package var mergesSyncFolderAtOpen = true
         /// Whether a first commit makes the root directory (and its parents) when missing; false for a
         /// root that belongs to someone else, made and removed by them (the testing library's temporary
         /// roots): a store kept past its removal then makes nothing again, its first write fails.

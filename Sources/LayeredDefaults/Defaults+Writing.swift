@@ -22,10 +22,12 @@ extension Defaults {
         var commit: DomainStore.Commit?
         // A value is one upsert, which commits on its own; a removal may delete several rows (a key
         // stored in other Unicode forms), in one transaction.
-        _ = try writing(in: persistent, key: key, asOneStatement: value != nil, committed: { commit = $0 }) {
+        // NB: a synced key's change also stamps its clock: two statements, in one transaction.
+        _ = try writing(in: persistent, key: key, asOneStatement: value != nil && syncDevice == nil, committed: { commit = $0 }) {
             try $0.write(value, forKey: key, declared: declared)
         }
         postChange(changedKeys: CollectionOfOne(key), commit: commit)
+        if syncDevice != nil { exportSyncFileAfterWrite(changedKeys: [key]) }
     }
 
     /// Runs `body` in one write transaction on the persistent domain, committed when this returns.
@@ -56,6 +58,7 @@ extension Defaults {
             return result
         }
         postChange(changedKeys: changes?.lazy.map(\.key), commit: commit)
+        if syncDevice != nil { exportSyncFileAfterWrite(changedKeys: changes?.map(\.key)) }
         return result
     }
 
@@ -92,6 +95,7 @@ extension Defaults {
             return value
         }
         postChange(changedKeys: CollectionOfOne(key), commit: commit)
+        if syncDevice != nil { exportSyncFileAfterWrite(changedKeys: [key]) }
         return value
     }
 
@@ -107,7 +111,7 @@ extension Defaults {
             domain === persistent
             ? try Self.rules(
                 forcedBy: (searchList.managed, searchList.managedFailure), dropIns: searchList.managedDropIns,
-                schema: searchList.schema.forWriting)
+                schema: searchList.schema.forWriting, syncDevice: syncDevice)
             : try Self.writeRules(
                 of: domain.name, excluding: try domain.store(), root: registry.root, configuration: configuration)
         // NB: a change that keeps history writes several statements, which must commit together.
@@ -134,14 +138,16 @@ extension Defaults {
             forcedBy: managedLayer(of: name, configuration: configuration, excluding: store),
             dropIns: managedDropIns(
                 of: name, in: configuration.systemDirectoryPaths, configuration: configuration, root: rootPath),
-            schema: schema.forWriting)
+            schema: schema.forWriting, syncDevice: nil)
     }
 
     /// The rules of a domain whose managed layer is `managed` (its stores, and the failure of one that
     /// cannot be read), with the managed drop-in folders `dropIns`, under `schema`.
     private static func rules(
-        forcedBy managed: (stores: [DomainStore], failure: DefaultsError?), dropIns: [DropInFolder], schema: PreferenceSchema?
+        forcedBy managed: (stores: [DomainStore], failure: DefaultsError?), dropIns: [DropInFolder], schema: PreferenceSchema?,
+        syncDevice: String?
     ) throws -> WriteRules {
-        WriteRules(forcedKeys: try forcedKeys(of: managed, dropIns: dropIns, schema: schema), schema: schema)
+        WriteRules(
+            forcedKeys: try forcedKeys(of: managed, dropIns: dropIns, schema: schema), schema: schema, syncDevice: syncDevice)
     }
 }

@@ -41,6 +41,8 @@ public final class Defaults: Sendable {
     public let configuration: Configuration
 
     let registry: StoreRegistry
+    /// This device's id when the persistent domain syncs (``Configuration/sync``), else nil.
+    let syncDevice: String?
     /// The search list: its layers, their change count, the resolved answers, and the search.
     let searchList: SearchList
 
@@ -62,7 +64,10 @@ public final class Defaults: Sendable {
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` (nothing touched), ``DefaultsError/corruptStore(path:reason:)``,
     ///   ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
     ///   ``DefaultsError/unsafePath(path:)``, or a storage error, for this domain or one of the suites;
-    ///   ``DefaultsError/invalidSchema(suite:key:reason:)`` when ``Configuration/schema`` is another suite's.
+    ///   ``DefaultsError/invalidSchema(suite:key:reason:)`` when ``Configuration/schema`` is another suite's;
+    ///   ``DefaultsError/invalidSyncFile(path:reason:)`` when ``Configuration/sync`` names no usable device id.
+    ///   With ``Configuration/sync`` set, the sync folder is merged now (see ``mergeSyncFolder()``); what that
+    ///   merge meets goes to the error handler and does not fail the opening.
     public convenience init(suiteName: String, configuration: Configuration = Configuration()) throws {
         if let schema = configuration.schema, schema.suiteName != suiteName {
             throw DefaultsError.invalidSchema(
@@ -77,10 +82,18 @@ public final class Defaults: Sendable {
             _ = try suite.store()
             return suite
         }
-        self.init(suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites)
+        let syncDevice = try configuration.sync?.resolvedDeviceID(root: registry.root)
+        self.init(
+            suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites,
+            syncDevice: syncDevice)
+        if syncDevice != nil, configuration.mergesSyncFolderAtOpen { mergeSyncFolderAtOpen() }
     }
 
-    init(suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainSlot, suites: [DomainSlot]) {
+    init(
+        suiteName: String, configuration: Configuration, registry: StoreRegistry, persistent: DomainSlot, suites: [DomainSlot],
+        syncDevice: String? = nil
+    ) {
+        self.syncDevice = syncDevice
         self.suiteName = suiteName
         self.configuration = configuration
         self.registry = registry

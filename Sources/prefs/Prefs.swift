@@ -18,7 +18,8 @@ enum Prefs {
     static var commands: [any Command.Type] {
         [
             Read.self, ReadType.self, Exists.self, Write.self, Delete.self, Rename.self, Repair.self, Reset.self, Domains.self,
-            Find.self, Export.self, Import.self, Backup.self, Restore.self, Watch.self, Prune.self, Keys.self, Describe.self,
+            Find.self, Export.self, Import.self, Backup.self, Restore.self, Watch.self, Sync.self, Prune.self, Keys.self,
+            Describe.self,
             Explain.self, InstallSchema.self, UninstallSchema.self, ListSchemas.self, KeyRange.self, ListRecursively.self,
             History.self, Revert.self, Completions.self, Manual.self,
         ]

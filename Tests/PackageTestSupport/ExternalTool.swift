@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A program a test runs that is neither the Swift toolchain nor part of `libsqlite3-dev`: a shell whose
-/// completion script is loaded, or `man`, which renders the man page.
+/// completion script is loaded, `man`, which renders the man page, or Syncthing, which replicates a sync folder.
 ///
 /// A test that needs one is marked `.needs(tool)`: on a machine without the tool it is skipped, saying
 /// which package installs it. Where `LAYERED_DEFAULTS_REQUIRE_TOOLS=1` (`.ci/run` sets it, having installed
@@ -27,6 +27,8 @@ public struct ExternalTool: Sendable {
     public static let fish = ExternalTool(path: "/usr/bin/fish", package: "fish")
     /// man-db's `man`, which renders and finds the man page.
     public static let man = ExternalTool(path: "/usr/bin/man", package: "man-db")
+    /// Syncthing, the sync engine that replicates a sync folder between two instances on the loopback.
+    public static let syncthing = ExternalTool(path: "/usr/bin/syncthing", package: "syncthing")
 
     /// Whether the tool's executable is there.
     public var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: url.path) }

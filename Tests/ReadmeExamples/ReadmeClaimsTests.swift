@@ -28,7 +28,7 @@ import Testing
     @Test func theToolsOfAFullRunAreNamedAndRequiredInCI() throws {
         let readme = try Self.readme()
         let ci = try String(contentsOf: PackageFiles.url(".ci/run"), encoding: .utf8)
-        let tools: [ExternalTool] = [.bash, .zsh, .fish, .man]
+        let tools: [ExternalTool] = [.bash, .zsh, .fish, .man, .syncthing]
         let names = tools.map(\.url.lastPathComponent)
         #expect(readme.contains("A full run also uses \(names.dropLast().joined(separator: ", ")) and \(names.last!)"))
         let packages = tools.map(\.package).filter { $0 != "bash" }

@@ -63,6 +63,9 @@ struct BenchCase: Sendable {
         BenchCase(
             id: "history", item: 13, title: "durable write of an existing key, without and with the key's history kept",
             peers: [.ours], run: HistoryCases.historyWrite),
+        BenchCase(
+            id: "sync", item: 14, title: "durable write of a synced key beside a key and a domain that do not sync",
+            peers: [.ours], run: SyncCases.syncedWrite),
     ]
 
     /// The cases `filter` selects: the one whose identifier it is, else those containing it; all without one.

@@ -139,7 +139,9 @@ final class DomainSlot: Sendable {
             result = try scratch.writeTransaction(
                 key: key, rules: rules, history: history, asOneStatement: asOneStatement, body)
         }
-        let (values, migrations) = try scratch.reading { table in (try table.allValues().values, try table.migrationNames()) }
+        let (values, migrations, clocks) = try scratch.reading { table in
+            (try table.allValues().values, try table.migrationNames(), try table.syncedChanges())
+        }
         guard !values.isEmpty || !migrations.isEmpty, registry != nil else { return result }
         // The history the body recorded (or a restore brought) comes along as it is, and covers the keys
         // the replay writes: they are not recorded again. (One look at the scratch's tables, at a domain's
@@ -149,7 +151,12 @@ final class DomainSlot: Sendable {
         return try store.writeTransaction(key: key, rules: rules, history: history, committed: committed) { transaction in
             guard try transaction.isEmpty else { return try body(&transaction) }
             if !entries.isEmpty { try transaction.adoptHistory(entries, covering: values.keys) }
-            for (key, value) in values.sorted(by: { $0.key < $1.key }) { try transaction.write(value, forKey: key) }
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                // A synced change keeps the clock the body gave it (a merged one its device's).
+                transaction.arrivingClock = clocks[StoredKey.form(of: key)]?.clock
+                try transaction.write(value, forKey: key)
+            }
+            transaction.arrivingClock = nil
             if !migrations.isEmpty { try transaction.replaceMigrationRecords(with: migrations) }
             return result
         }

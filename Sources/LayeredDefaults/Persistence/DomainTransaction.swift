@@ -32,6 +32,9 @@ public struct DomainTransaction: ~Copyable {
 
     /// What ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: the forced keys and the schema.
     let rules: WriteRules
+    /// The clock of the change being merged from another device, which its write keeps (see <doc:Sync>);
+    /// nil for a change made here, which gets a new one.
+    var arrivingClock: SyncClock?
 
     init(table: PreferencesTable, rules: WriteRules, history: Defaults.History?) {
         self.table = table
@@ -87,6 +90,9 @@ public struct DomainTransaction: ~Copyable {
         try value?.checkStorable(suite: suiteName, key: key)
         if recorded != nil { try recordChange(of: key, to: value) }
         try recordingFailure { try table.set(value, forKey: key) }
+        if let device = rules.syncDevice, rules.syncs(key) {
+            try recordingFailure { try table.stampSyncClock(forKey: key, value: value, device: device, clock: arrivingClock) }
+        }
         changes.append((key, value))
     }
 
@@ -224,6 +230,15 @@ public struct DomainTransaction: ~Copyable {
             let (stored, _) = try recordingFailure { try table.allValues() }
             for (key, value) in stored where !rules.forcedKeys.contains(key) {
                 try recordChange(of: key, to: nil, previous: .some(value))
+            }
+        }
+        // A removed syncing key leaves a tombstone, so the removal travels.
+        let synced = rules.syncDevice == nil ? [] : try values().keys.filter { rules.syncs($0) }
+        defer {
+            if let device = rules.syncDevice {
+                for key in synced where !rules.forcedKeys.contains(key) {
+                    try? recordingFailure { try table.stampSyncClock(forKey: key, value: nil, device: device, clock: nil) }
+                }
             }
         }
         guard !rules.forcedKeys.isEmpty else {

@@ -60,11 +60,19 @@ package enum FileActs {
     /// beside it (`.<name>.<UUID>`), created with `mode` whatever the umask, flushed to disk, renamed over
     /// `path`, and the directory flushed. A reader sees the old file or the new one, never a part, and the
     /// new one never has more than `mode`.
+    ///
+    /// `temporaryName`, when given, names the new file instead (a sync folder's, which its engine ignores);
+    /// `durable` false skips both flushes, for a file made again from the database after a crash (a reader
+    /// then sees the old file, the new one, or after a crash an empty or torn one it refuses, never a part
+    /// it takes for whole).
     /// - Throws: ``Failure`` of the step that failed; the new file is removed and `path` is unchanged.
-    package static func replace(_ path: String, with data: Data, mode: mode_t) throws(Failure) {
+    package static func replace(
+        _ path: String, with data: Data, mode: mode_t, temporaryName: String? = nil, durable: Bool = true
+    ) throws(Failure) {
         let file = URL(fileURLWithPath: path)
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-            .path
+        let temporary = file.deletingLastPathComponent().appendingPathComponent(
+            temporaryName ?? ".\(file.lastPathComponent).\(UUID().uuidString)"
+        ).path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else { throw Failure(code: errno, path: temporary) }
         var failure: Int32?
@@ -72,10 +80,14 @@ package enum FileActs {
         // 0777); this only gives them back, so the file never has more than `mode` at any moment.
         if fchmod(descriptor, mode) != 0 { failure = errno }
         if failure == nil { failure = writeAll(data, to: descriptor) }
-        if failure == nil, fsync(descriptor) != 0 { failure = errno }
+        if failure == nil, durable, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         if failure == nil {
-            do throws(Failure) { try rename(temporary, over: path) } catch { failure = error.code }
+            if durable {
+                do throws(Failure) { try rename(temporary, over: path) } catch { failure = error.code }
+            } else if Foundation.rename(temporary, path) != 0 {
+                failure = errno
+            }
         }
         if let failure {
             unlink(temporary)

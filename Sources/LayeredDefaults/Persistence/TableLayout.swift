@@ -130,7 +130,8 @@ package enum TableLayout {
     }
 
     /// Each of our tables, the pragma that lists its columns, its columns in order (all NOT NULL), and
-    /// whether every file holds it (the history table is made by a domain's first entry only).
+    /// whether every file holds it (the history table is made by a domain's first entry, the clocks of a
+    /// syncing domain by its first synced write: ``PreferencesTable/createSyncClocks``).
     private static let tables: [(name: String, pragma: StaticString, columns: [Column], isOptional: Bool)] = [
         (
             "preferences", "PRAGMA table_xinfo(preferences)",
@@ -152,6 +153,15 @@ package enum TableLayout {
                 Column(name: "value", type: "", key: 0), Column(name: "process", type: "TEXT", key: 0),
                 Column(name: "executable", type: "TEXT", key: 0), Column(name: "uid", type: "INTEGER", key: 0),
                 Column(name: "user", type: "TEXT", key: 0),
+            ],
+            true
+        ),
+        (
+            "sync_clocks", "PRAGMA table_xinfo(sync_clocks)",
+            [
+                Column(name: "key", type: "TEXT", key: 1), Column(name: "wall", type: "INTEGER", key: 0),
+                Column(name: "counter", type: "INTEGER", key: 0), Column(name: "device", type: "TEXT", key: 0),
+                Column(name: "value", type: "TEXT", key: 0),
             ],
             true
         ),

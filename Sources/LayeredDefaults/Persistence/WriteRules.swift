@@ -12,6 +12,16 @@ struct WriteRules {
     let forcedKeys: Set<String>
     /// The schema that applies to the domain (``ApplicableSchema``), if one.
     let schema: PreferenceSchema?
+    /// The device that stamps a change of a syncing key with its clock (see <doc:Sync>); nil when the
+    /// domain does not sync, and for every domain but an instance's own persistent one.
+    var syncDevice: String? = nil
+
+    /// True when a change of `key` travels: the domain syncs and its schema marks the key as syncing.
+    /// Only the schema decides, as for what arrives, which is merged without the app's typed keys at hand.
+    func syncs(_ key: String) -> Bool {
+        guard syncDevice != nil else { return false }
+        return schema?.entry(named: key)?.syncs ?? false
+    }
 
     /// Refuses `value` for `key` of `suite` when the rules do not allow it: a forced key; a key the
     /// schema does not declare (unless it allows undeclared keys); a value its entry does not accept, or,

@@ -154,7 +154,7 @@ extension PreferenceSchema: Codable {
 
 extension PreferenceSchema.Entry: Codable {
     private enum Member: String, CodingKey, CaseIterable {
-        case name, type, content, summary, description, `default`, computedDefault, choices, range, maximumLength
+        case name, type, content, summary, description, `default`, computedDefault, choices, range, maximumLength, syncs
     }
 
     private enum RangeMember: String, CodingKey, CaseIterable {
@@ -224,6 +224,7 @@ extension PreferenceSchema.Entry: Codable {
             defaultIsComputed: try container.decodeIfGiven(Bool.self, forKey: .computedDefault) ?? false,
             summary: try container.decodeGiven(String.self, forKey: .summary),
             description: try container.decodeIfGiven(String.self, forKey: .description), accepted: accepted)
+        syncs = try container.decodeIfGiven(Bool.self, forKey: .syncs) ?? false
     }
 
     /// Encodes a key's JSON object.
@@ -236,6 +237,7 @@ extension PreferenceSchema.Entry: Codable {
         try container.encodeIfPresent(description, forKey: .description)
         try container.encodeIfPresent(defaultValue, forKey: .default)
         if defaultIsComputed { try container.encode(true, forKey: .computedDefault) }
+        if syncs { try container.encode(true, forKey: .syncs) }
         switch accepted {
         case .anyValue: break
         case .choices(let choices): try container.encode(choices, forKey: .choices)

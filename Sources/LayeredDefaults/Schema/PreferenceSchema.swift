@@ -62,6 +62,9 @@ public struct PreferenceSchema: Sendable, Hashable {
         public let description: String?
         /// What it accepts besides being of its type.
         public let accepted: AcceptedValues
+        /// Whether the key's changes travel to the user's other devices when the domain syncs
+        /// (``Defaults/Configuration/sync``; see <doc:Sync>). The default is false: a key stays on its device.
+        public var syncs = false
 
         /// An entry; ``PreferenceSchema/init(suiteName:version:entries:allowsUndeclaredKeys:)`` checks that
         /// its parts agree.

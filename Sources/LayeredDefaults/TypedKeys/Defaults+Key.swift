@@ -36,6 +36,8 @@ extension Defaults {
         /// The key's own entry, which the write path and the search apply where the domain's schema does
         /// not declare the key; nil when it accepts any value of its type (the type checks the rest).
         let declaredEntry: DeclaredEntry?
+        /// Whether the key's changes travel to the user's other devices (``syncing()``), in its schema entry.
+        public private(set) var syncs = false
 
         /// A fixed default, or one computed when read.
         private enum DefaultSource: Sendable {
@@ -125,10 +127,24 @@ extension Defaults {
                 case .fixed(let value): (try? value.storedForm()) ?? nil
                 case .computed: nil
                 }
-            return PreferenceSchema.Entry(
+            var entry = PreferenceSchema.Entry(
                 name: name, type: Value.schemaType ?? stored.flatMap { PreferenceSchema.ValueType(rawValue: $0.typeName) },
                 content: Value.schemaContent, defaultValue: stored, defaultIsComputed: defaultIsComputed,
                 summary: summary ?? "", description: description, accepted: accepted)
+            entry.syncs = syncs
+            return entry
+        }
+
+        /// This key, marked as syncing: its schema entry says so, and where the domain syncs
+        /// (``Defaults/Configuration/sync``) its changes travel to the user's other devices (see <doc:Sync>).
+        ///
+        /// ```swift
+        /// extension Defaults.Key<Int> { static let fontSize = Defaults.Key("fontSize", default: 12).syncing() }
+        /// ```
+        public func syncing() -> Self {
+            var key = self
+            key.syncs = true
+            return key
         }
     }
 

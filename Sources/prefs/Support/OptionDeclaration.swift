@@ -88,6 +88,9 @@ struct OptionDeclaration: Sendable, Equatable {
         "--older-than", "<duration>", "only domains none of whose files changed within it: 90s, 15m, 2h, 7d, 1w, 1h30m")
     /// `prune --any-age`: domains of any age.
     static let anyAge = flag("--any-age", "domains of any age (one of --older-than and --any-age is required)")
+    /// `sync --device <id>`: this device's id in the sync folder.
+    static let device = valued(
+        "--device", "<id>", "this device's id in the folder; else the one kept in the root (made once)")
     /// `prune --dry-run`: nothing is deleted.
     static let dryRun = flag("--dry-run", "print what would be deleted, delete nothing")
 }

@@ -86,7 +86,8 @@ enum PrefsError: Error, Sendable, Equatable {
                 .permissionDenied,
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction,
                 .otherSuiteInTransaction, .storageFailure,
-                .fileSystemFailure, .replacedFile, .storedValueNotAccepted, .malformedSchema, .invalidDropIn:
+                .fileSystemFailure, .replacedFile, .storedValueNotAccepted, .malformedSchema, .invalidDropIn,
+                .invalidSyncFile:
                 self = .storage(message)
             }
         default:
@@ -125,7 +126,7 @@ enum PrefsError: Error, Sendable, Equatable {
             suite
         case .invalidSuiteName, .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked,
             .mountPoint, .permissionDenied, .fileSystemFailure, .notPropertyListFile, .unmappableValues, .invalidBackup,
-            .backupExists, .malformedSchema, .backupDestinationInUse, .invalidDropIn:
+            .backupExists, .malformedSchema, .backupDestinationInUse, .invalidDropIn, .invalidSyncFile:
             nil
         }
     }

@@ -1,0 +1,82 @@
+import Foundation
+import LayeredDefaults
+
+/// `prefs sync <domain> <folder> status|merge`: the state of a domain's sync through a folder, or one merge.
+enum Sync: Command {
+    static let declaration = CommandDeclaration(
+        synopsis: "sync <domain> <folder> status|merge", operandKinds: [.domain, .directory, .choices(["status", "merge"])],
+        options: [.device],
+        help: """
+            Shows the state of <domain>'s sync through <folder>, or merges the other devices' files once.
+
+            <folder> is the folder a sync engine (Syncthing, Nextcloud, Dropbox, rsync) replicates; each
+            device writes only <folder>/<domain>/<device>.json and merges the others' files. Only keys
+            the domain's installed schema marks "syncs": true travel. This device's id is --device, else
+            the one kept in the root (sync-device-id, made once).
+            status prints this device's id and file, the keys it holds synced changes of, the other
+            devices whose files are sound, and each file a merge would skip with why (never a value).
+            merge merges those files through the write path (the schema applies; a refused change is
+            reported and not stored), writes this device's file, and prints the keys that changed.
+            With --json, one object.
+            Exit status: 0; 2 on a bad argument; 3 when the folder or the domain cannot be read or written.
+            """)
+
+    static func run(_ invocation: Invocation, in context: Context) throws {
+        let operands = try operands(invocation, 3...3)
+        let domain = try Context.domainName(operands[0])
+        guard !operands[1].isEmpty else { throw PrefsError.usage("sync needs a folder") }
+        guard ["status", "merge"].contains(operands[2]) else {
+            throw PrefsError.usage("usage: prefs \(declaration.synopsis)")
+        }
+        let warnings = context.warnings
+        var configuration = try context.domain(domain).configuration(errorHandler: { warnings.record($0) })
+        configuration.sync = Defaults.SyncFolder(
+            folder: URL(fileURLWithPath: operands[1]), deviceID: invocation.value(of: .device))
+        configuration.mergesSyncFolderAtOpen = false
+        let defaults = try Defaults(suiteName: domain, configuration: configuration)
+        if operands[2] == "merge" {
+            let report = try defaults.mergeSyncFolder()
+            if context.json {
+                context.console.print(
+                    try Output.jsonLine(
+                        MergeOutput(
+                            changed: report.changedKeys, refused: report.refusedKeys, devices: report.mergedDevices,
+                            skipped: report.skippedFiles.map(\.description))))
+            } else {
+                for key in report.changedKeys { context.console.print(key) }
+            }
+            return
+        }
+        guard let status = try defaults.syncStatus() else { return }
+        if context.json {
+            context.console.print(
+                try Output.jsonLine(
+                    StatusOutput(
+                        device: status.deviceID, file: status.filePath, keys: status.syncedKeys, devices: status.devices,
+                        skipped: status.skippedFiles.map(\.description))))
+            return
+        }
+        context.console.print("device: \(status.deviceID)")
+        context.console.print("file: \(status.filePath)")
+        context.console.print("keys: \(status.syncedKeys.joined(separator: " "))")
+        context.console.print("devices: \(status.devices.joined(separator: " "))")
+        for skipped in status.skippedFiles { context.console.print("skipped: \(skipped.description)") }
+    }
+
+    /// `merge --json`'s object.
+    private struct MergeOutput: Encodable {
+        let changed: [String]
+        let refused: [String]
+        let devices: [String]
+        let skipped: [String]
+    }
+
+    /// `status --json`'s object.
+    private struct StatusOutput: Encodable {
+        let device: String
+        let file: String
+        let keys: [String]
+        let devices: [String]
+        let skipped: [String]
+    }
+}

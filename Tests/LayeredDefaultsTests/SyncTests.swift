@@ -1,0 +1,359 @@
+import Foundation
+import LayeredDefaultsTesting
+import PackageTestSupport
+import Testing
+
+@testable import LayeredDefaults
+
+/// Sync through a folder, without a sync engine: each device has its own store root and shares one
+/// folder, as an engine that replicated it at once would leave it.
+@Suite struct SyncTests {
+    static let suite = "com.example.sync"
+
+    static let fontSize = Defaults.Key<Int>("fontSize", default: 12, summary: "The font size", accepts: .integers(6...72))
+        .syncing()
+    static let theme = Defaults.Key<String>("theme", default: "system", summary: "The colour scheme").syncing()
+    static let windowWidth = Defaults.Key<Int>("windowWidth", default: 800, summary: "The window's width")
+
+    static let schema = try! PreferenceSchema(suiteName: suite, version: 1, keys: fontSize, theme, windowWidth)
+
+    /// A device `id` with its own root under `root`, syncing through `root/folder`.
+    func device(
+        _ id: String, in root: URL, errors: ReportedErrors = ReportedErrors(), systemDirectories: [URL] = [],
+        arguments: [String] = []
+    ) throws -> Defaults {
+        var configuration = Defaults.Configuration(
+            location: .directory(root.appendingPathComponent("device-\(id)")), arguments: arguments,
+            systemDirectories: systemDirectories,
+            schema: Self.schema, errorHandler: errors.record)
+        configuration.sync = Defaults.SyncFolder(folder: folder(in: root), deviceID: id)
+        return try Defaults(suiteName: Self.suite, configuration: configuration)
+    }
+
+    func folder(in root: URL) -> URL { root.appendingPathComponent("folder") }
+
+    func syncFile(of device: String, in root: URL) -> URL {
+        folder(in: root).appendingPathComponent(Self.suite).appendingPathComponent(device + ".json")
+    }
+
+    /// Writes a device's file as another device would, with `entries` of (key, wall, value or nil).
+    func writeFile(
+        of device: String, in root: URL, entries: [(String, Int64, PreferenceValue?)], format: Int = 1,
+        claiming claimed: String? = nil
+    ) throws {
+        var members: [String: SyncFile.Entry] = [:]
+        for (key, wall, value) in entries {
+            members[key] = SyncFile.Entry(clock: SyncClock(wall: wall, counter: 0, device: device), value: value)
+        }
+        var data = try SyncFile(suite: Self.suite, device: claimed ?? device, entries: members).encoded()
+        if format != 1 {
+            data = Data(
+                String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"format\":1", with: "\"format\":\(format)").utf8)
+        }
+        let url = syncFile(of: device, in: root)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+    }
+
+    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    @Test func aWriteOnOneDeviceIsReadOnAnother() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            let desk = try device("desk", in: root)
+            #expect(desk[Self.fontSize] == 14)
+            #expect(try desk.persistentValue(for: Self.fontSize) == 14)
+            try laptop.write("dark", for: Self.theme)
+            let report = try desk.mergeSyncFolder()
+            #expect(report.changedKeys == ["theme"])
+            #expect(desk[Self.theme] == "dark")
+        }
+    }
+
+    @Test func writesOfOneKeyOnTwoDevicesConvergeToOneValue() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            let desk = try device("desk", in: root)
+            try laptop.write(20, for: Self.fontSize)
+            try desk.write(30, for: Self.fontSize)  // later: its clock is higher
+            try laptop.mergeSyncFolder()
+            try desk.mergeSyncFolder()
+            try laptop.mergeSyncFolder()
+            #expect(laptop[Self.fontSize] == 30)
+            #expect(desk[Self.fontSize] == 30)
+        }
+    }
+
+    /// Whatever order the other devices' files arrive in, each device ends with the change of the highest
+    /// clock (wall time, then device id on a tie).
+    @Test func theWinnerDoesNotDependOnTheOrderFilesArrive() throws {
+        let files: [(String, Int64, PreferenceValue?)] = [
+            ("a", Self.now - 5_000, 10), ("b", Self.now - 1_000, 40), ("c", Self.now - 1_000, 50), ("d", Self.now - 3_000, nil),
+        ]
+        let orders = [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1], [1, 3, 0, 2]]
+        for order in orders {
+            try withTemporaryRoot { root in
+                let receiver = try device("receiver", in: root)
+                for index in order {
+                    let (device, wall, value) = files[index]
+                    try writeFile(of: device, in: root, entries: [("fontSize", wall, value)])
+                    try receiver.mergeSyncFolder()
+                }
+                // "c" and "b" tie on the wall clock; "c" is the higher device id.
+                #expect(receiver[Self.fontSize] == 50, "arrival order \(order)")
+            }
+        }
+    }
+
+    @Test func aRemovalTravelsAsATombstone() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            let desk = try device("desk", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            try desk.mergeSyncFolder()
+            #expect(try desk.persistentValue(for: Self.fontSize) == 14)
+            try laptop.reset(Self.fontSize)
+            let report = try desk.mergeSyncFolder()
+            #expect(report.changedKeys == ["fontSize"])
+            #expect(try desk.persistentValue(for: Self.fontSize) == nil)
+            let text = try String(contentsOf: syncFile(of: "laptop", in: root), encoding: .utf8)
+            #expect(text.contains("\"removed\":true"))
+        }
+    }
+
+    /// A new device's defaults, registered values and schema defaults never travel: it takes the value
+    /// the other devices synced, and its file holds no change of its own.
+    @Test func aFirstLaunchKeepsTheSyncedValues() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            try laptop.write(1024, for: Self.windowWidth)
+            let fresh = try device("fresh", in: root, arguments: ["-theme", "sepia"])
+            fresh.register(["fontSize": 9, "theme": "light"])
+            #expect(fresh[Self.theme] == "sepia")
+            #expect(fresh[Self.fontSize] == 14)
+            #expect(fresh[Self.windowWidth] == 800, "a key that does not sync stays on its device")
+            try fresh.mergeSyncFolder()
+            try laptop.mergeSyncFolder()
+            #expect(laptop[Self.fontSize] == 14)
+            #expect(laptop[Self.theme] == "system", "a registered value or an argument never travels")
+            let file = try SyncFile.parse(
+                Data(contentsOf: syncFile(of: "fresh", in: root)), path: "fresh.json", suite: Self.suite, device: "fresh")
+            #expect(file.entries.keys.sorted() == ["fontSize"], "no default, registered value or local key")
+            #expect(file.entries.values.allSatisfy { $0.clock.device == "laptop" }, "the new device made no change of its own")
+        }
+    }
+
+    /// A device that was away for weeks merges the newer changes; its own old change loses.
+    @Test func aDeviceBackAfterWeeksMergesAndDoesNotOverwrite() throws {
+        try withTemporaryRoot { root in
+            let weeks: Int64 = 21 * 24 * 3_600_000
+            try writeFile(
+                of: "old", in: root, entries: [("fontSize", Self.now - weeks, 30), ("theme", Self.now - weeks, "light")])
+            let laptop = try device("laptop", in: root)
+            #expect(laptop[Self.fontSize] == 30, "an old change is still a change where nothing newer is known")
+            try laptop.write(14, for: Self.fontSize)
+            try laptop.mergeSyncFolder()
+            #expect(laptop[Self.fontSize] == 14)
+            #expect(laptop[Self.theme] == "light")
+        }
+    }
+
+    @Test func hostileFilesAreSkippedWholeAndReported() throws {
+        try withTemporaryRoot { root in
+            let errors = ReportedErrors()
+            let laptop = try device("laptop", in: root, errors: errors)
+            let directory = folder(in: root).appendingPathComponent(Self.suite)
+            // A whole file, then the same cut short (torn).
+            try writeFile(of: "torn", in: root, entries: [("fontSize", Self.now, 61), ("theme", Self.now, "secret-torn")])
+            let whole = try Data(contentsOf: syncFile(of: "torn", in: root))
+            try whole.prefix(whole.count - 20).write(to: syncFile(of: "torn", in: root))
+            try Data([0xFF, 0x00, 0x13, 0x37]).write(to: directory.appendingPathComponent("garbage.json"))
+            try writeFile(of: "future", in: root, entries: [("theme", Self.now, "secret-future")], format: 2)
+            try writeFile(of: "mallory", in: root, entries: [("theme", Self.now, "secret-mallory")], claiming: "desk")
+            try writeFile(of: "desk", in: root, entries: [("fontSize", Self.now - 10_000, 16)])
+            try Data(
+                #"{"format":1,"suite":"com.example.sync","device":"overflow","entries":{"theme":{"wall":9223372036854775807,"counter":9223372036854775807,"device":"overflow","value":{"string":"secret-overflow"}}}}"#
+                    .utf8
+            ).write(to: directory.appendingPathComponent("overflow.json"))
+            let oversized = Data(repeating: UInt8(ascii: " "), count: SyncFile.maximumSize + 1)
+            try oversized.write(to: directory.appendingPathComponent("huge.json"))
+            let report = try laptop.mergeSyncFolder()
+            #expect(report.mergedDevices == ["desk"])
+            #expect(report.skippedFiles.count == 6)
+            #expect(laptop[Self.fontSize] == 16, "only the sound file was merged")
+            #expect(laptop[Self.theme] == "system", "nothing of the torn file was merged")
+            #expect(errors.all.count >= 6)
+            #expect(errors.all.contains { $0.description.contains("overflow.json") && $0.description.contains("invalid clock") })
+            #expect(errors.all.allSatisfy { !$0.description.contains("secret") }, "no message quotes a value")
+            #expect(errors.all.contains { $0.description.contains("newer format") })
+            #expect(errors.all.contains { $0.description.contains("claims another device") })
+            #expect(errors.all.contains { $0.description.contains("larger than") })
+            #expect(
+                FileManager.default.fileExists(atPath: directory.appendingPathComponent("garbage.json").path), "left untouched")
+        }
+    }
+
+    /// A writer killed while writing its file leaves only its temporary file, which no device merges;
+    /// an engine that wrote in place leaves a torn file, skipped whole.
+    @Test func whatAKilledWriterLeavesIsNotMergedInPart() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            let directory = folder(in: root).appendingPathComponent(Self.suite)
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(names == ["laptop.json"], "the writer's own temporary file is renamed in: \(names)")
+            let whole = try Data(contentsOf: syncFile(of: "laptop", in: root))
+            try whole.prefix(whole.count / 2).write(to: directory.appendingPathComponent(".syncthing.killed.json.1234.tmp"))
+            let desk = try device("desk", in: root)
+            let report = try desk.mergeSyncFolder()
+            #expect(report.mergedDevices == ["laptop"])
+            #expect(report.skippedFiles.isEmpty, "a temporary file is not read at all")
+            #expect(desk[Self.fontSize] == 14)
+        }
+    }
+
+    @Test func anArrivingValueTheSchemaRefusesIsReportedAndNotStored() throws {
+        try withTemporaryRoot { root in
+            let errors = ReportedErrors()
+            try writeFile(of: "desk", in: root, entries: [("fontSize", Self.now, 500), ("theme", Self.now, "dark")])
+            let laptop = try device("laptop", in: root, errors: errors)
+            #expect(try laptop.persistentValue(for: Self.fontSize) == nil)
+            #expect(laptop[Self.theme] == "dark", "the rest of the file is merged")
+            let report = try laptop.mergeSyncFolder()
+            #expect(report.refusedKeys == ["fontSize"], "tried again at each merge: a newer schema may accept it")
+            #expect(errors.all.contains { $0.description.contains("'fontSize'") && !$0.description.contains("500") })
+        }
+    }
+
+    /// Only keys the schema marks as syncing travel, either way.
+    @Test func aKeyThatDoesNotSyncStaysLocal() throws {
+        try withTemporaryRoot { root in
+            try writeFile(of: "desk", in: root, entries: [("windowWidth", Self.now, 333)])
+            let laptop = try device("laptop", in: root)
+            #expect(laptop[Self.windowWidth] == 800)
+            try laptop.write(1200, for: Self.windowWidth)
+            #expect(!FileManager.default.fileExists(atPath: syncFile(of: "laptop", in: root).path))
+        }
+    }
+
+    /// With sync off, a write stamps nothing: the domain's file has no clocks' table.
+    @Test func withSyncOffNothingOfItRuns() throws {
+        try withTemporaryRoot { root in
+            let defaults = try Defaults(
+                suiteName: Self.suite,
+                configuration: .init(location: .directory(root), arguments: [], systemDirectories: [], schema: Self.schema))
+            try defaults.write(14, for: Self.fontSize)
+            #expect(try defaults.persistentStoreForTesting.reading { try $0.hasSyncClocks() } == false)
+            #expect(defaults.syncFilePath == nil)
+            #expect(try defaults.mergeSyncFolder() == Defaults.SyncReport())
+        }
+    }
+
+    /// A merged change reaches observers as any other commit does.
+    @Test func aMergedChangeReachesObservers() async throws {
+        try await withTemporaryRoot { root in
+            let desk = try device("desk", in: root)
+            let values = ObservedValues(desk.changes(of: .key(Self.fontSize)))
+            #expect(try await values.first(1) == [12])
+            try device("laptop", in: root).write(18, for: Self.fontSize)
+            try desk.mergeSyncFolder()
+            #expect(try await values.until { $0.last == 18 }.last == 18)
+        }
+    }
+
+    /// A syncing domain's file, clocks' table and all, backs up and restores.
+    @Test func aSyncingDomainBacksUpAndRestores() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            let backup = root.appendingPathComponent("backup.sqlite3")
+            let location = Location.directory(root.appendingPathComponent("device-laptop"))
+            let domain = try Defaults.Domain(Self.suite, location: location, systemDirectories: [])
+            try domain.backup(to: backup)
+            try domain.restore(from: backup)
+        }
+    }
+
+    @Test func theSchemaFileCarriesWhetherAKeySyncs() throws {
+        let data = try Self.schema.jsonData()
+        #expect(String(decoding: data, as: UTF8.self).contains("\"syncs\" : true"))
+        let read = try PreferenceSchema(jsonData: data, path: "schema.json")
+        #expect(read.entry(named: "fontSize")?.syncs == true)
+        #expect(read.entry(named: "windowWidth")?.syncs == false)
+    }
+
+    @Test func aDeviceIDIsMadeOnceAndKept() throws {
+        try withTemporaryRoot { root in
+            func open() throws -> Defaults {
+                var configuration = Defaults.Configuration(location: .directory(root), arguments: [], systemDirectories: [])
+                configuration.sync = Defaults.SyncFolder(folder: folder(in: root))
+                return try Defaults(suiteName: Self.suite, configuration: configuration)
+            }
+            let first = try #require(try open().syncDeviceID)
+            #expect(try open().syncDeviceID == first)
+            #expect(Defaults.SyncFolder.isValidDeviceID(first))
+        }
+    }
+    /// A store of device `id`'s root that does not sync (`prefs` without a folder, the app before it synced).
+    func unsynced(_ id: String, in root: URL) throws -> Defaults {
+        try Defaults(
+            suiteName: Self.suite,
+            configuration: .init(
+                location: .directory(root.appendingPathComponent("device-\(id)")), arguments: [], systemDirectories: [],
+                schema: Self.schema))
+    }
+
+    /// Values stored before a device synced travel with the lowest clock: they lose to every synced change
+    /// and fill only keys no device changed.
+    @Test func valuesStoredBeforeSyncingLoseToSyncedChanges() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            let before = try unsynced("desk", in: root)
+            try before.write(20, for: Self.fontSize)
+            try before.write("dark", for: Self.theme)
+            let desk = try device("desk", in: root)
+            #expect(desk[Self.fontSize] == 14)
+            try laptop.mergeSyncFolder()
+            #expect(laptop[Self.fontSize] == 14)
+            #expect(laptop[Self.theme] == "dark")
+        }
+    }
+
+    /// A change of a synced key by a writer that does not sync is stamped at the next merge and travels.
+    @Test func aChangeByAWriterThatDoesNotSyncTravelsAtTheNextMerge() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            let desk = try device("desk", in: root)
+            try unsynced("desk", in: root).write(30, for: Self.fontSize)
+            try desk.mergeSyncFolder()
+            try laptop.mergeSyncFolder()
+            #expect(laptop[Self.fontSize] == 30)
+            #expect(desk[Self.fontSize] == 30)
+        }
+    }
+    /// A key the managed domain forces keeps its row: the change that arrives for it is refused and reported.
+    @Test func aForcedKeyKeepsItsRowWhenAChangeArrives() throws {
+        try withTemporaryRoot { root in
+            let xdg = root.appendingPathComponent("xdg")
+            try Defaults(
+                suiteName: Self.suite,
+                configuration: .init(location: .directory(Location.managedRoot(in: xdg)), arguments: [], systemDirectories: [])
+            ).write(40, forKey: "fontSize")
+            try writeFile(of: "desk", in: root, entries: [("fontSize", Self.now, 18), ("theme", Self.now, "dark")])
+            let errors = ReportedErrors()
+            let laptop = try device("laptop", in: root, errors: errors, systemDirectories: [xdg])
+            #expect(laptop[Self.fontSize] == 40)
+            #expect(try laptop.persistentValue(for: Self.fontSize) == nil, "nothing stored under the forced key")
+            #expect(laptop[Self.theme] == "dark")
+            #expect(try laptop.mergeSyncFolder().refusedKeys == ["fontSize"])
+            let own = try SyncFile.parse(
+                Data(contentsOf: syncFile(of: "laptop", in: root)), path: "laptop.json", suite: Self.suite, device: "laptop")
+            #expect(own.entries.keys.sorted() == ["theme"], "a forced value never travels")
+            #expect(errors.all.contains { $0.description.contains("'fontSize'") && $0.description.contains("refused") })
+        }
+    }
+}

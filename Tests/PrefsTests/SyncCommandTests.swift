@@ -1,0 +1,50 @@
+import Foundation
+import LayeredDefaults
+import Testing
+
+@testable import prefs
+
+/// `prefs sync <domain> <folder> status|merge`, over the library's sync: two roots, one folder.
+@Suite struct SyncCommandTests {
+    static let schema: PreferenceSchema = {
+        var size = PreferenceSchema.Entry(
+            name: "size", type: .integer, defaultValue: 12, summary: "The font size", accepted: .integers(6...72))
+        size.syncs = true
+        let width = PreferenceSchema.Entry(name: "width", type: .integer, defaultValue: 800, summary: "The window's width")
+        return try! PreferenceSchema(suiteName: "app", version: 1, entries: [size, width])
+    }()
+
+    @Test func mergeTakesAnotherDevicesChangeAndStatusShowsIt() throws {
+        try withTestRoot { laptop throws in
+            try withTestRoot { desk throws in
+                let folder = laptop.url.appendingPathComponent("folder").path
+                for root in [laptop, desk] { try Defaults.installSchema(Self.schema, location: .directory(root.url)) }
+                #expect(laptop.prefs("write", "app", "size", "14").status == .success)
+                #expect(laptop.prefs("sync", "app", folder, "merge", "--device", "laptop").status == .success)
+                let merged = desk.prefs("sync", "app", folder, "merge", "--device", "desk")
+                #expect(merged.status == .success)
+                #expect(merged.output == "size\n")
+                #expect(desk.prefs("read", "app", "size").output == "14\n")
+                let status = desk.prefs("--json", "sync", "app", folder, "status", "--device", "desk")
+                #expect(status.output.contains("\"devices\":[\"laptop\"]"))
+                #expect(status.output.contains("\"keys\":[\"size\"]"))
+            }
+        }
+    }
+
+    @Test func statusNamesASkippedFileButNeverItsValue() throws {
+        try withTestRoot { root throws in
+            let folder = root.url.appendingPathComponent("folder")
+            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            let directory = folder.appendingPathComponent("app")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(#"{"format":9,"secret":"hunter2"}"#.utf8).write(to: directory.appendingPathComponent("other.json"))
+            let status = root.prefs("sync", "app", folder.path, "status", "--device", "me")
+            #expect(status.status == .success)
+            #expect(status.output.contains("skipped: The sync file"))
+            #expect(status.output.contains("newer format"))
+            #expect(!status.output.contains("hunter2"))
+            #expect(root.prefs("sync", "app", folder.path, "upload").status == .usage)
+        }
+    }
+}
