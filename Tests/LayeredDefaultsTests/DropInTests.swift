@@ -107,6 +107,25 @@ import Testing
         }
     }
 
+    /// A file written on Windows (CR LF line ends, a byte order mark) reads as the same lines: each key is
+    /// set, and a lock on a later line forces its key.
+    @Test func crlfLineEndsAndAByteOrderMarkReadAsLines() throws {
+        try withTemporaryRoot { root in
+            let lock = try makeFolder(in: root, managed: true)
+            try write("\u{FEFF}fontSize = 14\r\n# a comment\r\ntheme = dark\r\n", "10-windows.conf", in: lock)
+            try write("tags = (a, b)\rcompact = yes\r", "20-old-mac.conf", in: lock)
+            let errors = ReportedErrors()
+            let defaults = try open(root, errors: errors)
+            #expect(try defaults.value(forKey: "fontSize") == 14)
+            #expect(try defaults.value(forKey: "theme") == "dark")
+            #expect(defaults.objectIsForced(forKey: "theme"))
+            #expect(throws: DefaultsError.forced(suite: "app", key: "theme")) { try defaults.write("light", forKey: "theme") }
+            #expect(try defaults.value(forKey: "compact") == true)
+            #expect(defaults.explain("theme").forcedBy == lock.appendingPathComponent("10-windows.conf").path + ":3")
+            #expect(errors.all.isEmpty)
+        }
+    }
+
     @Test func theLaterFileWinsInLexicalOrder() throws {
         try withTemporaryRoot { root in
             let folder = try makeFolder(in: root)

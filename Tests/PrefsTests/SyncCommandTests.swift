@@ -47,4 +47,23 @@ import Testing
             #expect(root.prefs("sync", "app", folder.path, "upload").status == .usage)
         }
     }
+
+    /// Only the user's own domain syncs: with `--system` or `--managed`, sync is refused (a forced or
+    /// system-wide value never travels, and nothing arriving becomes one); a name a hostile file gives a
+    /// key or a device prints escaped.
+    @Test func onlyTheUsersDomainSyncsAndWhatArrivesPrintsEscaped() throws {
+        try withTestRoot { root throws in
+            let folder = root.url.appendingPathComponent("folder")
+            for layer in ["--system", "--managed"] {
+                #expect(root.prefs(layer, "sync", "app", folder.path, "merge", "--device", "me").status == .usage)
+            }
+            #expect(!FileManager.default.fileExists(atPath: folder.path), "a refused sync makes nothing")
+            let directory = folder.appendingPathComponent("app")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(#"{"format":9}"#.utf8).write(to: directory.appendingPathComponent("\u{1b}[31mevil.json"))
+            let status = root.prefs("sync", "app", folder.path, "status", "--device", "me")
+            #expect(!status.output.contains("\u{1b}"))
+            #expect(status.output.contains("\\U001b[31mevil"))
+        }
+    }
 }

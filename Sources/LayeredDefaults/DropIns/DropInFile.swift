@@ -67,9 +67,12 @@ struct DropInFile {
         let rules = WriteRules(forcedKeys: [], schema: schema)
         var settings: [String: Setting] = [:]
         var number = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // NB: a file written on Windows ends its lines with CR LF, which Swift reads as one Character: lines
+        // are split at any line end, and a leading byte order mark is not part of the first key.
+        let body = text.hasPrefix("\u{FEFF}") ? text.dropFirst() : Substring(text)
+        for rawLine in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             number += 1
-            let line = rawLine.trimmingCharacters(in: .whitespaces.union(["\r"]))
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             guard let equals = line.firstIndex(of: "=") else {
                 throw .invalidDropIn(path: path, line: number, reason: "not a `key = value` line or a comment")

@@ -17,7 +17,7 @@ enum Sync: Command {
             devices whose files are sound, and each file a merge would skip with why (never a value).
             merge merges those files through the write path (the schema applies; a refused change is
             reported and not stored), writes this device's file, and prints the keys that changed.
-            With --json, one object.
+            With --json, one object. Not with --system or --managed: only the user's own domain syncs.
             Exit status: 0; 2 on a bad argument; 3 when the folder or the domain cannot be read or written.
             """)
 
@@ -27,6 +27,10 @@ enum Sync: Command {
         guard !operands[1].isEmpty else { throw PrefsError.usage("sync needs a folder") }
         guard ["status", "merge"].contains(operands[2]) else {
             throw PrefsError.usage("usage: prefs \(declaration.synopsis)")
+        }
+        // NB: only the user's own domain syncs: a forced or system-wide value never travels.
+        guard context.layer == .user else {
+            throw PrefsError.usage("sync works on the user's domains; not with --system or --managed")
         }
         let warnings = context.warnings
         var configuration = try context.domain(domain).configuration(errorHandler: { warnings.record($0) })
@@ -43,7 +47,7 @@ enum Sync: Command {
                             changed: report.changedKeys, refused: report.refusedKeys, devices: report.mergedDevices,
                             skipped: report.skippedFiles.map(\.description))))
             } else {
-                for key in report.changedKeys { context.console.print(key) }
+                for key in report.changedKeys { context.console.print(Output.escapingControlCharacters(key)) }
             }
             return
         }
@@ -56,11 +60,14 @@ enum Sync: Command {
                         skipped: status.skippedFiles.map(\.description))))
             return
         }
-        context.console.print("device: \(status.deviceID)")
-        context.console.print("file: \(status.filePath)")
-        context.console.print("keys: \(status.syncedKeys.joined(separator: " "))")
-        context.console.print("devices: \(status.devices.joined(separator: " "))")
-        for skipped in status.skippedFiles { context.console.print("skipped: \(skipped.description)") }
+        // NB: keys, devices and files come from files other devices wrote: no control character of theirs
+        // reaches the terminal.
+        let escaped = Output.escapingControlCharacters
+        context.console.print("device: \(escaped(status.deviceID, []))")
+        context.console.print("file: \(escaped(status.filePath, []))")
+        context.console.print("keys: \(status.syncedKeys.map { escaped($0, []) }.joined(separator: " "))")
+        context.console.print("devices: \(status.devices.map { escaped($0, []) }.joined(separator: " "))")
+        for skipped in status.skippedFiles { context.console.print("skipped: \(escaped(skipped.description, []))") }
     }
 
     /// `merge --json`'s object.
