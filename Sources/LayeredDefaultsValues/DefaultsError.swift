@@ -229,7 +229,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidDropIn(let path, let line, let reason):
             "The drop-in file '\(path)'\(line.map { " (line \($0))" } ?? "") cannot be applied: \(reason); nothing of it applies (the folder's other files still do) and it was left untouched: correct it, or remove it"
         case .invalidSyncFile(let path, let reason):
-            "The sync file '\(path)' is not used: \(reason); nothing of it was merged and it was left untouched: it is merged once its device writes it whole again"
+            "The sync file '\(path)' is not used: \(reason); nothing of it was merged, and it was left untouched"
         case .unmappableValues(let path, let keys):
             "Cannot import '\(path)': the values of keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) have no exact preference type, or the keys are empty or held twice (\(Self.unmappableReasons)); nothing was imported and the file was left untouched: exclude those keys to import the rest"
         }

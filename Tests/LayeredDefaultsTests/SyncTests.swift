@@ -224,6 +224,46 @@ import Testing
             let report = try laptop.mergeSyncFolder()
             #expect(report.refusedKeys == ["fontSize"], "tried again at each merge: a newer schema may accept it")
             #expect(errors.all.contains { $0.description.contains("'fontSize'") && !$0.description.contains("500") })
+            #expect(
+                errors.all.contains { if case .valueNotAccepted(_, "fontSize", _) = $0 { true } else { false } },
+                "reported as the refusal it is, not as a file that was not used")
+        }
+    }
+
+    /// A file holding a clock at the bounds every reader checks (a hostile one) does not make this
+    /// device's own file unreadable to the others: its next change stays within them.
+    @Test func aClockAtTheBoundsDoesNotCutADeviceOff() throws {
+        try withTemporaryRoot { root in
+            let evil = SyncFile.Entry(
+                clock: SyncClock(wall: SyncFile.maximumWall, counter: SyncFile.maximumCounter, device: "evil"), value: 7)
+            let data = try SyncFile(suite: Self.suite, device: "evil", entries: ["fontSize": evil]).encoded()
+            try FileManager.default.createDirectory(
+                at: syncFile(of: "evil", in: root).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: syncFile(of: "evil", in: root))
+            let laptop = try device("laptop", in: root)
+            #expect(laptop[Self.fontSize] == 7)
+            try laptop.write(50, for: Self.fontSize)
+            let errors = ReportedErrors()
+            let desk = try device("desk", in: root, errors: errors)
+            #expect(!errors.all.contains { $0.description.contains("laptop") }, "the laptop's file is read: \(errors.all)")
+            #expect(desk[Self.fontSize] == laptop[Self.fontSize], "both read one value")
+        }
+    }
+
+    /// One merge reads at most `maximumSyncBytes` of files, all together: what a folder of many large files
+    /// costs a launch is bounded, and the files past the bound are skipped and reported.
+    @Test func aMergeReadsABoundedNumberOfBytes() throws {
+        try withTemporaryRoot { root in
+            let directory = syncFile(of: "x", in: root).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let large = Data(repeating: UInt8(ascii: "x"), count: SyncFile.maximumSize)
+            let count = Defaults.maximumSyncBytes / SyncFile.maximumSize + 1
+            for index in 0..<count { try large.write(to: directory.appendingPathComponent("junk\(index).json")) }
+            let errors = ReportedErrors()
+            let laptop = try device("laptop", in: root, errors: errors)
+            let report = try laptop.mergeSyncFolder()
+            #expect(report.skippedFiles.count == count)
+            #expect(report.skippedFiles.filter { $0.description.contains("MiB together") }.count == 1)
         }
     }
 
@@ -353,7 +393,7 @@ import Testing
             let own = try SyncFile.parse(
                 Data(contentsOf: syncFile(of: "laptop", in: root)), path: "laptop.json", suite: Self.suite, device: "laptop")
             #expect(own.entries.keys.sorted() == ["theme"], "a forced value never travels")
-            #expect(errors.all.contains { $0.description.contains("'fontSize'") && $0.description.contains("refused") })
+            #expect(errors.all.contains(.forced(suite: Self.suite, key: "fontSize")), "reported as the refusal it is")
         }
     }
 }

@@ -48,6 +48,15 @@ extension Defaults {
 
     /// The most files of other devices one merge reads; the rest are skipped, reported.
     static let maximumSyncFiles = 256
+    /// The bytes one merge reads at most, all files together: a folder of many large files costs a
+    /// launch no more than this (each file is at most ``SyncFile/maximumSize``).
+    static let maximumSyncBytes = 16 << 20
+
+    /// The size of the file at `path`, 0 when it cannot be known (reading it reports why).
+    private func fileSize(_ path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+    }
 
     /// The directory of this domain's files in the sync folder: `<folder>/<suite>`.
     var syncDirectory: URL? { configuration.sync?.folder.appendingPathComponent(suiteName, isDirectory: true) }
@@ -88,10 +97,12 @@ extension Defaults {
         var commit: DomainStore.Commit?
         var changed: [String] = []
         var refused: [String] = []
+        var refusals: [DefaultsError] = []
         if !arriving.isEmpty {
             try writing(in: persistent, committed: { commit = $0 }) { domain in
                 changed = []
                 refused = []
+                refusals = []
                 let rules = domain.rules
                 let local = try domain.table.stampUnsyncedChanges(device: syncDevice) { rules.syncs($0) }
                 for key in arriving.keys.sorted() {
@@ -104,17 +115,16 @@ extension Defaults {
                         try domain.write(entry.value, forKey: key)
                     } catch let error as DefaultsError where Self.isRefusal(error) {
                         refused.append(key)
+                        refusals.append(error)
                         continue
                     }
                     if before != entry.value { changed.append(key) }
                 }
             }
         }
-        for key in refused {
-            report(
-                DefaultsError.invalidSyncFile(
-                    path: syncDirectory.path, reason: "the change of key '\(key)' that arrived was refused here"))
-        }
+        // NB: each refusal names its key and why (the schema, a forced key), never the value; the file's
+        // other changes were merged.
+        refusals.forEach(report)
         if !changed.isEmpty { postChange(changedKeys: changed, commit: commit) }
         outcome.changedKeys = changed
         outcome.refusedKeys = refused
@@ -149,6 +159,7 @@ extension Defaults {
         var files: [SyncFile] = []
         let suffix = "." + SyncFile.fileExtension
         var read = 0
+        var bytes = 0
         for name in names where !name.hasPrefix(".") && name.hasSuffix(suffix) {
             let stem = String(name.dropLast(suffix.count))
             guard stem != device else { continue }
@@ -160,8 +171,20 @@ extension Defaults {
                 read += 1
                 guard read <= Self.maximumSyncFiles else {
                     throw .invalidSyncFile(
-                        path: path, reason: "the folder holds more than \(Self.maximumSyncFiles) devices' files")
+                        path: path,
+                        reason:
+                            "the folder holds more than \(Self.maximumSyncFiles) devices' files: remove the files of devices that no longer sync"
+                    )
                 }
+                let size = min(fileSize(path), SyncFile.maximumSize)
+                guard bytes + size <= Self.maximumSyncBytes else {
+                    throw .invalidSyncFile(
+                        path: path,
+                        reason:
+                            "the folder's files hold more than \(Self.maximumSyncBytes >> 20) MiB together: remove the files of devices that no longer sync"
+                    )
+                }
+                bytes += size
                 files.append(try SyncFile.read(path: path, suite: suiteName, device: stem))
             } catch {
                 report.skippedFiles.append(error)

@@ -23,9 +23,17 @@ struct SyncClock: Sendable, Hashable, Comparable {
     /// The reading of a new local change on `device`: after `latest` (the latest reading this domain holds,
     /// its own or merged), whatever the wall clock says, so a change made here always wins over every
     /// change already seen.
+    ///
+    /// NB: never past the bounds every reader checks (``SyncFile/maximumWall``, ``SyncFile/maximumCounter``):
+    /// a file holding a reading at them (a hostile one) must not make this device's own file unreadable to
+    /// the others for good. At both bounds the reading stays there, and the device id orders it.
     static func tick(after latest: (wall: Int64, counter: Int64)?, device: String, now: Date = Date()) -> SyncClock {
-        let physical = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        let physical = min(Int64((now.timeIntervalSince1970 * 1000).rounded(.down)), SyncFile.maximumWall)
         guard let latest, latest.wall >= physical else { return SyncClock(wall: physical, counter: 0, device: device) }
-        return SyncClock(wall: latest.wall, counter: latest.counter + 1, device: device)
+        if latest.counter < SyncFile.maximumCounter {
+            return SyncClock(wall: latest.wall, counter: latest.counter + 1, device: device)
+        }
+        if latest.wall < SyncFile.maximumWall { return SyncClock(wall: latest.wall + 1, counter: 0, device: device) }
+        return SyncClock(wall: latest.wall, counter: latest.counter, device: device)
     }
 }

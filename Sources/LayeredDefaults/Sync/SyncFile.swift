@@ -72,7 +72,7 @@ struct SyncFile: Sendable, Equatable {
         do {
             header = try JSONDecoder().decode(Header.self, from: data)
         } catch {
-            throw invalid("it is not a sync file (torn, or not JSON)")
+            throw invalid("it is not a sync file (torn, or not JSON): it is merged once its device writes it whole again")
         }
         guard header.format == formatVersion else {
             throw invalid(
