@@ -281,6 +281,10 @@ final class SearchList: Sendable {
     /// is set to whether the answer came from past the suites (the global domain and below).
     /// `persistentRow`, when given, stands for the persistent domain's row of the key (nil: none): a
     /// draft's read of a key it edited (see ``DefaultsDraft``).
+    ///
+    /// Never inlined: the hot read (``search(_:declared:schemaDefault:failed:)``) calls it only on its
+    /// slow paths, and the layer loop inlined there cost every read its registers and a stack guard.
+    @inline(never)
     func searchChecked(
         _ key: String, declared: PreferenceSchema.Entry?, schemaDefault: Bool, remembered: Bool = false,
         persistentRow: PreferenceValue?? = nil, deep: UnsafeMutablePointer<Bool>? = nil,
