@@ -62,6 +62,11 @@ final class DomainSlot: Sendable {
     /// nil while the domain was never looked for. Nothing is opened to answer.
     var watchedStore: DomainStore? { opened.load() ?? absent.load() }
 
+    /// True when `store` is ``watchedStore``'s identity; asked at every commit, retaining nothing.
+    func isWatching(_ store: ObjectIdentifier) -> Bool {
+        opened.holds(store) || opened.isEmpty && absent.holds(store)
+    }
+
     /// The store, opened now when its file exists; nil when the domain has no file (nothing is created).
     /// - Throws: what opening throws (a corrupt, foreign or unsafe file); the next call tries again.
     func store() throws -> DomainStore? {
@@ -96,6 +101,17 @@ final class DomainSlot: Sendable {
         return store
     }
 
+    /// `body` of ``store()``, the store borrowed once it is open (not retained: the slot keeps it), or
+    /// `withoutFile` when the domain has no file.
+    /// - Throws: what ``store()`` throws, and what the closure run throws.
+    @inline(__always)
+    func withStore<T>(_ body: (DomainStore) throws -> T, withoutFile: () throws -> T) throws -> T {
+        try opened.withLoaded(body) {
+            guard let store = try store() else { return try withoutFile() }
+            return try body(store)
+        }
+    }
+
     /// The store, its file made now when missing: for a first commit, and for tests that reach the store's
     /// connection.
     func madeStore() throws -> DomainStore {
@@ -119,9 +135,12 @@ final class DomainSlot: Sendable {
         key: String? = nil, rules: WriteRules, committed: (DomainStore.Commit) -> Void = { _ in },
         asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
-        if let store = try store() {
-            return try store.writeTransaction(key: key, rules: rules, committed: committed, asOneStatement: asOneStatement, body)
+        let written: T? = try withStore { store in
+            try store.writeTransaction(key: key, rules: rules, committed: committed, asOneStatement: asOneStatement, body)
+        } withoutFile: {
+            nil
         }
+        if let written { return written }
         let scratch = DomainStore.inMemory(name: name)
         scratches.withLock { $0.append(scratch) }
         let result: T

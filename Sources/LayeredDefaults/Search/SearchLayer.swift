@@ -4,7 +4,10 @@
 /// first that holds the key answers; the merged view lays them over one another, the last first; the
 /// stamp covers, and observation watches, the stores each one reads. A new source of values is a new
 /// type of this shape and its place in the order.
-protocol SearchLayer: Sendable {
+///
+/// Its types are classes: a search copies each layer out of the list, and a reference is one retain
+/// where a value in an existential's box was a copy, a projection and a destruction.
+protocol SearchLayer: AnyObject, Sendable {
     /// Which layer this is.
     var layer: Defaults.Layer { get }
     /// True when a value of this layer reads as itself, before any schema: an administrator's forced value.

@@ -69,20 +69,29 @@ final class SearchList: Sendable {
             self.system = StoreLayer(
                 layer: .system, domains: layers.system.map(DomainSlot.init), isReadOnly: true, failures: layers.systemFailures)
             self.schemaDefault = SchemaDefaultLayer(schema: schema)
-            rebuild()
+            // NB: ``list`` is made once, when the global domain is set right after (its `didSet`).
         }
 
         /// Sets ``list`` from the layers. A suite that is the persistent domain or the global domain is
         /// left out: each domain is searched once, at its first place.
         private mutating func rebuild() {
-            let skipped: Set<String> = [persistent.domains[0].name, Defaults.globalDomain]
-            var seen = skipped
-            let suiteLayers = suites.filter { seen.insert($0.name).inserted }.map {
-                StoreLayer(layer: .suite($0.name), domains: [$0], isReadOnly: false)
+            // One array, made at its size: opening a domain builds it.
+            var list: [any SearchLayer] = []
+            list.reserveCapacity(7 + suites.count)
+            list.append(managed)
+            list.append(ValuesLayer(layer: .arguments, values: arguments))
+            list.append(persistent)
+            if !suites.isEmpty {
+                var seen: Set<String> = [persistent.domains[0].name, Defaults.globalDomain]
+                for suite in suites where seen.insert(suite.name).inserted {
+                    list.append(StoreLayer(layer: .suite(suite.name), domains: [suite], isReadOnly: false))
+                }
             }
-            list =
-                [managed, ValuesLayer(layer: .arguments, values: arguments), persistent] + suiteLayers
-                + (global.map { [$0] } ?? []) + [system, ValuesLayer(layer: .registration, values: registration), schemaDefault]
+            if let global { list.append(global) }
+            list.append(system)
+            list.append(ValuesLayer(layer: .registration, values: registration))
+            list.append(schemaDefault)
+            self.list = list
         }
     }
 
@@ -184,7 +193,7 @@ final class SearchList: Sendable {
     /// of the other keys; anything else forgets them. Then counts the change.
     func recordChange<Keys: Sequence<String>>(of keys: Keys?, commit: DomainStore.Commit?) {
         resolved.withLock { answers in
-            if let commit, commit.store === persistent.watchedStore {
+            if let commit, persistent.isWatching(ObjectIdentifier(commit.store)) {
                 answers.apply(
                     commitTo: commit.store, changing: keys, changes: changeCount, before: commit.before, after: commit.after,
                     isOnlyCommit: commit.isOnlyCommit)

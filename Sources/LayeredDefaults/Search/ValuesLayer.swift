@@ -1,8 +1,13 @@
 /// A layer of values held in memory: the argument domain (launch arguments, read as each key's schema
 /// type) and the registration domain.
-struct ValuesLayer: SearchLayer {
+final class ValuesLayer: SearchLayer {
     let layer: Defaults.Layer
     let values: [String: PreferenceValue]
+
+    init(layer: Defaults.Layer, values: [String: PreferenceValue]) {
+        self.layer = layer
+        self.values = values
+    }
 
     var forces: Bool { false }
     var watchedStores: [DomainStore] { [] }
@@ -25,9 +30,11 @@ struct ValuesLayer: SearchLayer {
 }
 
 /// The last layer: the defaults of the schema that applies to the persistent domain.
-struct SchemaDefaultLayer: SearchLayer {
+final class SchemaDefaultLayer: SearchLayer {
     /// The schema that applies, as last read (see ``ApplicableSchema/forReading``).
     let schema: ApplicableSchema
+
+    init(schema: ApplicableSchema) { self.schema = schema }
 
     var layer: Defaults.Layer { .schemaDefault }
     var forces: Bool { false }
