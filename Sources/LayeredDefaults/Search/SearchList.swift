@@ -192,11 +192,19 @@ final class SearchList: Sendable {
     /// caller made it: a commit of its own (`commit`) to the persistent domain keeps the resolved answers
     /// of the other keys; anything else forgets them. Then counts the change.
     func recordChange<Keys: Sequence<String>>(of keys: Keys?, commit: DomainStore.Commit?) {
-        resolved.withLock { answers in
+        // The commit's parts go under the lock, not the commit: each copy of it retained its store, through
+        // the store's side table (it is weakly referenced), and the closure made two.
+        let own: (store: ObjectIdentifier, before: ChangeSignal.Fingerprint, after: ChangeSignal.Fingerprint, isOnly: Bool)? =
             if let commit, persistent.isWatching(ObjectIdentifier(commit.store)) {
+                (ObjectIdentifier(commit.store), commit.before, commit.after, commit.isOnlyCommit)
+            } else {
+                nil
+            }
+        resolved.withLock { answers in
+            if let own {
                 answers.apply(
-                    commitTo: commit.store, changing: keys, changes: changeCount, before: commit.before, after: commit.after,
-                    isOnlyCommit: commit.isOnlyCommit)
+                    commitTo: own.store, changing: keys, changes: changeCount, before: own.before, after: own.after,
+                    isOnlyCommit: own.isOnly)
             } else {
                 answers.forgetAll()
             }
@@ -301,12 +309,14 @@ final class SearchList: Sendable {
     ) rethrows -> PreferenceValue? {
         let schemaEntry = schema.forReading?.entry(named: key)
         let entry = schemaEntry ?? declared
+        // Taken once: `entry?.type` in the loop copied the whole entry at each layer.
+        let type = entry?.type
         for layer in list where schemaDefault || layer.layer != .schemaDefault {
             let answer =
                 if let row = persistentRow, layer.layer == .persistent {
                     row.map { LayerAnswer.found($0, origin: nil) } ?? .missing(origin: nil, noFile: false)
                 } else {
-                    layer.answer(forKey: key, as: entry?.type, remembered: remembered)
+                    layer.answer(forKey: key, as: type, remembered: remembered)
                 }
             switch answer {
             case .found(let value, _):
