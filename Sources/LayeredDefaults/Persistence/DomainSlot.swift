@@ -27,13 +27,13 @@ final class DomainSlot: Sendable {
     /// The stand-in of a file that did not exist when the domain was last looked for: its fingerprint
     /// moves once the file is there (see ``ChangeSignal``), so a stamp that covers it goes stale.
     private let absent = SetOnce<DomainStore>()
-    /// Held by the one thread opening the store: others wait for it.
-    private let opening = Lock(())
-    /// The error a substituted store hides (see ``substitutesFailure``).
-    private let substituted = Lock<DefaultsError?>(nil)
+    /// Held by the one thread opening the store: others wait for it. It guards the error a substituted
+    /// store hides (see ``substitutesFailure``), set while opening: one lock fewer to make and free with
+    /// every instance.
+    private let opening = Lock<DefaultsError?>(nil)
 
     /// Why the domain is searched as empty: its file could not be opened (see ``substitutesFailure``).
-    var substitutedFailure: DefaultsError? { substituted.withLock { $0 } }
+    var substitutedFailure: DefaultsError? { opening.withLock { $0 } }
     /// The domains in memory that first commits are running their bodies on (see
     /// ``writeTransaction(key:rules:committed:asOneStatement:_:)``): a read from inside such a body sees it.
     private let scratches = Lock<[DomainStore]>([])
@@ -75,7 +75,7 @@ final class DomainSlot: Sendable {
         guard let registry else { return nil }
         var changed = false
         var hidden: DefaultsError?
-        let store: DomainStore? = try opening.withLock { _ in
+        let store: DomainStore? = try opening.withLock { substituted in
             if let store = opened.load() { return store }
             let found: DomainStore?
             do {
@@ -84,7 +84,7 @@ final class DomainSlot: Sendable {
             } catch  where substitutesFailure {
                 let failure = DefaultsError.wrapping(error, suite: name)
                 hidden = failure
-                substituted.withLock { $0 = failure }
+                substituted = failure
                 found = .inMemory(name: name, unavailable: failure)
             }
             if let found {

@@ -79,7 +79,7 @@ final class SearchList: Sendable {
             var list: [any SearchLayer] = []
             list.reserveCapacity(7 + suites.count)
             list.append(managed)
-            list.append(ValuesLayer(layer: .arguments, values: arguments))
+            list.append(ValuesLayer.of(.arguments, arguments))
             list.append(persistent)
             if !suites.isEmpty {
                 var seen: Set<String> = [persistent.domains[0].name, Defaults.globalDomain]
@@ -89,7 +89,7 @@ final class SearchList: Sendable {
             }
             if let global { list.append(global) }
             list.append(system)
-            list.append(ValuesLayer(layer: .registration, values: registration))
+            list.append(ValuesLayer.of(.registration, registration))
             list.append(schemaDefault)
             self.list = list
         }
@@ -179,9 +179,15 @@ final class SearchList: Sendable {
     /// The stamp of the stores read so far, with `changes` (read before their fingerprints), those before
     /// the global domain's counted apart (see ``ChangeStamp/isCurrent(changes:deep:)``).
     private func currentStamp(changes count: Int) -> ChangeStamp {
-        let list = list
-        let shallow = list.prefix { $0.layer != .global }.reduce(0) { $0 + $1.watchedStores.count }
-        return ChangeStamp(changes: count, stores: list.flatMap(\.watchedStores), shallowCount: shallow)
+        // One pass: the first read after opening takes it.
+        var stores: [DomainStore] = []
+        var shallow: Int?
+        for layer in list {
+            if shallow == nil, case .global = layer.layer { shallow = stores.count }
+            let watched = layer.watchedStores
+            if !watched.isEmpty { stores += watched }
+        }
+        return ChangeStamp(changes: count, stores: stores, shallowCount: shallow ?? stores.count)
     }
 
     /// The count of the changes through the instance (``changes``) and of the schemas it read: what a

@@ -9,6 +9,16 @@ final class ValuesLayer: SearchLayer {
         self.values = values
     }
 
+    /// The layer of `values`: one shared instance while they are empty (the common case, at every
+    /// opening), a new one otherwise.
+    static func of(_ layer: Defaults.Layer, _ values: [String: PreferenceValue]) -> ValuesLayer {
+        guard values.isEmpty else { return ValuesLayer(layer: layer, values: values) }
+        return layer == .arguments ? noArguments : layer == .registration ? noRegistration : ValuesLayer(layer: layer, values: values)
+    }
+
+    private static let noArguments = ValuesLayer(layer: .arguments, values: [:])
+    private static let noRegistration = ValuesLayer(layer: .registration, values: [:])
+
     var forces: Bool { false }
     var watchedStores: [DomainStore] { [] }
 
