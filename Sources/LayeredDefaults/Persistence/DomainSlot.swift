@@ -27,16 +27,21 @@ final class DomainSlot: Sendable {
     /// The stand-in of a file that did not exist when the domain was last looked for: its fingerprint
     /// moves once the file is there (see ``ChangeSignal``), so a stamp that covers it goes stale.
     private let absent = SetOnce<DomainStore>()
-    /// Held by the one thread opening the store: others wait for it. It guards the error a substituted
-    /// store hides (see ``substitutesFailure``), set while opening: one lock fewer to make and free with
-    /// every instance.
-    private let opening = Lock<DefaultsError?>(nil)
+    /// Held by the one thread opening the store: others wait for it. It guards the slot's other state
+    /// too (one lock to make and free with every instance, not three).
+    private let opening = Lock(Guarded())
+
+    /// What ``opening`` guards.
+    private struct Guarded {
+        /// The error a substituted store hides (see ``substitutesFailure``).
+        var substituted: DefaultsError?
+        /// The domains in memory that first commits are running their bodies on (see
+        /// ``writeTransaction(key:rules:committed:asOneStatement:_:)``): a read from inside such a body sees it.
+        var scratches: [DomainStore] = []
+    }
 
     /// Why the domain is searched as empty: its file could not be opened (see ``substitutesFailure``).
-    var substitutedFailure: DefaultsError? { opening.withLock { $0 } }
-    /// The domains in memory that first commits are running their bodies on (see
-    /// ``writeTransaction(key:rules:committed:asOneStatement:_:)``): a read from inside such a body sees it.
-    private let scratches = Lock<[DomainStore]>([])
+    var substitutedFailure: DefaultsError? { opening.withLock { $0.substituted } }
 
     /// A slot of a store already open.
     init(_ store: DomainStore) {
@@ -71,11 +76,11 @@ final class DomainSlot: Sendable {
     /// - Throws: what opening throws (a corrupt, foreign or unsafe file); the next call tries again.
     func store() throws -> DomainStore? {
         if let store = opened.load() { return store }
-        if let scratch = scratches.withLock({ $0.first(where: \.isLockedByCurrentThread) }) { return scratch }
-        guard let registry else { return nil }
         var changed = false
         var hidden: DefaultsError?
-        let store: DomainStore? = try opening.withLock { substituted in
+        let store: DomainStore? = try opening.withLock { guarded in
+            if let scratch = guarded.scratches.first(where: \.isLockedByCurrentThread) { return scratch }
+            guard let registry else { return nil }
             if let store = opened.load() { return store }
             let found: DomainStore?
             do {
@@ -84,7 +89,7 @@ final class DomainSlot: Sendable {
             } catch  where substitutesFailure {
                 let failure = DefaultsError.wrapping(error, suite: name)
                 hidden = failure
-                substituted = failure
+                guarded.substituted = failure
                 found = .inMemory(name: name, unavailable: failure)
             }
             if let found {
@@ -142,10 +147,10 @@ final class DomainSlot: Sendable {
         }
         if let written { return written }
         let scratch = DomainStore.inMemory(name: name)
-        scratches.withLock { $0.append(scratch) }
+        opening.withLock { $0.scratches.append(scratch) }
         let result: T
         do {
-            defer { scratches.withLock { $0.removeAll { $0 === scratch } } }
+            defer { opening.withLock { $0.scratches.removeAll { $0 === scratch } } }
             result = try scratch.writeTransaction(key: key, rules: rules, asOneStatement: asOneStatement, body)
         }
         let (values, migrations) = try scratch.reading { table in (try table.allValues().values, try table.migrationNames()) }

@@ -115,11 +115,14 @@ final class SearchList: Sendable {
                 system: system, arguments: arguments, persistent: persistent, suites: suites, schema: schema))
         // The global domain is opened by the first search that gets past the domains above it; one that
         // cannot be opened is reported once and searched as an empty domain that refuses writes.
+        // NB: unowned, not weak: the slot lives in this list's layers and is asked only through its
+        // searches, so never after it; and a weak reference gives the list a side table, which every retain
+        // and release of it then goes through, and which opening made and closing freed.
         let global = DomainSlot(name: Defaults.globalDomain, registry: registry, substitutesFailure: true) {
-            [weak self] hidden in
+            [unowned self] hidden in
             // The stores searched changed: a stamp taken before does not cover the global domain.
-            self?.changes.add(1, ordering: .releasing)
-            if let hidden { self?.report(hidden) }
+            changes.add(1, ordering: .releasing)
+            if let hidden { report(hidden) }
         }
         layers.withLock { $0.global = StoreLayer(layer: .global, domains: [global], isReadOnly: false) }
     }
