@@ -188,7 +188,7 @@ final class SearchList: Sendable {
         for layer in list {
             if shallow == nil, case .global = layer.layer { shallow = stores.count }
             let watched = layer.watchedStores
-            if !watched.isEmpty { stores += watched }
+            if stores.isEmpty { stores = watched } else if !watched.isEmpty { stores += watched }
         }
         return ChangeStamp(changes: count, stores: stores, shallowCount: shallow ?? stores.count)
     }

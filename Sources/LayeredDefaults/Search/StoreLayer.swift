@@ -45,8 +45,10 @@ final class StoreLayer: SearchLayer {
             do {
                 answer = try domain.withStore { store in
                     noFile = false
-                    if firstOrigin == nil { firstOrigin = store.path }
-                    return Self.answer(forKey: key, in: store, isReadOnly: isReadOnly, remembered: remembered)
+                    let answer = Self.answer(forKey: key, in: store, isReadOnly: isReadOnly, remembered: remembered)
+                    // Only a miss searches on and may need it: a found value names its own file.
+                    if case .missing = answer, firstOrigin == nil { firstOrigin = store.path }
+                    return answer
                 } withoutFile: {
                     // NB: a domain that may be written is refused from inside another domain's transaction
                     // whether or not it has a file, as every use of one is (see ``DomainStore/FromAnotherTransaction``).
