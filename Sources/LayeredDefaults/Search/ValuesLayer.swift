@@ -13,7 +13,8 @@ final class ValuesLayer: SearchLayer {
     /// opening), a new one otherwise.
     static func of(_ layer: Defaults.Layer, _ values: [String: PreferenceValue]) -> ValuesLayer {
         guard values.isEmpty else { return ValuesLayer(layer: layer, values: values) }
-        return layer == .arguments ? noArguments : layer == .registration ? noRegistration : ValuesLayer(layer: layer, values: values)
+        return layer == .arguments
+            ? noArguments : layer == .registration ? noRegistration : ValuesLayer(layer: layer, values: values)
     }
 
     private static let noArguments = ValuesLayer(layer: .arguments, values: [:])
