@@ -21,6 +21,9 @@ protocol SearchLayer: AnyObject, Sendable {
     /// A file of the layer that cannot be read, which the search passes over (it was reported): what an
     /// explanation names. Nil for a layer held in memory.
     var unreadable: (origin: String?, error: DefaultsError)? { get }
+    /// True when the layer answers no key with a value, whatever happens meanwhile (nothing to read): the
+    /// search passes over it. False by default; false for a layer whose content can change.
+    var isEmpty: Bool { get }
     /// Every value of this layer, each argument read as its key's type in `schema`; with the rows that
     /// could not be decoded (reported, left out) and the failure of a store that could not be read.
     func values(typedBy schema: PreferenceSchema?) -> LayerValues
@@ -28,6 +31,7 @@ protocol SearchLayer: AnyObject, Sendable {
 
 extension SearchLayer {
     var unreadable: (origin: String?, error: DefaultsError)? { nil }
+    var isEmpty: Bool { false }
 }
 
 /// What one layer answers for one key.

@@ -51,6 +51,8 @@ final class SearchList: Sendable {
         var suites: [DomainSlot] { didSet { rebuild() } }
         /// The layers in search order; rebuilt whenever one of those above changes.
         private(set) var list: [any SearchLayer] = []
+        /// The layers of ``list`` a search asks: those that can hold a value (see ``SearchLayer/isEmpty``).
+        private(set) var searched: [any SearchLayer] = []
         /// The global domain: set once, right after the search list is made (its slot reports to it).
         var global: StoreLayer? = nil { didSet { rebuild() } }
         private let managed: StoreLayer, persistent: StoreLayer, system: StoreLayer
@@ -92,6 +94,10 @@ final class SearchList: Sendable {
             list.append(ValuesLayer.of(.registration, registration))
             list.append(schemaDefault)
             self.list = list
+            var searched: [any SearchLayer] = []
+            searched.reserveCapacity(list.count)
+            for layer in list where !layer.isEmpty { searched.append(layer) }
+            self.searched = searched
         }
     }
 
@@ -158,6 +164,11 @@ final class SearchList: Sendable {
 
     /// The layers in search order, as they are now.
     var list: [any SearchLayer] { layers.withLock { $0.list } }
+
+    /// The layers a search asks, in search order: ``list`` without those that hold nothing (an empty
+    /// argument or registration domain, a managed or system layer without files), whose answers it would
+    /// pass over anyway, each a call and an answer made and destroyed.
+    var searched: [any SearchLayer] { layers.withLock { $0.searched } }
 
     /// The stores the search list has open now, in search order: what a stamp covers and observation
     /// watches. Nothing is opened to answer (so no file is created).
@@ -243,10 +254,10 @@ final class SearchList: Sendable {
         // Not from inside a transaction's body: there, the search must reach the stores, so that what a body
         // may read does not depend on what is remembered (another writable store refuses it).
         guard schemaDefault, !StoreLock.isAnyHeldByCurrentThread else {
-            return try searchChecked(key, declared: declared?.entry, schemaDefault: schemaDefault, failed: failed)
+            return try searchChecked(key, declared: declared, schemaDefault: schemaDefault, failed: failed)
         }
         guard let declared else { return try resolvedSearch(key, failed: failed) }
-        return try declaredSearch(key, declared: declared.entry, failed: failed)
+        return try declaredSearch(key, declared: declared, failed: failed)
     }
 
     /// ``search(_:declared:schemaDefault:failed:)`` of a key with an entry of its own: through the resolved
@@ -254,15 +265,15 @@ final class SearchList: Sendable {
     /// can make the answer depend on `declared` (then checked against it); else through the layers.
     @inline(never)
     private func declaredSearch(
-        _ key: String, declared: PreferenceSchema.Entry, failed: (any Error) throws -> Void
+        _ key: String, declared: DeclaredEntry, failed: (any Error) throws -> Void
     ) rethrows -> PreferenceValue? {
         if schema.forReading?.entry(named: key) != nil { return try resolvedSearch(key, failed: failed) }
         guard managed.isEmpty, !hasArguments.load(ordering: .acquiring) else {
             return try searchChecked(key, declared: declared, schemaDefault: true, failed: failed)
         }
         let found = try resolvedSearch(key, failed: failed)
-        if let found, !declared.accepts(found) {
-            reportOnce(.storedValueNotAccepted(suite: suiteName, key: key, accepts: declared.acceptedPhrase), key: key)
+        if let found, !declared.entry.accepts(found) {
+            reportOnce(.storedValueNotAccepted(suite: suiteName, key: key, accepts: declared.entry.acceptedPhrase), key: key)
             return nil
         }
         return found
@@ -312,15 +323,16 @@ final class SearchList: Sendable {
     /// slow paths, and the layer loop inlined there cost every read its registers and a stack guard.
     @inline(never)
     func searchChecked(
-        _ key: String, declared: PreferenceSchema.Entry?, schemaDefault: Bool, remembered: Bool = false,
+        _ key: String, declared: DeclaredEntry?, schemaDefault: Bool, remembered: Bool = false,
         persistentRow: PreferenceValue?? = nil, deep: UnsafeMutablePointer<Bool>? = nil,
         failed: (any Error) throws -> Void, skipped: () -> Void = {}
     ) rethrows -> PreferenceValue? {
         let schemaEntry = schema.forReading?.entry(named: key)
-        let entry = schemaEntry ?? declared
+        // `declared` by reference: an entry as a parameter was copied field by field at every search.
+        let entry = schemaEntry ?? declared?.entry
         // Taken once: `entry?.type` in the loop copied the whole entry at each layer.
         let type = entry?.type
-        for layer in list where schemaDefault || layer.layer != .schemaDefault {
+        for layer in searched where schemaDefault || layer.layer != .schemaDefault {
             let answer =
                 if let row = persistentRow, layer.layer == .persistent {
                     row.map { LayerAnswer.found($0, origin: nil) } ?? .missing(origin: nil, noFile: false)

@@ -35,6 +35,10 @@ final class StoreLayer: SearchLayer {
 
     var forces: Bool { layer == .managed }
 
+    /// No domain to read: a managed or system layer without files (those that could not be opened are
+    /// left out too, and reported when the list was made).
+    var isEmpty: Bool { domains.isEmpty }
+
     var watchedStores: [DomainStore] { domains.compactMap(\.watchedStore) }
 
     func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {

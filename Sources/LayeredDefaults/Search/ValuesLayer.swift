@@ -22,6 +22,8 @@ final class ValuesLayer: SearchLayer {
 
     var forces: Bool { false }
     var watchedStores: [DomainStore] { [] }
+    /// No value: the layer is rebuilt when its values change.
+    var isEmpty: Bool { values.isEmpty }
 
     func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {
         guard !values.isEmpty, let value = values[key] else { return .missing(origin: nil, noFile: false) }
