@@ -43,9 +43,9 @@ struct ChangeStamp: Equatable {
         return true
     }
 
-    /// Makes this the stamp after a commit to the store of identity `store` that took its fingerprint from `before` to `after`
-    /// and the count from `changes` to `changes + 1`, when it was current then (that count, and that
-    /// fingerprint of `store`); returns false, changing nothing, otherwise.
+    /// Makes this the stamp after a commit to the store of identity `store` that took its fingerprint
+    /// from `before` to `after` and the count from `changes` to `changes + 1`, when it was current then
+    /// (that count, and that fingerprint of `store`); returns false, changing nothing, otherwise.
     mutating func advance(
         changes: Int, store: ObjectIdentifier, from before: ChangeSignal.Fingerprint, to after: ChangeSignal.Fingerprint
     ) -> Bool {

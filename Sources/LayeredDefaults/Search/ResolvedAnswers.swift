@@ -94,10 +94,10 @@ struct ResolvedAnswers {
         answers[key] = Answer(value: value, deep: deep)
     }
 
-    /// Applies a commit of the instance's own to the store of identity `store` that changed `keys` (nil: any key), made when the
-    /// instance's count was `changes` (it is one more now), `store`'s fingerprint going from `before` to
-    /// `after` with no other commit between (`isOnlyCommit`): the answers of `keys` are forgotten and the
-    /// rest stay valid. Otherwise, or for any key, everything is forgotten.
+    /// Applies a commit of the instance's own to the store of identity `store` that changed `keys` (nil:
+    /// any key), made when the instance's count was `changes` (it is one more now), `store`'s fingerprint
+    /// going from `before` to `after` with no other commit between (`isOnlyCommit`): the answers of `keys`
+    /// are forgotten and the rest stay valid. Otherwise, or for any key, everything is forgotten.
     mutating func apply(
         commitTo store: ObjectIdentifier, changing keys: (some Sequence<String>)?, changes: Int,
         before: ChangeSignal.Fingerprint, after: ChangeSignal.Fingerprint, isOnlyCommit: Bool

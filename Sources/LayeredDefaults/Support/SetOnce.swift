@@ -25,7 +25,7 @@ struct SetOnce<Object: AnyObject & Sendable>: ~Copyable, Sendable {
 
     /// `body` of the object set, borrowed: not retained, since this keeps it until its own end; else
     /// `fallback`. What a read or a write of a store with a side table (a weak reference to it) saves is
-    /// a retain and a release through that table, some 120 instructions.
+    /// a retain and a release through that table, about 125 instructions.
     @inline(__always) func withLoaded<T>(_ body: (Object) throws -> T, else fallback: () throws -> T) rethrows -> T {
         let raw = bits.load(ordering: .acquiring)
         guard raw != 0 else { return try fallback() }
