@@ -11,6 +11,7 @@ extension SearchList {
         _ key: String, persistentRow row: PreferenceValue?, declared: PreferenceSchema.Entry?,
         failed: (any Error) throws -> Void
     ) rethrows -> PreferenceValue? {
-        try searchChecked(key, declared: declared, schemaDefault: true, persistentRow: .some(row), failed: failed)
+        try searchChecked(
+            key, declared: declared.map(DeclaredEntry.init), schemaDefault: true, persistentRow: .some(row), failed: failed)
     }
 }

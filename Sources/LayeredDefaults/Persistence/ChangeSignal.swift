@@ -24,7 +24,8 @@ final class ChangeSignal: Sendable {
         case walIndex(UnsafeRawPointer)
         case alwaysChanged
         case never
-        case absent(String)
+        /// The path of a file that was absent, as a C string (``deinit`` frees it).
+        case absent(UnsafePointer<CChar>)
         case folder(String)
     }
 
@@ -38,7 +39,8 @@ final class ChangeSignal: Sendable {
     }
 
     // NB: a pointer into SQLite's shared mapping of the -shm file, only ever loaded from, valid while the
-    // store's connection is open (the store never reads it after closing): safe to share.
+    // store's connection is open (the store never reads it after closing), or a C string of the signal's
+    // own, never written, freed with it: safe to share.
     nonisolated(unsafe) private let source: Source
     private static let uniqueCounter = Atomic<UInt64>(0)
 
@@ -50,7 +52,11 @@ final class ChangeSignal: Sendable {
     /// The signal of a domain whose file at `path` does not exist: unchanged while nothing is there, and
     /// changed at every check once something is (one `lstat` a check), so that the first commit of
     /// another process is seen at once.
-    static func absent(path: String) -> ChangeSignal { ChangeSignal(source: .absent(path)) }
+    static func absent(path: String) -> ChangeSignal { ChangeSignal(source: .absent(UnsafePointer(strdup(path)!))) }
+
+    deinit {
+        if case .absent(let path) = source { free(UnsafeMutablePointer(mutating: path)) }
+    }
 
     /// The signal of a drop-in folder at `path`: its entries and the files they name, by their status
     /// (``FolderFingerprint``), so that a file added, changed, renamed or removed moves it.
@@ -85,11 +91,21 @@ final class ChangeSignal: Sendable {
         case .never:
             return Fingerprint()
         case .absent(let path):
-            guard FileIdentity(ofFileAt: path) != nil else { return Fingerprint() }
-            return Fingerprint(unique: Self.uniqueCounter.add(1, ordering: .relaxed).newValue)
+            return Self.fingerprint(ofAbsent: path)
         case .folder(let path):
             return Self.fingerprint(ofFolder: path)
         }
+    }
+
+    /// The fingerprint of a file that was absent: unchanged while nothing is at `path`.
+    ///
+    /// Out of line, with the path made a C string once: inlined, the `stat` buffer put a stack guard
+    /// and the path's bridging into every read that asks a fingerprint.
+    @inline(never)
+    private static func fingerprint(ofAbsent path: UnsafePointer<CChar>) -> Fingerprint {
+        let found = withUnsafeTemporaryAllocation(of: stat.self, capacity: 1) { lstat(path, $0.baseAddress!) }
+        guard found == 0 else { return Fingerprint() }
+        return Fingerprint(unique: uniqueCounter.add(1, ordering: .relaxed).newValue)
     }
 
     /// True when the only commit between the two fingerprints, taken under the write lock before a

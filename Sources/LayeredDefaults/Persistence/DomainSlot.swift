@@ -33,16 +33,21 @@ final class DomainSlot: Sendable {
     /// The stand-in of a file that did not exist when the domain was last looked for: its fingerprint
     /// moves once the file is there (see ``ChangeSignal``), so a stamp that covers it goes stale.
     private let absent = SetOnce<DomainStore>()
-    /// Held by the one thread opening the store: others wait for it.
-    private let opening = Lock(())
-    /// The error a substituted store hides (see ``substitutesFailure``).
-    private let substituted = Lock<DefaultsError?>(nil)
+    /// Held by the one thread opening the store: others wait for it. It guards the slot's other state
+    /// too (one lock to make and free with every instance, not three).
+    private let opening = Lock(Guarded())
+
+    /// What ``opening`` guards.
+    private struct Guarded {
+        /// The error a substituted store hides (see ``substitutesFailure``).
+        var substituted: DefaultsError?
+        /// The domains in memory that first commits are running their bodies on (see
+        /// ``writeTransaction(key:rules:committed:asOneStatement:_:)``): a read from inside such a body sees it.
+        var scratches: [DomainStore] = []
+    }
 
     /// Why the domain is searched as empty: its file could not be opened (see ``substitutesFailure``).
-    var substitutedFailure: DefaultsError? { substituted.withLock { $0 } }
-    /// The domains in memory that first commits are running their bodies on (see
-    /// ``writeTransaction(key:rules:history:committed:asOneStatement:_:)``): a read from inside such a body sees it.
-    private let scratches = Lock<[DomainStore]>([])
+    var substitutedFailure: DefaultsError? { opening.withLock { $0.substituted } }
 
     /// A slot of a store already open.
     init(_ store: DomainStore) {
@@ -70,15 +75,20 @@ final class DomainSlot: Sendable {
     /// nil while the domain was never looked for. Nothing is opened to answer.
     var watchedStore: DomainStore? { opened.load() ?? absent.load() }
 
+    /// True when `store` is ``watchedStore``'s identity; asked at every commit, retaining nothing.
+    func isWatching(_ store: ObjectIdentifier) -> Bool {
+        opened.holds(store) || opened.isEmpty && absent.holds(store)
+    }
+
     /// The store, opened now when its file exists; nil when the domain has no file (nothing is created).
     /// - Throws: what opening throws (a corrupt, foreign or unsafe file); the next call tries again.
     func store() throws -> DomainStore? {
         if let store = opened.load() { return store }
-        if let scratch = scratches.withLock({ $0.first(where: \.isLockedByCurrentThread) }) { return scratch }
-        guard let registry else { return nil }
         var changed = false
         var hidden: DefaultsError?
-        let store: DomainStore? = try opening.withLock { _ in
+        let store: DomainStore? = try opening.withLock { guarded in
+            if let scratch = guarded.scratches.first(where: \.isLockedByCurrentThread) { return scratch }
+            guard let registry else { return nil }
             if let store = opened.load() { return store }
             let found: DomainStore?
             do {
@@ -87,7 +97,7 @@ final class DomainSlot: Sendable {
             } catch  where substitutesFailure {
                 let failure = DefaultsError.wrapping(error, suite: name)
                 hidden = failure
-                substituted.withLock { $0 = failure }
+                guarded.substituted = failure
                 found = .inMemory(name: name, unavailable: failure)
             }
             if let found {
@@ -102,6 +112,17 @@ final class DomainSlot: Sendable {
         }
         if changed { didChange(hidden) }
         return store
+    }
+
+    /// `body` of ``store()``, the store borrowed once it is open (not retained: the slot keeps it), or
+    /// `withoutFile` when the domain has no file.
+    /// - Throws: what ``store()`` throws, and what the closure run throws.
+    @inline(__always)
+    func withStore<T>(_ body: (DomainStore) throws -> T, withoutFile: () throws -> T) throws -> T {
+        try opened.withLoaded(body) {
+            guard let store = try store() else { return try withoutFile() }
+            return try body(store)
+        }
     }
 
     /// The store, its file made now when missing: for a first commit, and for tests that reach the store's
@@ -127,15 +148,18 @@ final class DomainSlot: Sendable {
         key: String? = nil, rules: WriteRules, committed: (DomainStore.Commit) -> Void = { _ in },
         asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
-        if let store = try store() {
-            return try store.writeTransaction(
+        let written: T? = try withStore { store in
+            try store.writeTransaction(
                 key: key, rules: rules, history: history, committed: committed, asOneStatement: asOneStatement, body)
+        } withoutFile: {
+            nil
         }
+        if let written { return written }
         let scratch = DomainStore.inMemory(name: name)
-        scratches.withLock { $0.append(scratch) }
+        opening.withLock { $0.scratches.append(scratch) }
         let result: T
         do {
-            defer { scratches.withLock { $0.removeAll { $0 === scratch } } }
+            defer { opening.withLock { $0.scratches.removeAll { $0 === scratch } } }
             result = try scratch.writeTransaction(
                 key: key, rules: rules, history: history, asOneStatement: asOneStatement, body)
         }

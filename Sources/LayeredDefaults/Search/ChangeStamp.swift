@@ -43,13 +43,14 @@ struct ChangeStamp: Equatable {
         return true
     }
 
-    /// Makes this the stamp after a commit to `store` that took its fingerprint from `before` to `after`
-    /// and the count from `changes` to `changes + 1`, when it was current then (that count, and that
-    /// fingerprint of `store`); returns false, changing nothing, otherwise.
+    /// Makes this the stamp after a commit to the store of identity `store` that took its fingerprint
+    /// from `before` to `after` and the count from `changes` to `changes + 1`, when it was current then
+    /// (that count, and that fingerprint of `store`); returns false, changing nothing, otherwise.
     mutating func advance(
-        changes: Int, store: DomainStore, from before: ChangeSignal.Fingerprint, to after: ChangeSignal.Fingerprint
+        changes: Int, store: ObjectIdentifier, from before: ChangeSignal.Fingerprint, to after: ChangeSignal.Fingerprint
     ) -> Bool {
-        guard self.changes == changes, let index = stores.firstIndex(where: { $0 === store }), fingerprints[index] == before
+        guard self.changes == changes, let index = stores.firstIndex(where: { ObjectIdentifier($0) == store }),
+            fingerprints[index] == before
         else { return false }
         self.changes = changes + 1
         fingerprints[index] = after

@@ -3,7 +3,7 @@
 /// forcing their keys) or the system domain's (`<dir>/layered-defaults/<suite>.d`, right after the system
 /// databases). One folder under each system directory where it existed when the search list was made, in
 /// the directories' order: the first that holds a key answers.
-struct DropInLayer: SearchLayer {
+final class DropInLayer: SearchLayer {
     let layer: Defaults.Layer
     /// The folders, in search order.
     let folders: [DropInFolder]

@@ -94,12 +94,12 @@ struct ResolvedAnswers {
         answers[key] = Answer(value: value, deep: deep)
     }
 
-    /// Applies a commit of the instance's own to `store` that changed `keys` (nil: any key), made when the
-    /// instance's count was `changes` (it is one more now), `store`'s fingerprint going from `before` to
-    /// `after` with no other commit between (`isOnlyCommit`): the answers of `keys` are forgotten and the
-    /// rest stay valid. Otherwise, or for any key, everything is forgotten.
+    /// Applies a commit of the instance's own to the store of identity `store` that changed `keys` (nil:
+    /// any key), made when the instance's count was `changes` (it is one more now), `store`'s fingerprint
+    /// going from `before` to `after` with no other commit between (`isOnlyCommit`): the answers of `keys`
+    /// are forgotten and the rest stay valid. Otherwise, or for any key, everything is forgotten.
     mutating func apply(
-        commitTo store: DomainStore, changing keys: (some Sequence<String>)?, changes: Int,
+        commitTo store: ObjectIdentifier, changing keys: (some Sequence<String>)?, changes: Int,
         before: ChangeSignal.Fingerprint, after: ChangeSignal.Fingerprint, isOnlyCommit: Bool
     ) {
         // In place: the stamp's arrays are not copied.
@@ -107,7 +107,8 @@ struct ResolvedAnswers {
         else { return forgetAll() }
         epoch &+= 1
         for key in keys {
-            if let removed = answers.removeValue(forKey: key), case .none = removed.value { absentCount -= 1 }
+            // The value is taken out of the removed answer, not copied (binding the answer copied it).
+            if case .some(.none) = answers.removeValue(forKey: key)?.value { absentCount -= 1 }
         }
     }
 

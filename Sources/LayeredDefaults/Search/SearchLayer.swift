@@ -4,7 +4,10 @@
 /// first that holds the key answers; the merged view lays them over one another, the last first; the
 /// stamp covers, and observation watches, the stores each one reads. A new source of values is a new
 /// type of this shape and its place in the order.
-protocol SearchLayer: Sendable {
+///
+/// Its types are classes: a search copies each layer out of the list, and a reference is one retain
+/// where a value in an existential's box was a copy, a projection and a destruction.
+protocol SearchLayer: AnyObject, Sendable {
     /// Which layer this is.
     var layer: Defaults.Layer { get }
     /// True when a value of this layer reads as itself, before any schema: an administrator's forced value.
@@ -18,6 +21,9 @@ protocol SearchLayer: Sendable {
     /// A file of the layer that cannot be read, which the search passes over (it was reported): what an
     /// explanation names. Nil for a layer held in memory.
     var unreadable: (origin: String?, error: DefaultsError)? { get }
+    /// True when the layer answers no key with a value, whatever happens meanwhile (nothing to read): the
+    /// search passes over it. False by default; false for a layer whose content can change.
+    var isEmpty: Bool { get }
     /// Every value of this layer, each argument read as its key's type in `schema`; with the rows that
     /// could not be decoded (reported, left out) and the failure of a store that could not be read.
     func values(typedBy schema: PreferenceSchema?) -> LayerValues
@@ -25,6 +31,7 @@ protocol SearchLayer: Sendable {
 
 extension SearchLayer {
     var unreadable: (origin: String?, error: DefaultsError)? { nil }
+    var isEmpty: Bool { false }
 }
 
 /// What one layer answers for one key.

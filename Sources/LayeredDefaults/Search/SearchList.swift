@@ -54,6 +54,8 @@ final class SearchList: Sendable {
         var suites: [DomainSlot] { didSet { rebuild() } }
         /// The layers in search order; rebuilt whenever one of those above changes.
         private(set) var list: [any SearchLayer] = []
+        /// The layers of ``list`` a search asks: those that can hold a value (see ``SearchLayer/isEmpty``).
+        private(set) var searched: [any SearchLayer] = []
         /// The global domain: set once, right after the search list is made (its slot reports to it).
         var global: StoreLayer? = nil { didSet { rebuild() } }
         private let managed: StoreLayer, persistent: StoreLayer, system: StoreLayer
@@ -78,26 +80,35 @@ final class SearchList: Sendable {
                 layers.managedDropIns.isEmpty ? nil : DropInLayer(layer: .managed, folders: layers.managedDropIns, schema: schema)
             self.systemDropIns =
                 layers.systemDropIns.isEmpty ? nil : DropInLayer(layer: .system, folders: layers.systemDropIns, schema: schema)
-            rebuild()
+            // NB: ``list`` is made once, when the global domain is set right after (its `didSet`).
         }
 
         /// Sets ``list`` from the layers. A suite that is the persistent domain or the global domain is
         /// left out: each domain is searched once, at its first place.
         private mutating func rebuild() {
-            let skipped: Set<String> = [persistent.domains[0].name, Defaults.globalDomain]
-            var seen = skipped
-            let suiteLayers = suites.filter { seen.insert($0.name).inserted }.map {
-                StoreLayer(layer: .suite($0.name), domains: [$0], isReadOnly: false)
-            }
-            var list: [any SearchLayer] = [managed]
+            // One array, made at its size: opening a domain builds it.
+            var list: [any SearchLayer] = []
+            list.reserveCapacity(9 + suites.count)
+            list.append(managed)
             if let managedDropIns { list.append(managedDropIns) }
-            list += [ValuesLayer(layer: .arguments, values: arguments), persistent] as [any SearchLayer]
-            list += suiteLayers as [any SearchLayer]
+            list.append(ValuesLayer.of(.arguments, arguments))
+            list.append(persistent)
+            if !suites.isEmpty {
+                var seen: Set<String> = [persistent.domains[0].name, Defaults.globalDomain]
+                for suite in suites where seen.insert(suite.name).inserted {
+                    list.append(StoreLayer(layer: .suite(suite.name), domains: [suite], isReadOnly: false))
+                }
+            }
             if let global { list.append(global) }
             list.append(system)
             if let systemDropIns { list.append(systemDropIns) }
-            list += [ValuesLayer(layer: .registration, values: registration), schemaDefault] as [any SearchLayer]
+            list.append(ValuesLayer.of(.registration, registration))
+            list.append(schemaDefault)
             self.list = list
+            var searched: [any SearchLayer] = []
+            searched.reserveCapacity(list.count)
+            for layer in list where !layer.isEmpty { searched.append(layer) }
+            self.searched = searched
         }
     }
 
@@ -123,11 +134,14 @@ final class SearchList: Sendable {
                 system: system, arguments: arguments, persistent: persistent, suites: suites, schema: schema))
         // The global domain is opened by the first search that gets past the domains above it; one that
         // cannot be opened is reported once and searched as an empty domain that refuses writes.
+        // NB: unowned, not weak: the slot lives in this list's layers and is asked only through its
+        // searches, so never after it; and a weak reference gives the list a side table, which every retain
+        // and release of it then goes through, and which opening made and closing freed.
         let global = DomainSlot(name: Defaults.globalDomain, registry: registry, substitutesFailure: true) {
-            [weak self] hidden in
+            [unowned self] hidden in
             // The stores searched changed: a stamp taken before does not cover the global domain.
-            self?.changes.add(1, ordering: .releasing)
-            if let hidden { self?.report(hidden) }
+            changes.add(1, ordering: .releasing)
+            if let hidden { report(hidden) }
         }
         layers.withLock { $0.global = StoreLayer(layer: .global, domains: [global], isReadOnly: false) }
     }
@@ -164,6 +178,11 @@ final class SearchList: Sendable {
     /// The layers in search order, as they are now.
     var list: [any SearchLayer] { layers.withLock { $0.list } }
 
+    /// The layers a search asks, in search order: ``list`` without those that hold nothing (an empty
+    /// argument or registration domain, a managed or system layer without files), whose answers it would
+    /// pass over anyway, each a call and an answer made and destroyed.
+    var searched: [any SearchLayer] { layers.withLock { $0.searched } }
+
     /// The stores the search list has open now, in search order: what a stamp covers and observation
     /// watches. Nothing is opened to answer (so no file is created).
     var watchedStores: [DomainStore] { list.flatMap(\.watchedStores) }
@@ -187,9 +206,15 @@ final class SearchList: Sendable {
     /// The stamp of the stores read so far, with `changes` (read before their fingerprints), those before
     /// the global domain's counted apart (see ``ChangeStamp/isCurrent(changes:deep:)``).
     private func currentStamp(changes count: Int) -> ChangeStamp {
-        let list = list
-        let shallow = list.prefix { $0.layer != .global }.reduce(0) { $0 + $1.watchedStores.count }
-        return ChangeStamp(changes: count, stores: list.flatMap(\.watchedStores), shallowCount: shallow)
+        // One pass: the first read after opening takes it.
+        var stores: [DomainStore] = []
+        var shallow: Int?
+        for layer in list {
+            if shallow == nil, case .global = layer.layer { shallow = stores.count }
+            let watched = layer.watchedStores
+            if stores.isEmpty { stores = watched } else if !watched.isEmpty { stores += watched }
+        }
+        return ChangeStamp(changes: count, stores: stores, shallowCount: shallow ?? stores.count)
     }
 
     /// The count of the changes through the instance (``changes``) and of the schemas it read: what a
@@ -200,11 +225,19 @@ final class SearchList: Sendable {
     /// caller made it: a commit of its own (`commit`) to the persistent domain keeps the resolved answers
     /// of the other keys; anything else forgets them. Then counts the change.
     func recordChange<Keys: Sequence<String>>(of keys: Keys?, commit: DomainStore.Commit?) {
+        // The commit's parts go under the lock, not the commit: each copy of it retained its store, through
+        // the store's side table (it is weakly referenced), and the closure made two.
+        let own: (store: ObjectIdentifier, before: ChangeSignal.Fingerprint, after: ChangeSignal.Fingerprint, isOnly: Bool)? =
+            if let commit, persistent.isWatching(ObjectIdentifier(commit.store)) {
+                (ObjectIdentifier(commit.store), commit.before, commit.after, commit.isOnlyCommit)
+            } else {
+                nil
+            }
         resolved.withLock { answers in
-            if let commit, commit.store === persistent.watchedStore {
+            if let own {
                 answers.apply(
-                    commitTo: commit.store, changing: keys, changes: changeCount, before: commit.before, after: commit.after,
-                    isOnlyCommit: commit.isOnlyCommit)
+                    commitTo: own.store, changing: keys, changes: changeCount, before: own.before, after: own.after,
+                    isOnlyCommit: own.isOnly)
             } else {
                 answers.forgetAll()
             }
@@ -234,10 +267,10 @@ final class SearchList: Sendable {
         // Not from inside a transaction's body: there, the search must reach the stores, so that what a body
         // may read does not depend on what is remembered (another writable store refuses it).
         guard schemaDefault, !StoreLock.isAnyHeldByCurrentThread else {
-            return try searchChecked(key, declared: declared?.entry, schemaDefault: schemaDefault, failed: failed)
+            return try searchChecked(key, declared: declared, schemaDefault: schemaDefault, failed: failed)
         }
         guard let declared else { return try resolvedSearch(key, failed: failed) }
-        return try declaredSearch(key, declared: declared.entry, failed: failed)
+        return try declaredSearch(key, declared: declared, failed: failed)
     }
 
     /// ``search(_:declared:schemaDefault:failed:)`` of a key with an entry of its own: through the resolved
@@ -245,15 +278,15 @@ final class SearchList: Sendable {
     /// can make the answer depend on `declared` (then checked against it); else through the layers.
     @inline(never)
     private func declaredSearch(
-        _ key: String, declared: PreferenceSchema.Entry, failed: (any Error) throws -> Void
+        _ key: String, declared: DeclaredEntry, failed: (any Error) throws -> Void
     ) rethrows -> PreferenceValue? {
         if schema.forReading?.entry(named: key) != nil { return try resolvedSearch(key, failed: failed) }
         guard managed.isEmpty, managedDropIns.isEmpty, !hasArguments.load(ordering: .acquiring) else {
             return try searchChecked(key, declared: declared, schemaDefault: true, failed: failed)
         }
         let found = try resolvedSearch(key, failed: failed)
-        if let found, !declared.accepts(found) {
-            reportOnce(.storedValueNotAccepted(suite: suiteName, key: key, accepts: declared.acceptedPhrase), key: key)
+        if let found, !declared.entry.accepts(found) {
+            reportOnce(.storedValueNotAccepted(suite: suiteName, key: key, accepts: declared.entry.acceptedPhrase), key: key)
             return nil
         }
         return found
@@ -298,19 +331,26 @@ final class SearchList: Sendable {
     /// is set to whether the answer came from past the suites (the global domain and below).
     /// `persistentRow`, when given, stands for the persistent domain's row of the key (nil: none): a
     /// draft's read of a key it edited (see ``DefaultsDraft``).
+    ///
+    /// Never inlined: the hot read (``search(_:declared:schemaDefault:failed:)``) calls it only on its
+    /// slow paths, and the layer loop inlined there cost every read its registers and a stack guard.
+    @inline(never)
     func searchChecked(
-        _ key: String, declared: PreferenceSchema.Entry?, schemaDefault: Bool, remembered: Bool = false,
+        _ key: String, declared: DeclaredEntry?, schemaDefault: Bool, remembered: Bool = false,
         persistentRow: PreferenceValue?? = nil, deep: UnsafeMutablePointer<Bool>? = nil,
         failed: (any Error) throws -> Void, skipped: () -> Void = {}
     ) rethrows -> PreferenceValue? {
         let schemaEntry = schema.forReading?.entry(named: key)
-        let entry = schemaEntry ?? declared
-        for layer in list where schemaDefault || layer.layer != .schemaDefault {
+        // `declared` by reference: an entry as a parameter was copied field by field at every search.
+        let entry = schemaEntry ?? declared?.entry
+        // Taken once: `entry?.type` in the loop copied the whole entry at each layer.
+        let type = entry?.type
+        for layer in searched where schemaDefault || layer.layer != .schemaDefault {
             let answer =
                 if let row = persistentRow, layer.layer == .persistent {
                     row.map { LayerAnswer.found($0, origin: nil) } ?? .missing(origin: nil, noFile: false)
                 } else {
-                    layer.answer(forKey: key, as: entry?.type, remembered: remembered)
+                    layer.answer(forKey: key, as: type, remembered: remembered)
                 }
             switch answer {
             case .found(let value, _):

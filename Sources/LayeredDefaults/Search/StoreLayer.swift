@@ -1,6 +1,10 @@
 /// A layer of domain files: the managed domain, the persistent domain, a suite, the global domain, the
 /// system domain. Each of its domains is a ``DomainSlot``; the first that holds a key answers.
-struct StoreLayer: SearchLayer {
+///
+/// A class: the search list holds its layers as `any SearchLayer`, and a reference fits the existential's
+/// inline buffer where the fields did not, so rebuilding the list and each step of a search copy a
+/// reference instead of boxing (an allocation) or copying the fields out of a box.
+final class StoreLayer: SearchLayer {
     let layer: Defaults.Layer
     /// The layer's domains, in search order (several for the managed and system layers: one under each
     /// system directory).
@@ -10,7 +14,16 @@ struct StoreLayer: SearchLayer {
     let isReadOnly: Bool
     /// The files of the layer that could not be opened when the list was made, with their errors: left
     /// out of the search (reported then), named by an explanation.
-    var failures: [(path: String, error: DefaultsError)] = []
+    let failures: [(path: String, error: DefaultsError)]
+
+    init(
+        layer: Defaults.Layer, domains: [DomainSlot], isReadOnly: Bool, failures: [(path: String, error: DefaultsError)] = []
+    ) {
+        self.layer = layer
+        self.domains = domains
+        self.isReadOnly = isReadOnly
+        self.failures = failures
+    }
 
     /// The first file of the layer that cannot be read: one left out when the list was made, or a domain
     /// searched as empty because its file could not be opened (the global domain).
@@ -22,29 +35,36 @@ struct StoreLayer: SearchLayer {
 
     var forces: Bool { layer == .managed }
 
+    /// No domain to read: a managed or system layer without files (those that could not be opened are
+    /// left out too, and reported when the list was made).
+    var isEmpty: Bool { domains.isEmpty }
+
     var watchedStores: [DomainStore] { domains.compactMap(\.watchedStore) }
 
     func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {
         var firstOrigin: String?
         var noFile = true
         for domain in domains {
-            let store: DomainStore
+            let answer: LayerAnswer?
             do {
-                guard let opened = try domain.store() else {
+                answer = try domain.withStore { store in
+                    noFile = false
+                    let answer = Self.answer(forKey: key, in: store, isReadOnly: isReadOnly, remembered: remembered)
+                    // Only a miss searches on and may need it: a found value names its own file.
+                    if case .missing = answer, firstOrigin == nil { firstOrigin = store.path }
+                    return answer
+                } withoutFile: {
                     // NB: a domain that may be written is refused from inside another domain's transaction
                     // whether or not it has a file, as every use of one is (see ``DomainStore/FromAnotherTransaction``).
                     if !isReadOnly, let held = StoreLock.suiteHeldByCurrentThread {
                         throw DefaultsError.otherSuiteInTransaction(suite: domain.name, transactionSuite: held)
                     }
-                    continue
+                    return nil
                 }
-                store = opened
             } catch {
                 return .failed(error, origin: domain.path, undecodable: false)
             }
-            noFile = false
-            if firstOrigin == nil { firstOrigin = store.path }
-            let answer = Self.answer(forKey: key, in: store, isReadOnly: isReadOnly, remembered: remembered)
+            guard let answer else { continue }
             if case .missing = answer { continue }
             return answer
         }

@@ -1,11 +1,29 @@
 /// A layer of values held in memory: the argument domain (launch arguments, read as each key's schema
 /// type) and the registration domain.
-struct ValuesLayer: SearchLayer {
+final class ValuesLayer: SearchLayer {
     let layer: Defaults.Layer
     let values: [String: PreferenceValue]
 
+    init(layer: Defaults.Layer, values: [String: PreferenceValue]) {
+        self.layer = layer
+        self.values = values
+    }
+
+    /// The layer of `values`: one shared instance while they are empty (the common case, at every
+    /// opening), a new one otherwise.
+    static func of(_ layer: Defaults.Layer, _ values: [String: PreferenceValue]) -> ValuesLayer {
+        guard values.isEmpty else { return ValuesLayer(layer: layer, values: values) }
+        return layer == .arguments
+            ? noArguments : layer == .registration ? noRegistration : ValuesLayer(layer: layer, values: values)
+    }
+
+    private static let noArguments = ValuesLayer(layer: .arguments, values: [:])
+    private static let noRegistration = ValuesLayer(layer: .registration, values: [:])
+
     var forces: Bool { false }
     var watchedStores: [DomainStore] { [] }
+    /// No value: the layer is rebuilt when its values change.
+    var isEmpty: Bool { values.isEmpty }
 
     func answer(forKey key: String, as type: PreferenceSchema.ValueType?, remembered: Bool) -> LayerAnswer {
         guard !values.isEmpty, let value = values[key] else { return .missing(origin: nil, noFile: false) }
@@ -25,9 +43,11 @@ struct ValuesLayer: SearchLayer {
 }
 
 /// The last layer: the defaults of the schema that applies to the persistent domain.
-struct SchemaDefaultLayer: SearchLayer {
+final class SchemaDefaultLayer: SearchLayer {
     /// The schema that applies, as last read (see ``ApplicableSchema/forReading``).
     let schema: ApplicableSchema
+
+    init(schema: ApplicableSchema) { self.schema = schema }
 
     var layer: Defaults.Layer { .schemaDefault }
     var forces: Bool { false }
