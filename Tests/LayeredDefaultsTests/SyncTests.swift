@@ -279,9 +279,26 @@ import Testing
     @Test func theSchemaFileCarriesWhetherAKeySyncs() throws {
         let data = try Self.schema.jsonData()
         #expect(String(decoding: data, as: UTF8.self).contains("\"syncs\" : true"))
+        #expect(String(decoding: data, as: UTF8.self).contains("\"format\" : 3"), "syncs is of format 3")
         let read = try PreferenceSchema(jsonData: data, path: "schema.json")
         #expect(read.entry(named: "fontSize")?.syncs == true)
         #expect(read.entry(named: "windowWidth")?.syncs == false)
+    }
+
+    /// A schema with no key that syncs is written as format 2, which earlier releases read; `syncs` in a
+    /// file of format 2 (which those releases would refuse as malformed) is refused.
+    @Test func onlyASchemaWithASyncingKeyIsOfFormat3() throws {
+        let local = try PreferenceSchema(suiteName: Self.suite, version: 1, keys: Self.windowWidth)
+        let text = String(decoding: try local.jsonData(), as: UTF8.self)
+        #expect(text.contains("\"format\" : 2"))
+        #expect(try PreferenceSchema(jsonData: Data(text.utf8), path: "local.json") == local)
+        let synced = String(decoding: try Self.schema.jsonData(), as: UTF8.self)
+        let asFormat2 = Data(synced.replacingOccurrences(of: "\"format\" : 3", with: "\"format\" : 2").utf8)
+        #expect {
+            try PreferenceSchema(jsonData: asFormat2, path: "schema.json")
+        } throws: {
+            "\($0)".contains("syncs is not a member of format 2")
+        }
     }
 
     @Test func aDeviceIDIsMadeOnceAndKept() throws {
