@@ -82,7 +82,7 @@ public final class Defaults: Sendable {
             _ = try suite.store()
             return suite
         }
-        let syncDevice = try configuration.sync?.resolvedDeviceID(root: registry.root)
+        let syncDevice = try configuration.sync?.resolvedDeviceID(root: registry.root, making: configuration.makesSyncDeviceID)
         self.init(
             suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites,
             syncDevice: syncDevice)

@@ -14,7 +14,9 @@ enum Sync: Command {
             the domain's installed schema marks "syncs": true travel. This device's id is --device, else
             the one kept in the root (sync-device-id, made once).
             status prints this device's id and file, the keys it holds synced changes of, the other
-            devices whose files are sound, and each file a merge would skip with why (never a value).
+            devices whose files are sound, and each file a merge would skip with why (never a value);
+            it only reads: a device without an id yet is shown as such (--json leaves out device and
+            file), and none is made.
             merge merges those files through the write path (the schema applies; a refused change is
             reported and not stored), writes this device's file, and prints the keys that changed.
             With --json, one object.
@@ -33,6 +35,8 @@ enum Sync: Command {
         configuration.sync = Defaults.SyncFolder(
             folder: URL(fileURLWithPath: operands[1]), deviceID: invocation.value(of: .device))
         configuration.mergesSyncFolderAtOpen = false
+        // A reading verb creates nothing: status reports a device id that is not made yet as such.
+        configuration.makesSyncDeviceID = operands[2] == "merge"
         let defaults = try Defaults(suiteName: domain, configuration: configuration)
         if operands[2] == "merge" {
             let report = try defaults.mergeSyncFolder()
@@ -56,8 +60,8 @@ enum Sync: Command {
                         skipped: status.skippedFiles.map(\.description))))
             return
         }
-        context.console.print("device: \(status.deviceID)")
-        context.console.print("file: \(status.filePath)")
+        context.console.print("device: \(status.deviceID ?? "none yet (made by the first merge or synced write)")")
+        context.console.print("file: \(status.filePath ?? "none yet")")
         context.console.print("keys: \(status.syncedKeys.joined(separator: " "))")
         context.console.print("devices: \(status.devices.joined(separator: " "))")
         for skipped in status.skippedFiles { context.console.print("skipped: \(skipped.description)") }
@@ -73,8 +77,8 @@ enum Sync: Command {
 
     /// `status --json`'s object.
     private struct StatusOutput: Encodable {
-        let device: String
-        let file: String
+        let device: String?
+        let file: String?
         let keys: [String]
         let devices: [String]
         let skipped: [String]
