@@ -248,6 +248,7 @@ import Testing
             #expect(try defaults.persistentStoreForTesting.reading { try $0.hasSyncClocks() } == false)
             #expect(defaults.syncFilePath == nil)
             #expect(try defaults.mergeSyncFolder() == Defaults.SyncReport())
+            #expect(defaults.syncWatch == nil, "an observation looks at no sync folder")
         }
     }
 
@@ -260,6 +261,72 @@ import Testing
             try device("laptop", in: root).write(18, for: Self.fontSize)
             try desk.mergeSyncFolder()
             #expect(try await values.until { $0.last == 18 }.last == 18)
+        }
+    }
+
+    /// Writes a device's file as an engine does: whole, renamed into place.
+    func dropFile(of device: String, in root: URL, entries: [(String, Int64, PreferenceValue?)]) throws {
+        let staging = root.appendingPathComponent("staging")
+        try writeFile(of: device, in: staging, entries: entries)
+        let url = syncFile(of: device, in: root)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard rename(syncFile(of: device, in: staging).path, url.path) == 0 else { throw POSIXError(.EIO) }
+    }
+
+    /// While a syncing instance is observed, another device's file arriving in the folder is merged
+    /// without anyone calling merge, and observers see the change; so is each later one.
+    @Test func aFileArrivingWhileObservedIsMergedAndObserved() async throws {
+        try await withTemporaryRoot { root in
+            try dropFile(of: "laptop", in: root, entries: [("theme", Self.now - 5_000, "dark")])
+            let desk = try device("desk", in: root)
+            #expect(desk[Self.theme] == "dark")
+            let values = ObservedValues(desk.changes(of: .key(Self.fontSize)))
+            #expect(try await values.first(1) == [12])
+            try dropFile(of: "laptop", in: root, entries: [("theme", Self.now - 5_000, "dark"), ("fontSize", Self.now, 18)])
+            #expect(try await values.until { $0.last == 18 }.last == 18)
+            try dropFile(of: "phone", in: root, entries: [("fontSize", Self.now + 1_000, 20)])
+            #expect(try await values.until { $0.last == 20 }.last == 20)
+            #expect(try desk.persistentValue(for: Self.fontSize) == 20, "merged into the domain, not only read")
+        }
+    }
+
+    /// The suite's directory in the folder, missing while the instance is first observed (no device has
+    /// written yet), is followed once it appears.
+    @Test func aSuiteDirectoryThatAppearsWhileObservedIsFollowed() async throws {
+        try await withTemporaryRoot { root in
+            try FileManager.default.createDirectory(at: folder(in: root), withIntermediateDirectories: true)
+            let desk = try device("desk", in: root)
+            let values = ObservedValues(desk.changes(of: .key(Self.fontSize)))
+            #expect(try await values.first(1) == [12])
+            try dropFile(of: "laptop", in: root, entries: [("fontSize", Self.now, 18)])
+            #expect(try await values.until { $0.last == 18 }.last == 18)
+            try dropFile(of: "phone", in: root, entries: [("fontSize", Self.now + 1_000, 20)])
+            #expect(try await values.until { $0.last == 20 }.last == 20)
+        }
+    }
+
+    /// A restore is a change the user asked for on this device: the restored values (and the removal of a
+    /// synced key the backup lacks) travel as new changes and win over the older changes of every device.
+    @Test func aRestoreTravelsAsANewLocalChange() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            let backup = root.appendingPathComponent("backup.sqlite3")
+            let location = Location.directory(root.appendingPathComponent("device-laptop"))
+            let domain = try Defaults.Domain(Self.suite, location: location, systemDirectories: [])
+            try domain.backup(to: backup)
+            try laptop.write("dark", for: Self.theme)
+            let desk = try device("desk", in: root)
+            try desk.write(30, for: Self.fontSize)  // later than the backed-up change
+            try laptop.mergeSyncFolder()
+            #expect(laptop[Self.fontSize] == 30)
+            try domain.restore(from: backup)
+            let restored = try device("laptop", in: root)  // merges at open
+            #expect(restored[Self.fontSize] == 14, "the restored value is not overwritten by the older synced one")
+            #expect(try restored.persistentValue(for: Self.theme) == nil)
+            try desk.mergeSyncFolder()
+            #expect(desk[Self.fontSize] == 14, "the restored value travels and wins")
+            #expect(try desk.persistentValue(for: Self.theme) == nil, "the removal of a key the backup lacks travels")
         }
     }
 
