@@ -305,6 +305,34 @@ import Testing
         }
     }
 
+    /// The watch asks the observations to follow the suite's directory again once, when it appears (a
+    /// directory missing when followed has no watch), and merges only when the other devices' files
+    /// moved: this device's own file, and the directory's own status, move nothing.
+    @Test func theWatchFollowsADirectoryThatAppearsAndMergesOnlyWhatMoved() throws {
+        try withTemporaryRoot { root in
+            let desk = try device("desk", in: root)
+            let directory = folder(in: root).appendingPathComponent(Self.suite)
+            let requests = Lock(0)
+            let watch = SyncFolderWatch(directory: directory, suite: Self.suite, ownFileName: "desk.json") {
+                requests.withLock { $0 += 1 }
+            }
+            #expect(watch.mergeIfChanged(desk), "the first look merges")
+            #expect(requests.withLock { $0 } == 0, "missing at the first look: nothing to follow again yet")
+            #expect(!watch.mergeIfChanged(desk))
+            try dropFile(of: "laptop", in: root, entries: [("fontSize", Self.now, 18)])
+            #expect(watch.mergeIfChanged(desk))
+            #expect(requests.withLock { $0 } == 1, "the directory appeared: followed again")
+            #expect(try desk.persistentValue(for: Self.fontSize) == 18)
+            try desk.write(30, for: Self.fontSize)  // renames this device's own file in
+            #expect(FileManager.default.fileExists(atPath: syncFile(of: "desk", in: root).path))
+            #expect(!watch.mergeIfChanged(desk), "this device's own file moves nothing")
+            #expect(requests.withLock { $0 } == 1)
+            try dropFile(of: "phone", in: root, entries: [("fontSize", Self.now + 60_000, 20)])
+            #expect(watch.mergeIfChanged(desk))
+            #expect(try desk.persistentValue(for: Self.fontSize) == 20)
+        }
+    }
+
     /// A restore is a change the user asked for on this device: the restored values (and the removal of a
     /// synced key the backup lacks) travel as new changes and win over the older changes of every device.
     @Test func aRestoreTravelsAsANewLocalChange() throws {

@@ -30,13 +30,19 @@ final class SyncFolderWatch: Sendable {
         var existed: Bool? = nil
     }
     private let madeStandIns = Lock<[DomainStore]?>(nil)
+    /// Asks the observations to follow their stores again: a seam for tests.
+    private let followAgain: @Sendable () -> Void
 
     /// The watch of `directory` of `suite`, for the device whose file is `ownFileName`; nothing is looked
-    /// at before ``mergeIfChanged(_:)``.
-    init(directory: URL, suite: String, ownFileName: String) {
+    /// at before ``mergeIfChanged(_:)``. `followAgain` is called when the directory appears.
+    init(
+        directory: URL, suite: String, ownFileName: String,
+        followAgain: @escaping @Sendable () -> Void = { ObservationCenter.shared.changed(keys: nil as [String]?) }
+    ) {
         self.directory = directory.path
         self.suite = suite
         self.ownFileName = ownFileName
+        self.followAgain = followAgain
     }
 
     /// The stand-ins that an observation follows: the directory's every entry (a file arriving, changed,
@@ -60,7 +66,9 @@ final class SyncFolderWatch: Sendable {
     /// observations are asked to follow it.
     ///
     /// Called on the observation thread, one evaluation at a time, with nothing held.
-    func mergeIfChanged(_ defaults: Defaults) {
+    /// - Returns: true when it merged.
+    @discardableResult
+    func mergeIfChanged(_ defaults: Defaults) -> Bool {
         let own = ownFileName
         // NB: not the directory's own status: it moves whenever this device's file is renamed in.
         let look = FolderFingerprint(
@@ -71,7 +79,8 @@ final class SyncFolderWatch: Sendable {
             defer { looks.existed = exists }
             return looks
         }
-        if previous.merged != .some(look.statusHash) {
+        let merging = previous.merged != .some(look.statusHash)
+        if merging {
             do {
                 try defaults.mergeSyncFolder()
                 last.withLock { $0.merged = .some(look.statusHash) }
@@ -84,7 +93,8 @@ final class SyncFolderWatch: Sendable {
         if exists, previous.existed == false {
             // NB: a change of unknown keys makes the observation thread follow its stores again before
             // its next evaluation: the directory, missing when it was last followed, is watched from then on.
-            ObservationCenter.shared.changed(keys: nil as [String]?)
+            followAgain()
         }
+        return merging
     }
 }
