@@ -119,6 +119,28 @@ import Testing
             #expect(!engine.anyProcessLeft, "no instance's process is left")
         }
     }
+
+    /// A write on one device reaches an observer on the other without anyone calling merge: the observed
+    /// instance follows its folder and merges what Syncthing brings.
+    @Test(.needs(.syncthing)) func aWriteOnOneDeviceIsObservedOnAnotherWithoutAMerge() throws {
+        try withTemporaryRoot { root in
+            let engine = try SyncthingPeers(count: 2, under: root)
+            defer { engine.stop() }
+            try engine.start()
+            let laptop = try device("laptop", root: root, folder: engine.peers[0].folder)
+            let desk = try device("desk", root: root, folder: engine.peers[1].folder)
+            let seen = Lock<[Int]>([])
+            let observation = desk.observe(.key(Self.fontSize), initial: false) { value in seen.withLock { $0.append(value) } }
+            defer { observation.cancel() }
+            try laptop.write(16, for: Self.fontSize)
+            // The deadline bounds only a failure.
+            let deadline = ContinuousClock.now + .seconds(40)
+            while seen.withLock({ $0.last }) != 16 && ContinuousClock.now < deadline { usleep(100_000) }
+            #expect(seen.withLock { $0.last } == 16, "observed on the other device without a merge call")
+            #expect(try desk.persistentValue(for: Self.fontSize) == 16)
+        }
+    }
+
     /// A device killed while writing its file, whatever the moment, leaves nothing the others merge in
     /// part: its file is renamed in whole, and its temporary file is one Syncthing ignores.
     @Test(.needs(.syncthing)) func aDeviceKilledWhileWritingLeavesNothingMergedInPart() throws {

@@ -65,6 +65,10 @@ extension Defaults {
         /// Whether opening an instance that syncs merges the sync folder; false for `prefs sync`, whose
         /// `status` only reads and whose `merge` reports what it merged.
         package var mergesSyncFolderAtOpen = true
+        /// Whether opening an instance that syncs makes this device's id when the root keeps none (see
+        /// ``SyncFolder/deviceID``); false for `prefs sync ... status`, which only reads: the instance
+        /// then has no device id, and does not sync, until something makes one.
+        package var makesSyncDeviceID = true
         /// Whether a first commit makes the root directory (and its parents) when missing; false for a
         /// root that belongs to someone else, made and removed by them (the testing library's temporary
         /// roots): a store kept past its removal then makes nothing again, its first write fails.

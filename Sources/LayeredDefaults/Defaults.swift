@@ -43,6 +43,8 @@ public final class Defaults: Sendable {
     let registry: StoreRegistry
     /// This device's id when the persistent domain syncs (``Configuration/sync``), else nil.
     let syncDevice: String?
+    /// What merges the sync folder while the instance is observed, when the persistent domain syncs.
+    let syncWatch: SyncFolderWatch?
     /// The search list: its layers, their change count, the resolved answers, and the search.
     let searchList: SearchList
 
@@ -82,7 +84,7 @@ public final class Defaults: Sendable {
             _ = try suite.store()
             return suite
         }
-        let syncDevice = try configuration.sync?.resolvedDeviceID(root: registry.root)
+        let syncDevice = try configuration.sync?.resolvedDeviceID(root: registry.root, making: configuration.makesSyncDeviceID)
         self.init(
             suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites,
             syncDevice: syncDevice)
@@ -94,6 +96,13 @@ public final class Defaults: Sendable {
         syncDevice: String? = nil
     ) {
         self.syncDevice = syncDevice
+        if let syncDevice, let sync = configuration.sync {
+            self.syncWatch = SyncFolderWatch(
+                directory: sync.folder.appendingPathComponent(suiteName, isDirectory: true), suite: suiteName,
+                ownFileName: syncDevice + "." + SyncFile.fileExtension)
+        } else {
+            self.syncWatch = nil
+        }
         self.suiteName = suiteName
         self.configuration = configuration
         self.registry = registry

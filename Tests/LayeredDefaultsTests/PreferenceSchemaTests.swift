@@ -189,7 +189,7 @@ extension Defaults.Key<Date?> {
     static let malformed: [(String, String)] = [
         ("not json", "not valid JSON"),
         ("", "not valid JSON"),
-        (#"{"format":3,"suite":"test.suite","version":1,"keys":[]}"#, "format 3"),
+        (#"{"format":4,"suite":"test.suite","version":1,"keys":[]}"#, "format 4"),
         (#"{"format":1,"suite":"test.suite","version":1,"allowsUndeclaredKeys":false,"keys":[]}"#, "not a member of format 1"),
         (#"{"format":1,"suite":"test.suite","version":1,"keys":[],"extra":1}"#, "'extra'"),
         (#"{"format":1,"suite":"test.suite","version":1,"version":2,"keys":[]}"#, "'version' is held twice"),

@@ -288,6 +288,7 @@ import Testing
             #expect(try defaults.persistentStoreForTesting.reading { try $0.hasSyncClocks() } == false)
             #expect(defaults.syncFilePath == nil)
             #expect(try defaults.mergeSyncFolder() == Defaults.SyncReport())
+            #expect(defaults.syncWatch == nil, "an observation looks at no sync folder")
         }
     }
 
@@ -300,6 +301,100 @@ import Testing
             try device("laptop", in: root).write(18, for: Self.fontSize)
             try desk.mergeSyncFolder()
             #expect(try await values.until { $0.last == 18 }.last == 18)
+        }
+    }
+
+    /// Writes a device's file as an engine does: whole, renamed into place.
+    func dropFile(of device: String, in root: URL, entries: [(String, Int64, PreferenceValue?)]) throws {
+        let staging = root.appendingPathComponent("staging")
+        try writeFile(of: device, in: staging, entries: entries)
+        let url = syncFile(of: device, in: root)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard rename(syncFile(of: device, in: staging).path, url.path) == 0 else { throw POSIXError(.EIO) }
+    }
+
+    /// While a syncing instance is observed, another device's file arriving in the folder is merged
+    /// without anyone calling merge, and observers see the change; so is each later one.
+    @Test func aFileArrivingWhileObservedIsMergedAndObserved() async throws {
+        try await withTemporaryRoot { root in
+            try dropFile(of: "laptop", in: root, entries: [("theme", Self.now - 5_000, "dark")])
+            let desk = try device("desk", in: root)
+            #expect(desk[Self.theme] == "dark")
+            let values = ObservedValues(desk.changes(of: .key(Self.fontSize)))
+            #expect(try await values.first(1) == [12])
+            try dropFile(of: "laptop", in: root, entries: [("theme", Self.now - 5_000, "dark"), ("fontSize", Self.now, 18)])
+            #expect(try await values.until { $0.last == 18 }.last == 18)
+            try dropFile(of: "phone", in: root, entries: [("fontSize", Self.now + 1_000, 20)])
+            #expect(try await values.until { $0.last == 20 }.last == 20)
+            #expect(try desk.persistentValue(for: Self.fontSize) == 20, "merged into the domain, not only read")
+        }
+    }
+
+    /// The suite's directory in the folder, missing while the instance is first observed (no device has
+    /// written yet), is followed once it appears.
+    @Test func aSuiteDirectoryThatAppearsWhileObservedIsFollowed() async throws {
+        try await withTemporaryRoot { root in
+            try FileManager.default.createDirectory(at: folder(in: root), withIntermediateDirectories: true)
+            let desk = try device("desk", in: root)
+            let values = ObservedValues(desk.changes(of: .key(Self.fontSize)))
+            #expect(try await values.first(1) == [12])
+            try dropFile(of: "laptop", in: root, entries: [("fontSize", Self.now, 18)])
+            #expect(try await values.until { $0.last == 18 }.last == 18)
+            try dropFile(of: "phone", in: root, entries: [("fontSize", Self.now + 1_000, 20)])
+            #expect(try await values.until { $0.last == 20 }.last == 20)
+        }
+    }
+
+    /// The watch asks the observations to follow the suite's directory again once, when it appears (a
+    /// directory missing when followed has no watch), and merges only when the other devices' files
+    /// moved: this device's own file, and the directory's own status, move nothing.
+    @Test func theWatchFollowsADirectoryThatAppearsAndMergesOnlyWhatMoved() throws {
+        try withTemporaryRoot { root in
+            let desk = try device("desk", in: root)
+            let directory = folder(in: root).appendingPathComponent(Self.suite)
+            let requests = Lock(0)
+            let watch = SyncFolderWatch(directory: directory, suite: Self.suite, ownFileName: "desk.json") {
+                requests.withLock { $0 += 1 }
+            }
+            #expect(watch.mergeIfChanged(desk), "the first look merges")
+            #expect(requests.withLock { $0 } == 0, "missing at the first look: nothing to follow again yet")
+            #expect(!watch.mergeIfChanged(desk))
+            try dropFile(of: "laptop", in: root, entries: [("fontSize", Self.now, 18)])
+            #expect(watch.mergeIfChanged(desk))
+            #expect(requests.withLock { $0 } == 1, "the directory appeared: followed again")
+            #expect(try desk.persistentValue(for: Self.fontSize) == 18)
+            try desk.write(30, for: Self.fontSize)  // renames this device's own file in
+            #expect(FileManager.default.fileExists(atPath: syncFile(of: "desk", in: root).path))
+            #expect(!watch.mergeIfChanged(desk), "this device's own file moves nothing")
+            #expect(requests.withLock { $0 } == 1)
+            try dropFile(of: "phone", in: root, entries: [("fontSize", Self.now + 60_000, 20)])
+            #expect(watch.mergeIfChanged(desk))
+            #expect(try desk.persistentValue(for: Self.fontSize) == 20)
+        }
+    }
+
+    /// A restore is a change the user asked for on this device: the restored values (and the removal of a
+    /// synced key the backup lacks) travel as new changes and win over the older changes of every device.
+    @Test func aRestoreTravelsAsANewLocalChange() throws {
+        try withTemporaryRoot { root in
+            let laptop = try device("laptop", in: root)
+            try laptop.write(14, for: Self.fontSize)
+            let backup = root.appendingPathComponent("backup.sqlite3")
+            let location = Location.directory(root.appendingPathComponent("device-laptop"))
+            let domain = try Defaults.Domain(Self.suite, location: location, systemDirectories: [])
+            try domain.backup(to: backup)
+            try laptop.write("dark", for: Self.theme)
+            let desk = try device("desk", in: root)
+            try desk.write(30, for: Self.fontSize)  // later than the backed-up change
+            try laptop.mergeSyncFolder()
+            #expect(laptop[Self.fontSize] == 30)
+            try domain.restore(from: backup)
+            let restored = try device("laptop", in: root)  // merges at open
+            #expect(restored[Self.fontSize] == 14, "the restored value is not overwritten by the older synced one")
+            #expect(try restored.persistentValue(for: Self.theme) == nil)
+            try desk.mergeSyncFolder()
+            #expect(desk[Self.fontSize] == 14, "the restored value travels and wins")
+            #expect(try desk.persistentValue(for: Self.theme) == nil, "the removal of a key the backup lacks travels")
         }
     }
 
@@ -319,9 +414,26 @@ import Testing
     @Test func theSchemaFileCarriesWhetherAKeySyncs() throws {
         let data = try Self.schema.jsonData()
         #expect(String(decoding: data, as: UTF8.self).contains("\"syncs\" : true"))
+        #expect(String(decoding: data, as: UTF8.self).contains("\"format\" : 3"), "syncs is of format 3")
         let read = try PreferenceSchema(jsonData: data, path: "schema.json")
         #expect(read.entry(named: "fontSize")?.syncs == true)
         #expect(read.entry(named: "windowWidth")?.syncs == false)
+    }
+
+    /// A schema with no key that syncs is written as format 2, which earlier releases read; `syncs` in a
+    /// file of format 2 (which those releases would refuse as malformed) is refused.
+    @Test func onlyASchemaWithASyncingKeyIsOfFormat3() throws {
+        let local = try PreferenceSchema(suiteName: Self.suite, version: 1, keys: Self.windowWidth)
+        let text = String(decoding: try local.jsonData(), as: UTF8.self)
+        #expect(text.contains("\"format\" : 2"))
+        #expect(try PreferenceSchema(jsonData: Data(text.utf8), path: "local.json") == local)
+        let synced = String(decoding: try Self.schema.jsonData(), as: UTF8.self)
+        let asFormat2 = Data(synced.replacingOccurrences(of: "\"format\" : 3", with: "\"format\" : 2").utf8)
+        #expect {
+            try PreferenceSchema(jsonData: asFormat2, path: "schema.json")
+        } throws: {
+            "\($0)".contains("syncs is not a member of format 2")
+        }
     }
 
     @Test func aDeviceIDIsMadeOnceAndKept() throws {

@@ -32,6 +32,28 @@ import Testing
         }
     }
 
+    /// status only reads: without --device and with no id kept, it makes none (no `sync-device-id`, no
+    /// folder) and says so; merge makes the id, which status then shows.
+    @Test func statusCreatesNothing() throws {
+        try withTestRoot { root throws in
+            let folder = root.url.appendingPathComponent("folder")
+            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            let idFile = root.url.appendingPathComponent("sync-device-id").path
+            let status = root.prefs("sync", "app", folder.path, "status")
+            #expect(status.status == .success)
+            #expect(status.output.contains("device: none yet"))
+            #expect(!FileManager.default.fileExists(atPath: idFile), "status made no device id")
+            #expect(!FileManager.default.fileExists(atPath: folder.path), "status made no folder")
+            let json = root.prefs("--json", "sync", "app", folder.path, "status")
+            #expect(json.status == .success)
+            #expect(!json.output.contains("\"device\""))
+            #expect(!FileManager.default.fileExists(atPath: idFile))
+            #expect(root.prefs("sync", "app", folder.path, "merge").status == .success)
+            let id = try String(contentsOfFile: idFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(root.prefs("sync", "app", folder.path, "status").output.contains("device: \(id)\n"))
+        }
+    }
+
     @Test func statusNamesASkippedFileButNeverItsValue() throws {
         try withTestRoot { root throws in
             let folder = root.url.appendingPathComponent("folder")

@@ -6,7 +6,8 @@
 
 /// What a drop-in folder holds now: the names of its drop-in files in lexical order, and a hash of the
 /// status of the folder and of each file (identity, size, modification and change times), which moves
-/// when a file is added, changed, renamed or removed.
+/// when a file is added, changed, renamed or removed. A sync folder is looked at the same way, with its
+/// own files' names (see ``SyncFolderWatch``).
 ///
 /// It costs one `opendir`, the directory's reads and one `stat` a file; nothing is opened to be read.
 /// Symbolic links are followed (configuration management, Nix above all, links its files into place).
@@ -23,6 +24,8 @@ struct FolderFingerprint {
     /// one of them changed too recently to be trusted (see ``settlingSeconds``): a look then differs
     /// from every other.
     let hash: UInt64?
+    /// The same hash whether or not a file changed too recently; nil only when the folder cannot be listed.
+    let statusHash: UInt64?
 
     /// True for the name of a drop-in file: `*.conf`, not hidden (an editor's or a tool's temporary file
     /// starts with a dot).
@@ -30,8 +33,12 @@ struct FolderFingerprint {
         name.hasSuffix(fileSuffix) && name.count > fileSuffix.count && !name.hasPrefix(".")
     }
 
-    /// Looks at the folder at `path` now.
-    init(of path: String) {
+    /// Looks at the folder at `path` now, at the entries whose names `isIncluded` accepts (drop-in files
+    /// by default), and at the folder's own status unless `folderStatus` is false (a folder where other
+    /// files come and go: the sync folder, where this device's own file is renamed in).
+    init(
+        of path: String, including isIncluded: (String) -> Bool = FolderFingerprint.isDropInName, folderStatus: Bool = true
+    ) {
         var hasher = Hasher()
         var settled = true
         var now = timespec()
@@ -52,15 +59,16 @@ struct FolderFingerprint {
         guard stat(path, &status) == 0, let directory = opendir(path) else {
             names = []
             hash = nil
+            statusHash = nil
             return
         }
-        add(status)
+        if folderStatus { add(status) }
         var found: [String] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if Self.isDropInName(name) { found.append(name) }
+            if isIncluded(name) { found.append(name) }
         }
         closedir(directory)
         found.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -73,6 +81,7 @@ struct FolderFingerprint {
             }
         }
         names = found
-        hash = settled ? UInt64(bitPattern: Int64(hasher.finalize())) : nil
+        statusHash = UInt64(bitPattern: Int64(hasher.finalize()))
+        hash = settled ? statusHash : nil
     }
 }

@@ -3,10 +3,12 @@ import Foundation
 import Synchronization
 
 extension Defaults {
-    /// The stores with a file that an observation of this instance searches now (those of its stamp):
-    /// another process's commit to one of them is seen through their directories' events.
+    /// The stores with a file that an observation of this instance searches now (those of its stamp),
+    /// and the stand-ins of its sync folder's directory when it syncs (``SyncFolderWatch``): another
+    /// process's commit to one of them, or another device's file arriving, is seen through their
+    /// directories' events.
     var observedStores: [DomainStore] {
-        searchList.watchedStores.filter { $0.path != nil }
+        searchList.watchedStores.filter { $0.path != nil } + (syncWatch?.standIns ?? [])
     }
 
     /// True when another process may be in the middle of a commit to a database this instance has open
@@ -109,6 +111,8 @@ extension Defaults {
         let id = ObservationCenter.shared.add(keys: observed.keys, stores: { [weak self] in self?.observedStores ?? [] }) {
             [weak self] in
             guard !mark.isCancelled, let self else { return }
+            // A change that arrived in the sync folder is merged first: its commit moves the stamp.
+            syncWatch?.mergeIfChanged(self)
             let count = searchList.changeCount
             guard !last.state.withLock({ $0.stamp.isCurrent(changes: count) }) else { return }
             let stamp = searchList.stamp

@@ -1,11 +1,13 @@
 import Foundation
 
-/// The schema file's JSON form (docs/SCHEMA.md): an object `{"format":2,"suite":...,"version":...,
+/// The schema file's JSON form (docs/SCHEMA.md): an object `{"format":3,"suite":...,"version":...,
 /// "allowsUndeclaredKeys":false,"keys":[...]}`, each key `{"name":...,"type":...,"summary":...,
 /// "default":{tagged value}}` with an optional `description`, `content` or `computedDefault`, and at most
 /// one of `choices`, `range` and `maximumLength`. Values are in the tagged JSON of ``PreferenceValue``
 /// (`{"string":"dark"}`), as `prefs read --json` prints them. A format-1 file (no `allowsUndeclaredKeys`,
-/// `content` or `computedDefault`) reads as a schema that allows undeclared keys.
+/// `content` or `computedDefault`) reads as a schema that allows undeclared keys. A key's `syncs` is of
+/// format 3, written only for a schema with a key that syncs: an earlier release, which reads formats 1
+/// and 2, then refuses the file as of a newer format, and still reads every other schema written here.
 ///
 /// Reading is strict: a member this format does not know, a member held twice, a missing or mistyped
 /// member, a declaration that does not hold together, or a file of a format version it does not read is
@@ -32,6 +34,12 @@ extension PreferenceSchema: Codable {
             )
         }
         let entries = try container.decodeGiven([Entry].self, forKey: .keys)
+        if format < 3, let index = entries.firstIndex(where: \.syncs) {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [Member.keys, AnyMember(index: index)],
+                    debugDescription: "syncs is not a member of format \(format)"))
+        }
         if format == 1 {
             if container.contains(.allowsUndeclaredKeys) {
                 throw DecodingError.dataCorruptedError(
@@ -54,7 +62,8 @@ extension PreferenceSchema: Codable {
     /// Encodes the schema's JSON object.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Member.self)
-        try container.encode(Self.formatVersion, forKey: .format)
+        // NB: the oldest format that holds the schema, so an earlier release reads every file it can.
+        try container.encode(keys.contains(where: \.syncs) ? Self.formatVersion : 2, forKey: .format)
         try container.encode(suiteName, forKey: .suite)
         try container.encode(version, forKey: .version)
         try container.encode(allowsUndeclaredKeys, forKey: .allowsUndeclaredKeys)

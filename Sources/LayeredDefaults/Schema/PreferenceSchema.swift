@@ -23,11 +23,13 @@ import Foundation
 /// try Defaults.installSchema(schema)  // <root>/schemas/com.example.app.json
 /// ```
 public struct PreferenceSchema: Sendable, Hashable {
-    /// The version of the file format this package writes (the file's `format` member).
-    public static let formatVersion = 2
+    /// The newest version of the file format this package writes (the file's `format` member): 3, for a
+    /// schema with a key that syncs; one without is written as format 2, which earlier releases read.
+    public static let formatVersion = 3
     /// The versions of the file format this package reads: 1 (no `content`, computed defaults or
-    /// `allowsUndeclaredKeys`: a format-1 schema allows undeclared keys, as it did when it was written) and 2.
-    public static let readableFormatVersions = 1...2
+    /// `allowsUndeclaredKeys`: a format-1 schema allows undeclared keys, as it did when it was written),
+    /// 2 (no `syncs`) and 3.
+    public static let readableFormatVersions = 1...3
 
     /// The suite (domain) whose keys this describes.
     public let suiteName: String

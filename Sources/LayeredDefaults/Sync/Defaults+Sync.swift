@@ -19,10 +19,10 @@ extension Defaults {
 
     /// What the sync folder holds for this domain, as ``syncStatus()`` finds it.
     public struct SyncStatus: Sendable, Equatable {
-        /// This device's id.
-        public var deviceID: String
-        /// This device's own file in the folder.
-        public var filePath: String
+        /// This device's id; nil when none is made yet (`prefs sync ... status` makes none).
+        public var deviceID: String?
+        /// This device's own file in the folder; nil when the device has no id yet.
+        public var filePath: String?
         /// The keys this domain holds a synced change of (a value or a removal), sorted.
         public var syncedKeys: [String]
         /// The other devices whose files are sound, sorted.
@@ -33,16 +33,17 @@ extension Defaults {
 
     /// What the sync folder holds for this domain, reading only: this device's id and file, the keys it
     /// holds synced changes of, the other devices' sound files and those a merge would skip; nil when
-    /// the domain does not sync.
+    /// the domain does not sync (``Configuration/sync`` is nil).
     /// - Throws: a storage error, or ``DefaultsError/invalidSyncFile(path:reason:)`` when the folder cannot
     ///   be listed.
     public func syncStatus() throws -> SyncStatus? {
-        guard let syncDevice, let syncDirectory, let path = syncFilePath else { return nil }
+        guard let syncDirectory else { return nil }
         var outcome = SyncReport()
-        let files = try readSyncFiles(in: syncDirectory, device: syncDevice, report: &outcome, reporting: false)
-        let clocks = try persistent.store()?.reading { try $0.syncedChanges() } ?? [:]
+        // NB: without an id of its own, every device file in the folder is another device's.
+        let files = try readSyncFiles(in: syncDirectory, device: syncDevice ?? "", report: &outcome, reporting: false)
+        let clocks = try syncDevice == nil ? [:] : persistent.store()?.reading { try $0.syncedChanges() } ?? [:]
         return SyncStatus(
-            deviceID: syncDevice, filePath: path, syncedKeys: clocks.keys.sorted(), devices: files.map(\.device).sorted(),
+            deviceID: syncDevice, filePath: syncFilePath, syncedKeys: clocks.keys.sorted(), devices: files.map(\.device).sorted(),
             skippedFiles: outcome.skippedFiles)
     }
 

@@ -37,10 +37,11 @@ extension Defaults {
         /// The name of the file, in a store's root, that keeps the device id made for it.
         static let deviceIDFileName = "sync-device-id"
 
-        /// This device's id: the given one, else the one kept in `root` (made now, once, when missing).
+        /// This device's id: the given one, else the one kept in `root`, made now (once) when missing and
+        /// `making`; nil when it is missing and not `making` (a reading verb creates nothing).
         /// - Throws: ``DefaultsError/invalidSyncFile(path:reason:)`` for an id that cannot name a device, or
         ///   a file-system error.
-        func resolvedDeviceID(root: URL?) throws -> String {
+        func resolvedDeviceID(root: URL?, making: Bool = true) throws -> String? {
             if let deviceID {
                 guard Self.isValidDeviceID(deviceID) else {
                     throw DefaultsError.invalidSyncFile(
@@ -59,6 +60,7 @@ extension Defaults {
                 }
                 return text
             }
+            guard making else { return nil }
             let made = UUID().uuidString.lowercased()
             let temporary = root.appendingPathComponent(".\(Self.deviceIDFileName).\(made)").path
             do throws(FileActs.Failure) {

@@ -14,7 +14,9 @@ enum Sync: Command {
             the domain's installed schema marks "syncs": true travel. This device's id is --device, else
             the one kept in the root (sync-device-id, made once).
             status prints this device's id and file, the keys it holds synced changes of, the other
-            devices whose files are sound, and each file a merge would skip with why (never a value).
+            devices whose files are sound, and each file a merge would skip with why (never a value);
+            it only reads: a device without an id yet is shown as such (--json leaves out device and
+            file), and none is made.
             merge merges those files through the write path (the schema applies; a refused change is
             reported and not stored), writes this device's file, and prints the keys that changed.
             With --json, one object. Not with --system or --managed: only the user's own domain syncs.
@@ -37,6 +39,8 @@ enum Sync: Command {
         configuration.sync = Defaults.SyncFolder(
             folder: URL(fileURLWithPath: operands[1]), deviceID: invocation.value(of: .device))
         configuration.mergesSyncFolderAtOpen = false
+        // A reading verb creates nothing: status reports a device id that is not made yet as such.
+        configuration.makesSyncDeviceID = operands[2] == "merge"
         let defaults = try Defaults(suiteName: domain, configuration: configuration)
         if operands[2] == "merge" {
             let report = try defaults.mergeSyncFolder()
@@ -63,8 +67,9 @@ enum Sync: Command {
         // NB: keys, devices and files come from files other devices wrote: no control character of theirs
         // reaches the terminal.
         let escaped = Output.escapingControlCharacters
-        context.console.print("device: \(escaped(status.deviceID, []))")
-        context.console.print("file: \(escaped(status.filePath, []))")
+        context.console.print(
+            "device: \(status.deviceID.map { escaped($0, []) } ?? "none yet (made by the first merge or synced write)")")
+        context.console.print("file: \(status.filePath.map { escaped($0, []) } ?? "none yet")")
         context.console.print("keys: \(status.syncedKeys.map { escaped($0, []) }.joined(separator: " "))")
         context.console.print("devices: \(status.devices.map { escaped($0, []) }.joined(separator: " "))")
         for skipped in status.skippedFiles { context.console.print("skipped: \(escaped(skipped.description, []))") }
@@ -80,8 +85,8 @@ enum Sync: Command {
 
     /// `status --json`'s object.
     private struct StatusOutput: Encodable {
-        let device: String
-        let file: String
+        let device: String?
+        let file: String?
         let keys: [String]
         let devices: [String]
         let skipped: [String]
