@@ -20,15 +20,29 @@ public struct DomainTransaction: ~Copyable {
     /// and nothing else, and recording is not a mutating call.
     private let recorded: RecordedKeys?
 
-    /// The bound a transaction's changes are recorded under, and the keys (stored forms) it recorded: a
-    /// key changed several times in one transaction is one change, which keeps the value it held before
-    /// the transaction.
+    /// The bound a transaction's changes are recorded under, whether every key's are or only those the
+    /// schema marks (``WriteRules/keepsHistory(_:)``), and the keys (stored forms) it recorded: a key
+    /// changed several times in one transaction is one change, which keeps the value it held before the
+    /// transaction.
     private final class RecordedKeys {
         let bound: Defaults.History
+        let everyKey: Bool
         var keys: Set<String> = []
 
-        init(bound: Defaults.History) { self.bound = bound }
+        init(_ policy: HistoryPolicy) { (bound, everyKey) = (policy.bound, policy.everyKey) }
     }
+
+    /// What a transaction records: every key's changes under `bound`, or (`everyKey` false) only those of
+    /// the keys the schema marks as keeping history.
+    struct HistoryPolicy {
+        let bound: Defaults.History
+        let everyKey: Bool
+    }
+
+    /// True when this transaction may have made the history table: it recorded under a policy, or
+    /// replaced the history.
+    var mayHaveMadeHistory: Bool { recorded != nil || replacedHistory }
+    private var replacedHistory = false
 
     /// What ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: the forced keys and the schema.
     let rules: WriteRules
@@ -36,10 +50,10 @@ public struct DomainTransaction: ~Copyable {
     /// nil for a change made here, which gets a new one.
     var arrivingClock: SyncClock?
 
-    init(table: PreferencesTable, rules: WriteRules, history: Defaults.History?) {
+    init(table: PreferencesTable, rules: WriteRules, history: HistoryPolicy?) {
         self.table = table
         self.rules = rules
-        recorded = history.map(RecordedKeys.init(bound:))
+        recorded = history.map(RecordedKeys.init)
     }
 
     /// The name of the domain.
@@ -104,7 +118,7 @@ public struct DomainTransaction: ~Copyable {
     /// keep the write from replacing it.
     @inline(never)
     private func recordChange(of key: String, to newValue: PreferenceValue?, previous known: PreferenceValue?? = nil) throws {
-        guard let recorded else { return }
+        guard let recorded, recorded.everyKey || rules.keepsHistory(key) else { return }
         let storedKey = StoredKey.form(of: key)
         guard !recorded.keys.contains(storedKey) else { return }
         let previous: PreferenceValue?
@@ -143,6 +157,7 @@ public struct DomainTransaction: ~Copyable {
 
     /// Makes `rows` the domain's whole history (a restore brings the backup's).
     mutating func replaceHistory(with rows: [PreferencesTable.HistoryRow]) throws {
+        replacedHistory = true
         try recordingFailure { try table.replaceHistory(with: rows) }
     }
 

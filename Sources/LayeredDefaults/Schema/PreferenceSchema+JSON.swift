@@ -154,7 +154,8 @@ extension PreferenceSchema: Codable {
 
 extension PreferenceSchema.Entry: Codable {
     private enum Member: String, CodingKey, CaseIterable {
-        case name, type, content, summary, description, `default`, computedDefault, choices, range, maximumLength, syncs
+        case name, type, content, summary, description, `default`, computedDefault, choices, range, maximumLength, syncs,
+            keepsHistory
     }
 
     private enum RangeMember: String, CodingKey, CaseIterable {
@@ -225,6 +226,7 @@ extension PreferenceSchema.Entry: Codable {
             summary: try container.decodeGiven(String.self, forKey: .summary),
             description: try container.decodeIfGiven(String.self, forKey: .description), accepted: accepted)
         syncs = try container.decodeIfGiven(Bool.self, forKey: .syncs) ?? false
+        keepsHistory = try container.decodeIfGiven(Bool.self, forKey: .keepsHistory) ?? false
     }
 
     /// Encodes a key's JSON object.
@@ -238,6 +240,7 @@ extension PreferenceSchema.Entry: Codable {
         try container.encodeIfPresent(defaultValue, forKey: .default)
         if defaultIsComputed { try container.encode(true, forKey: .computedDefault) }
         if syncs { try container.encode(true, forKey: .syncs) }
+        if keepsHistory { try container.encode(true, forKey: .keepsHistory) }
         switch accepted {
         case .anyValue: break
         case .choices(let choices): try container.encode(choices, forKey: .choices)

@@ -41,6 +41,9 @@ public struct PreferenceSchema: Sendable, Hashable {
     public let allowsUndeclaredKeys: Bool
     /// The index of each key in ``keys``, by name.
     private let positions: [String: Int]
+    /// True when an entry keeps history (``Entry/keepsHistory``): a write to a domain whose schema marks
+    /// no key then asks nothing more of it.
+    let marksKeysKeepingHistory: Bool
 
     /// One key of a schema: what `prefs describe` prints.
     public struct Entry: Sendable, Hashable {
@@ -65,6 +68,10 @@ public struct PreferenceSchema: Sendable, Hashable {
         /// Whether the key's changes travel to the user's other devices when the domain syncs
         /// (``Defaults/Configuration/sync``; see <doc:Sync>). The default is false: a key stays on its device.
         public var syncs = false
+        /// Whether the domain keeps a history of the key's changes even where no writer configures one
+        /// (``Defaults/Configuration/history``; see <doc:History>): every writer records them, with the
+        /// standard bound (``Defaults/History/standard``). The default is false.
+        public var keepsHistory = false
 
         /// An entry; ``PreferenceSchema/init(suiteName:version:entries:allowsUndeclaredKeys:)`` checks that
         /// its parts agree.
@@ -136,6 +143,7 @@ public struct PreferenceSchema: Sendable, Hashable {
         self.keys = entries.sorted { $0.name < $1.name }
         self.allowsUndeclaredKeys = allowsUndeclaredKeys
         self.positions = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1.name, $0) })
+        self.marksKeysKeepingHistory = entries.contains(where: \.keepsHistory)
     }
 
     /// The entry of the key named `name`, if the schema has one.
