@@ -121,8 +121,8 @@ extension DomainStore {
     private func historyPolicy(
         configured: Defaults.History?, rules: WriteRules, generation: Int, table: PreferencesTable
     ) throws -> DomainTransaction.HistoryPolicy? {
-        if let configured { return .init(bound: configured, everyKey: true) }
-        if let schema = rules.schema, schema.marksKeysKeepingHistory { return .init(bound: .standard, everyKey: false) }
+        if let configured { return .init(bound: configured, everyKey: true, isConfigured: true) }
+        if let schema = rules.schema, schema.marksKeysKeepingHistory { return .init(bound: .standard, everyKey: false, isConfigured: false) }
         let seen = historyTableSeen.load(ordering: .relaxed)
         if seen == generation { return nil }
         guard try seen == Self.historyTablePresent || table.hasHistoryTable() else {
@@ -131,7 +131,7 @@ extension DomainStore {
         }
         // NB: never dropped: a file that holds the table holds it for good (a restore empties it).
         historyTableSeen.store(Self.historyTablePresent, ordering: .relaxed)
-        return .init(bound: .standard, everyKey: true)
+        return .init(bound: .standard, everyKey: true, isConfigured: false)
     }
 
     /// Runs between a transaction's `COMMIT` and the store's read of the WAL-index header: a seam for tests

@@ -17,26 +17,27 @@ public struct DomainTransaction: ~Copyable {
     /// What this transaction records of its changes, for a domain that keeps history (nil otherwise).
     ///
     /// NB: one reference, so that a transaction of a domain without history carries one nil word more
-    /// and nothing else, and recording is not a mutating call.
-    private let recorded: RecordedKeys?
+    /// and nothing else, and recording is not a mutating call. Set once, but by ``replaceHistory(with:)``.
+    private var recorded: RecordedKeys?
 
     /// The bound a transaction's changes are recorded under, whether every key's are or only those the
     /// schema marks (``WriteRules/keepsHistory(_:)``), and the keys (stored forms) it recorded: a key
     /// changed several times in one transaction is one change, which keeps the value it held before the
     /// transaction.
     private final class RecordedKeys {
-        let bound: Defaults.History
-        let everyKey: Bool
+        let policy: HistoryPolicy
         var keys: Set<String> = []
 
-        init(_ policy: HistoryPolicy) { (bound, everyKey) = (policy.bound, policy.everyKey) }
+        init(_ policy: HistoryPolicy) { self.policy = policy }
     }
 
     /// What a transaction records: every key's changes under `bound`, or (`everyKey` false) only those of
-    /// the keys the schema marks as keeping history.
+    /// the keys the schema marks as keeping history; `isConfigured` when the writer configured it
+    /// (``Defaults/Configuration/history``), rather than the domain's schema or file asking for it.
     struct HistoryPolicy {
         let bound: Defaults.History
         let everyKey: Bool
+        let isConfigured: Bool
     }
 
     /// True when this transaction may have made the history table: it recorded under a policy, or
@@ -118,7 +119,7 @@ public struct DomainTransaction: ~Copyable {
     /// keep the write from replacing it.
     @inline(never)
     private func recordChange(of key: String, to newValue: PreferenceValue?, previous known: PreferenceValue?? = nil) throws {
-        guard let recorded, recorded.everyKey || rules.keepsHistory(key) else { return }
+        guard let recorded, recorded.policy.everyKey || rules.keepsHistory(key) else { return }
         let storedKey = StoredKey.form(of: key)
         guard !recorded.keys.contains(storedKey) else { return }
         let previous: PreferenceValue?
@@ -133,7 +134,7 @@ public struct DomainTransaction: ~Copyable {
         }
         guard previous != newValue else { return }
         recorded.keys.insert(storedKey)
-        try recordingFailure { try table.recordHistory(of: key, previous: previous, bound: recorded.bound) }
+        try recordingFailure { try table.recordHistory(of: key, previous: previous, bound: recorded.policy.bound) }
     }
 
     /// The entries of `key`'s history as this transaction sees them, the latest first.
@@ -155,9 +156,12 @@ public struct DomainTransaction: ~Copyable {
         recorded?.keys.formUnion(storedKeys)
     }
 
-    /// Makes `rows` the domain's whole history (a restore brings the backup's).
+    /// Makes `rows` the domain's whole history (a restore brings the backup's). The rest of the
+    /// transaction records its changes on top only where the writer configured history: the domain's own
+    /// history is the one replaced.
     mutating func replaceHistory(with rows: [PreferencesTable.HistoryRow]) throws {
         replacedHistory = true
+        if let policy = recorded?.policy, !policy.isConfigured { recorded = nil }
         try recordingFailure { try table.replaceHistory(with: rows) }
     }
 
