@@ -162,7 +162,8 @@ import Testing
     @Test func aSchemaThatMarksNoKeyKeepsNoHistory() throws {
         try withTemporaryRoot { root in
             let size = Defaults.Key<Int>("size", default: 1, summary: "The size")
-            let defaults = try defaults(root, history: nil, schema: try PreferenceSchema(suiteName: Self.suite, version: 1, keys: size))
+            let defaults = try defaults(
+                root, history: nil, schema: try PreferenceSchema(suiteName: Self.suite, version: 1, keys: size))
             try defaults.write(2, for: size)
             try defaults.write(3, for: size)
             #expect(try tables(defaults) == ["migrations", "preferences"])

@@ -122,7 +122,9 @@ extension DomainStore {
         configured: Defaults.History?, rules: WriteRules, generation: Int, table: PreferencesTable
     ) throws -> DomainTransaction.HistoryPolicy? {
         if let configured { return .init(bound: configured, everyKey: true, isConfigured: true) }
-        if let schema = rules.schema, schema.marksKeysKeepingHistory { return .init(bound: .standard, everyKey: false, isConfigured: false) }
+        if let schema = rules.schema, schema.marksKeysKeepingHistory {
+            return .init(bound: .standard, everyKey: false, isConfigured: false)
+        }
         let seen = historyTableSeen.load(ordering: .relaxed)
         if seen == generation { return nil }
         guard try seen == Self.historyTablePresent || table.hasHistoryTable() else {
