@@ -55,11 +55,11 @@ extension DomainStore {
                 view.revalidate(signal.fingerprint)
                 return (generation: view.generation, fingerprint: view.fingerprint)
             }
-            let policy: DomainTransaction.HistoryPolicy?
+            let recording: DomainTransaction.RecordedKeys?
             do {
-                policy = try historyPolicy(configured: history, rules: rules, generation: before.generation, table: table)
+                recording = try historyPolicy(configured: history, rules: rules, generation: before.generation, table: table)
                 // NB: a change that keeps history writes several statements, which must commit together.
-                if policy != nil, asOneStatement {
+                if recording != nil, asOneStatement {
                     try table.begin()
                     asOneStatement = false
                 }
@@ -67,7 +67,7 @@ extension DomainStore {
                 if !asOneStatement { table.rollback() }
                 throw failure(error, key: key)
             }
-            var transaction = DomainTransaction(table: table, rules: rules, history: policy)
+            var transaction = DomainTransaction(table: table, rules: rules, recording: recording)
             let result: T
             let wroteLog: Bool
             do {
@@ -120,7 +120,7 @@ extension DomainStore {
     /// history that only this process writes asks once.
     private func historyPolicy(
         configured: Defaults.History?, rules: WriteRules, generation: Int, table: PreferencesTable
-    ) throws -> DomainTransaction.HistoryPolicy? {
+    ) throws -> DomainTransaction.RecordedKeys? {
         if let configured { return .init(bound: configured, everyKey: true, isConfigured: true) }
         if let schema = rules.schema, schema.marksKeysKeepingHistory {
             return .init(bound: .standard, everyKey: false, isConfigured: false)

@@ -20,24 +20,24 @@ public struct DomainTransaction: ~Copyable {
     /// and nothing else, and recording is not a mutating call. Set once, but by ``replaceHistory(with:)``.
     private var recorded: RecordedKeys?
 
-    /// The bound a transaction's changes are recorded under, whether every key's are or only those the
-    /// schema marks (``WriteRules/keepsHistory(_:)``), and the keys (stored forms) it recorded: a key
+    /// What a transaction records, and the keys (stored forms) it recorded: every key's changes under
+    /// `bound`, or (`everyKey` false) only those of the keys the schema marks as keeping history
+    /// (``WriteRules/keepsHistory(_:)``); `isConfigured` when the writer configured it
+    /// (``Defaults/Configuration/history``), rather than the domain's schema or file asking for it. A key
     /// changed several times in one transaction is one change, which keeps the value it held before the
     /// transaction.
-    private final class RecordedKeys {
-        let policy: HistoryPolicy
-        var keys: Set<String> = []
-
-        init(_ policy: HistoryPolicy) { self.policy = policy }
-    }
-
-    /// What a transaction records: every key's changes under `bound`, or (`everyKey` false) only those of
-    /// the keys the schema marks as keeping history; `isConfigured` when the writer configured it
-    /// (``Defaults/Configuration/history``), rather than the domain's schema or file asking for it.
-    struct HistoryPolicy {
+    ///
+    /// NB: a class, made only for a transaction that records: the transaction of a domain without history
+    /// is handed one nil word.
+    final class RecordedKeys {
         let bound: Defaults.History
         let everyKey: Bool
         let isConfigured: Bool
+        var keys: Set<String> = []
+
+        init(bound: Defaults.History, everyKey: Bool, isConfigured: Bool) {
+            (self.bound, self.everyKey, self.isConfigured) = (bound, everyKey, isConfigured)
+        }
     }
 
     /// True when this transaction may have made the history table: it recorded under a policy, or
@@ -51,10 +51,10 @@ public struct DomainTransaction: ~Copyable {
     /// nil for a change made here, which gets a new one.
     var arrivingClock: SyncClock?
 
-    init(table: PreferencesTable, rules: WriteRules, history: HistoryPolicy?) {
+    init(table: PreferencesTable, rules: WriteRules, recording: RecordedKeys?) {
         self.table = table
         self.rules = rules
-        recorded = history.map(RecordedKeys.init)
+        recorded = recording
     }
 
     /// The name of the domain.
@@ -119,7 +119,7 @@ public struct DomainTransaction: ~Copyable {
     /// keep the write from replacing it.
     @inline(never)
     private func recordChange(of key: String, to newValue: PreferenceValue?, previous known: PreferenceValue?? = nil) throws {
-        guard let recorded, recorded.policy.everyKey || rules.keepsHistory(key) else { return }
+        guard let recorded, recorded.everyKey || rules.keepsHistory(key) else { return }
         let storedKey = StoredKey.form(of: key)
         guard !recorded.keys.contains(storedKey) else { return }
         let previous: PreferenceValue?
@@ -134,7 +134,7 @@ public struct DomainTransaction: ~Copyable {
         }
         guard previous != newValue else { return }
         recorded.keys.insert(storedKey)
-        try recordingFailure { try table.recordHistory(of: key, previous: previous, bound: recorded.policy.bound) }
+        try recordingFailure { try table.recordHistory(of: key, previous: previous, bound: recorded.bound) }
     }
 
     /// The entries of `key`'s history as this transaction sees them, the latest first.
@@ -161,7 +161,7 @@ public struct DomainTransaction: ~Copyable {
     /// history is the one replaced.
     mutating func replaceHistory(with rows: [PreferencesTable.HistoryRow]) throws {
         replacedHistory = true
-        if let policy = recorded?.policy, !policy.isConfigured { recorded = nil }
+        if let recorded, !recorded.isConfigured { self.recorded = nil }
         try recordingFailure { try table.replaceHistory(with: rows) }
     }
 
