@@ -45,7 +45,7 @@ public struct PreferenceSchema: Sendable, Hashable {
     /// ``allowsUndeclaredKeys`` and ``marksKeysKeepingHistory``.
     ///
     /// NB: one stored byte for both: a stored field more, even in padding, made every write's copies of
-    /// the schema (its rules) dearer, about 36 instructions (callgrind).
+    /// the schema (its rules) dearer, about 60 instructions (callgrind).
     private let flags: Flags
 
     /// The flags of a schema, one bit each.
