@@ -55,8 +55,10 @@ extension Defaults {
         /// read when first needed and looked at again at each write.
         public var schema: PreferenceSchema?
         /// Whether the instance's own domain keeps a history of its keys' changes, and its bound (see
-        /// ``Defaults/History``, ``Defaults/history(forKey:)``). The default is nil: no history is kept, and
-        /// a domain no writer keeps history for stores none.
+        /// ``Defaults/History``, ``Defaults/history(forKey:)``). The default is nil: this writer asks for
+        /// none, and a domain no writer keeps history for, whose schema marks no key, stores none; where
+        /// the domain's file holds a history, or the schema marks a key, this writer records with the
+        /// standard bound (``Defaults/History/standard``).
         public var history: History?
         /// The folder through which the instance's persistent domain syncs with the user's other devices,
         /// and this device's id (see <doc:Sync>): only keys ``schema`` marks as syncing travel. The default

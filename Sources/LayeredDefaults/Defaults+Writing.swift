@@ -114,9 +114,8 @@ extension Defaults {
                 schema: searchList.schema.forWriting, syncDevice: syncDevice)
             : try Self.writeRules(
                 of: domain.name, excluding: try domain.store(), root: registry.root, configuration: configuration)
-        // NB: a change that keeps history writes several statements, which must commit together.
         return try domain.writeTransaction(
-            key: key, rules: rules, committed: committed, asOneStatement: asOneStatement && domain.history == nil, body)
+            key: key, rules: rules, committed: committed, asOneStatement: asOneStatement, body)
     }
 
     /// The rules of a write to the domain `name` at `root` (nil in memory) that is not the persistent

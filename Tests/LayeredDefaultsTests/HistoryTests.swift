@@ -104,6 +104,90 @@ import Testing
         }
     }
 
+    /// Once the domain's file holds the history table, a writer that configures no history records its
+    /// changes too, with the standard bound: history is the domain's, not one writer's.
+    @Test func aFileWithHistoryMakesEveryWriterRecord() throws {
+        try withTemporaryRoot { root in
+            let plain = try defaults(root, history: nil)
+            try plain.write("a", forKey: "k")
+            #expect(try plain.history(forKey: "k").isEmpty)
+            try defaults(root, history: .init(maximumEntries: 3)).write("b", forKey: "k")
+            try plain.write("c", forKey: "k")
+            try plain.write(1, forKey: "other")
+            #expect(try plain.history(forKey: "k").map(\.previousValue) == ["b", "a"])
+            #expect(try plain.history(forKey: "other").map(\.previousValue) == [nil])
+            for value in 0..<(Defaults.History.standard.maximumEntries + 2) { try plain.write(.integer(value), forKey: "n") }
+            #expect(try plain.history(forKey: "n").count == Defaults.History.standard.maximumEntries)
+        }
+    }
+
+    /// A history table another process makes after this one last wrote is seen by this one's next write,
+    /// which records.
+    @Test func aHistoryTableAnotherConnectionMadeIsSeen() throws {
+        try withTemporaryRoot { root in
+            let plain = try defaults(root, history: nil)
+            try plain.write("a", forKey: "k")
+            try plain.write("b", forKey: "k")
+            #expect(try tables(plain) == ["migrations", "preferences"])
+            let other = try Connection(path: try #require(plain.persistent.path), busyTimeoutMilliseconds: 5_000)
+            defer { other.close() }
+            try other.execute("\(PreferencesTable.createHistory)")
+            try plain.write("c", forKey: "k")
+            #expect(try plain.history(forKey: "k").map(\.previousValue) == ["b"])
+        }
+    }
+
+    /// A key its schema marks (`Key.keepingHistory()`, `"keepsHistory": true`) records its changes through
+    /// every door though no writer configures history; the schema's other keys record none, even once
+    /// the file holds the table.
+    @Test func aKeyTheSchemaMarksKeepsHistory() throws {
+        try withTemporaryRoot { root in
+            let theme = Defaults.Key<String>("theme", default: "light", summary: "The colour scheme").keepingHistory()
+            let size = Defaults.Key<Int>("size", default: 1, summary: "The size")
+            #expect(theme.schemaEntry.keepsHistory && !size.schemaEntry.keepsHistory)
+            let schema = try PreferenceSchema(suiteName: Self.suite, version: 1, keys: theme, size)
+            let defaults = try defaults(root, history: nil, schema: schema)
+            try defaults.write("dark", for: theme)
+            try defaults.write("blue", forKey: "theme")
+            try defaults.transaction { domain in try domain.write("red", forKey: "theme") }
+            try defaults.write(2, for: size)
+            try defaults.write(3, forKey: "size")
+            #expect(try defaults.history(forKey: "theme").map(\.previousValue) == ["blue", "dark", nil])
+            #expect(try defaults.history(forKey: "size").isEmpty)
+            #expect(try tables(defaults).contains("history"))
+        }
+    }
+
+    /// A domain whose schema marks no key stores no history.
+    @Test func aSchemaThatMarksNoKeyKeepsNoHistory() throws {
+        try withTemporaryRoot { root in
+            let size = Defaults.Key<Int>("size", default: 1, summary: "The size")
+            let defaults = try defaults(
+                root, history: nil, schema: try PreferenceSchema(suiteName: Self.suite, version: 1, keys: size))
+            try defaults.write(2, for: size)
+            try defaults.write(3, for: size)
+            #expect(try tables(defaults) == ["migrations", "preferences"])
+        }
+    }
+
+    /// The schema file carries the mark, and only where it is set.
+    @Test func theSchemaFileCarriesWhetherAKeyKeepsHistory() throws {
+        let schema = try PreferenceSchema(
+            suiteName: Self.suite, version: 1,
+            keys: Defaults.Key<String>("theme", default: "light", summary: "The colour scheme").keepingHistory(),
+            Defaults.Key<Int>("size", default: 1, summary: "The size"))
+        let data = try schema.jsonData()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains("\"keepsHistory\" : true"))
+        #expect(!text.contains("\"keepsHistory\" : false"))
+        let read = try PreferenceSchema(jsonData: data, path: "schema.json")
+        #expect(read.entry(named: "theme")?.keepsHistory == true)
+        #expect(read.entry(named: "size")?.keepsHistory == false)
+        #expect(text.contains("\"format\" : 3"), "a member an earlier release does not know: a newer format")
+        let asFormat2 = Data(text.replacingOccurrences(of: "\"format\" : 3", with: "\"format\" : 2").utf8)
+        #expect(throws: (any Error).self) { try PreferenceSchema(jsonData: asFormat2, path: "schema.json") }
+    }
+
     /// A write the rules refuse records nothing, and neither does one a body throws out of.
     @Test func aRefusedWriteRecordsNothing() throws {
         try withTemporaryRoot { root in

@@ -432,7 +432,7 @@ import Testing
         #expect {
             try PreferenceSchema(jsonData: asFormat2, path: "schema.json")
         } throws: {
-            "\($0)".contains("syncs is not a member of format 2")
+            "\($0)".contains("syncs and keepsHistory are not members of format 2")
         }
     }
 

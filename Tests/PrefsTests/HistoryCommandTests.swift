@@ -112,6 +112,28 @@ import Testing
         }
     }
 
+    /// A key the installed schema marks as keeping history records what prefs writes, though no writer
+    /// configures history; a key it does not mark records nothing.
+    @Test func prefsRecordsAKeyTheSchemaMarks() throws {
+        try withTestRoot { root in
+            var theme = PreferenceSchema.Entry(name: "theme", type: .string, defaultValue: "light", summary: "Theme")
+            theme.keepsHistory = true
+            let schema = try PreferenceSchema(
+                suiteName: "app", version: 1,
+                entries: [theme, .init(name: "size", type: .integer, defaultValue: 1, summary: "Size")])
+            try Defaults.installSchema(schema, location: .directory(root.url))
+            try root.prefs("write", "app", "theme", "dark").requireSuccess()
+            try root.prefs("write", "app", "theme", "blue").requireSuccess()
+            try root.prefs("write", "app", "size", "-int", "2").requireSuccess()
+            let app = try app(root, keeping: false)
+            #expect(try app.history(forKey: "theme").map(\.previousValue) == ["dark", nil])
+            #expect(try app.history(forKey: "size").isEmpty)
+            let listed = root.prefs("history", "app", "theme")
+            try listed.requireSuccess()
+            #expect(listed.output.split(separator: "\n").count == 2)
+        }
+    }
+
     /// A domain whose app keeps no history gets none from prefs either.
     @Test func prefsAddsNoHistoryWhereNoneIsKept() throws {
         try withTestRoot { root in

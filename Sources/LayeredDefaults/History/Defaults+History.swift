@@ -35,8 +35,8 @@ extension Defaults {
     }
 
     /// Takes `key` back to the value its history says it held at `point`, in one transaction: a write like
-    /// any other, so the domain's rules apply (a forced key, the schema) and, when this instance keeps
-    /// history, the revert enters it too.
+    /// any other, so the domain's rules apply (a forced key, the schema) and the revert enters the history
+    /// too.
     ///
     /// `.step(n)` is the value before the `n`th latest change; `.date(d)` the value the key held at `d`:
     /// the previous value of the first change after `d`, the current value when none came after, and the

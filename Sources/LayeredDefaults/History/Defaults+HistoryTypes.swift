@@ -5,7 +5,9 @@ extension Defaults {
     /// before, the time and the writer, in the domain's own file, up to a bound per key.
     ///
     /// Set it as ``Configuration/history``; the default is nil, no history, and a domain whose writers
-    /// never set it stores none (its file has no history table). The bound is enforced by every commit
+    /// never set it, and whose schema marks no key (``PreferenceSchema/Entry/keepsHistory``), stores none
+    /// (its file has no history table). Once the file holds the table, every writer records, with its own
+    /// policy, else ``standard``. The bound is enforced by every commit
     /// that records: the oldest entries of the key are dropped until at most ``maximumEntries`` are left
     /// and their previous values stand for at most ``maximumBytes`` bytes (text and data as stored, a
     /// number, or an unset key, as 8). An entry whose previous value alone is larger than ``maximumBytes``
@@ -27,8 +29,8 @@ extension Defaults {
             self.maximumBytes = max(1, maximumBytes)
         }
 
-        /// The default policy: 50 entries and 64 KiB a key. `prefs` records with it when it writes to a
-        /// domain whose file keeps history.
+        /// The default policy: 50 entries and 64 KiB a key. A writer that configures no history records
+        /// with it in a domain whose file keeps history, and for a key its schema marks.
         public static let standard = History()
     }
 

@@ -22,7 +22,8 @@ extension DomainStore {
     /// - Parameters:
     ///   - key: the key the transaction is about, if one, for error messages.
     ///   - rules: what the body's writes obey (the forced keys, whose rows it does not remove, and the schema).
-    ///   - history: the history policy the body's changes are recorded under, nil when none is kept.
+    ///   - history: the history policy this writer configures (``Defaults/Configuration/history``), nil for
+    ///     none: the domain's own then applies (see ``historyPolicy(configured:rules:generation:table:)``).
     ///   - committed: called once the transaction has committed, the store's lock still held, with what the
     ///     commit did to the store's fingerprint.
     ///   - asOneStatement: the body makes at most one statement that writes (a single key's value), which
@@ -42,22 +43,34 @@ extension DomainStore {
         return try withTable(key: key) { table, reentered in
             guard !reentered else { throw DefaultsError.nestedTransaction(suite: name) }
             try refuseWritingIfReplaced()
+            var asOneStatement = asOneStatement
             do {
                 if asOneStatement { try table.beginStatement() } else { try table.begin() }
             } catch {
                 throw failure(error, key: key)
             }
-            var transaction = DomainTransaction(table: table, rules: rules, history: history)
-            let before: (generation: Int, fingerprint: ChangeSignal.Fingerprint)
+            // Holding the write lock (or before the one statement takes it), the view now matches the
+            // database (or is discarded).
+            let before = view.withLock { view in
+                view.revalidate(signal.fingerprint)
+                return (generation: view.generation, fingerprint: view.fingerprint)
+            }
+            let recording: DomainTransaction.RecordedKeys?
+            do {
+                recording = try historyPolicy(configured: history, rules: rules, generation: before.generation, table: table)
+                // NB: a change that keeps history writes several statements, which must commit together.
+                if recording != nil, asOneStatement {
+                    try table.begin()
+                    asOneStatement = false
+                }
+            } catch {
+                if !asOneStatement { table.rollback() }
+                throw failure(error, key: key)
+            }
+            var transaction = DomainTransaction(table: table, rules: rules, recording: recording)
             let result: T
             let wroteLog: Bool
             do {
-                // Holding the write lock (or before the one statement takes it), the view now matches the
-                // database (or is discarded).
-                before = view.withLock { view in
-                    view.revalidate(signal.fingerprint)
-                    return (view.generation, view.fingerprint)
-                }
                 // NB: before the body: one statement commits inside it.
                 let commitsBefore = table.connection.walCommitCount
                 runsTransaction.store(true, ordering: .releasing)
@@ -73,6 +86,8 @@ extension DomainStore {
                 if !asOneStatement { table.rollback() }
                 throw failure(error, key: key)
             }
+            // The table a commit may have made is known at once, not at the next commit of another writer.
+            if transaction.mayHaveMadeHistory { historyTableSeen.store(Self.historyTableUnknown, ordering: .relaxed) }
             Self.afterCommitForTesting?()
             let (changes, removedAll) = (transaction.changes, transaction.removedAll)
             let current = signal.fingerprint
@@ -92,6 +107,33 @@ extension DomainStore {
             }
             return result
         }
+    }
+
+    /// What a transaction of this domain records: the writer's configured policy, every key's changes;
+    /// else, where the schema marks keys as keeping history (``PreferenceSchema/Entry/keepsHistory``),
+    /// those keys' changes with the standard bound; else, where the file holds the history table (a writer
+    /// kept history), every key's changes with the standard bound: history is the domain's, not one
+    /// writer's. Nil: nothing is recorded.
+    ///
+    /// Whether the file holds the table is asked of SQLite only when the view was discarded since it was
+    /// last asked (`generation`: another process committed) and while it holds none: a domain without
+    /// history that only this process writes asks once.
+    private func historyPolicy(
+        configured: Defaults.History?, rules: WriteRules, generation: Int, table: PreferencesTable
+    ) throws -> DomainTransaction.RecordedKeys? {
+        if let configured { return .init(bound: configured, everyKey: true, isConfigured: true) }
+        if let schema = rules.schema, schema.marksKeysKeepingHistory {
+            return .init(bound: .standard, everyKey: false, isConfigured: false)
+        }
+        let seen = historyTableSeen.load(ordering: .relaxed)
+        if seen == generation { return nil }
+        guard try seen == Self.historyTablePresent || table.hasHistoryTable() else {
+            historyTableSeen.store(generation, ordering: .relaxed)
+            return nil
+        }
+        // NB: never dropped: a file that holds the table holds it for good (a restore empties it).
+        historyTableSeen.store(Self.historyTablePresent, ordering: .relaxed)
+        return .init(bound: .standard, everyKey: true, isConfigured: false)
     }
 
     /// Runs between a transaction's `COMMIT` and the store's read of the WAL-index header: a seam for tests

@@ -40,6 +40,13 @@ final class DomainStore: Sendable {
     let headerAfterOwnCommit = Lock<ChangeSignal.Fingerprint?>(nil)
     /// Checkpoints the log once the store is idle (nil in memory, where there is no log).
     let idleCheckpoint: IdleCheckpoint?
+    /// What is known of the file's history table: ``historyTablePresent``; the view's generation
+    /// (``CachedView/generation``) in which it was found absent; or ``historyTableUnknown``.
+    let historyTableSeen = Atomic<Int>(historyTableUnknown)
+    /// ``historyTableSeen``: the file holds the history table.
+    static let historyTablePresent = -1
+    /// ``historyTableSeen``: not asked yet, or a commit of ours may have made the table since.
+    static let historyTableUnknown = -2
 
     private init(
         name: String, path: String?, identity: FileIdentity? = nil, connection: Connection, signal: ChangeSignal,

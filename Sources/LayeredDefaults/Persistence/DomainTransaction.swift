@@ -17,18 +17,33 @@ public struct DomainTransaction: ~Copyable {
     /// What this transaction records of its changes, for a domain that keeps history (nil otherwise).
     ///
     /// NB: one reference, so that a transaction of a domain without history carries one nil word more
-    /// and nothing else, and recording is not a mutating call.
-    private let recorded: RecordedKeys?
+    /// and nothing else, and recording is not a mutating call. Set once, but by ``replaceHistory(with:)``.
+    private var recorded: RecordedKeys?
 
-    /// The bound a transaction's changes are recorded under, and the keys (stored forms) it recorded: a
-    /// key changed several times in one transaction is one change, which keeps the value it held before
-    /// the transaction.
-    private final class RecordedKeys {
+    /// What a transaction records, and the keys (stored forms) it recorded: every key's changes under
+    /// `bound`, or (`everyKey` false) only those of the keys the schema marks as keeping history
+    /// (``WriteRules/keepsHistory(_:)``); `isConfigured` when the writer configured it
+    /// (``Defaults/Configuration/history``), rather than the domain's schema or file asking for it. A key
+    /// changed several times in one transaction is one change, which keeps the value it held before the
+    /// transaction.
+    ///
+    /// NB: a class, made only for a transaction that records: the transaction of a domain without history
+    /// is handed one nil word.
+    final class RecordedKeys {
         let bound: Defaults.History
+        let everyKey: Bool
+        let isConfigured: Bool
         var keys: Set<String> = []
 
-        init(bound: Defaults.History) { self.bound = bound }
+        init(bound: Defaults.History, everyKey: Bool, isConfigured: Bool) {
+            (self.bound, self.everyKey, self.isConfigured) = (bound, everyKey, isConfigured)
+        }
     }
+
+    /// True when this transaction may have made the history table: it recorded under a policy, or
+    /// replaced the history.
+    var mayHaveMadeHistory: Bool { recorded != nil || replacedHistory }
+    private var replacedHistory = false
 
     /// What ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: the forced keys and the schema.
     let rules: WriteRules
@@ -36,10 +51,10 @@ public struct DomainTransaction: ~Copyable {
     /// nil for a change made here, which gets a new one.
     var arrivingClock: SyncClock?
 
-    init(table: PreferencesTable, rules: WriteRules, history: Defaults.History?) {
+    init(table: PreferencesTable, rules: WriteRules, recording: RecordedKeys?) {
         self.table = table
         self.rules = rules
-        recorded = history.map(RecordedKeys.init(bound:))
+        recorded = recording
     }
 
     /// The name of the domain.
@@ -104,7 +119,7 @@ public struct DomainTransaction: ~Copyable {
     /// keep the write from replacing it.
     @inline(never)
     private func recordChange(of key: String, to newValue: PreferenceValue?, previous known: PreferenceValue?? = nil) throws {
-        guard let recorded else { return }
+        guard let recorded, recorded.everyKey || rules.keepsHistory(key) else { return }
         let storedKey = StoredKey.form(of: key)
         guard !recorded.keys.contains(storedKey) else { return }
         let previous: PreferenceValue?
@@ -141,8 +156,12 @@ public struct DomainTransaction: ~Copyable {
         recorded?.keys.formUnion(storedKeys)
     }
 
-    /// Makes `rows` the domain's whole history (a restore brings the backup's).
+    /// Makes `rows` the domain's whole history (a restore brings the backup's). The rest of the
+    /// transaction records its changes on top only where the writer configured history: the domain's own
+    /// history is the one replaced.
     mutating func replaceHistory(with rows: [PreferencesTable.HistoryRow]) throws {
+        replacedHistory = true
+        if let recorded, !recorded.isConfigured { self.recorded = nil }
         try recordingFailure { try table.replaceHistory(with: rows) }
     }
 

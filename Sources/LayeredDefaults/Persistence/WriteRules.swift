@@ -23,6 +23,12 @@ struct WriteRules {
         return schema?.entry(named: key)?.syncs ?? false
     }
 
+    /// True when the schema marks `key` as keeping history (``PreferenceSchema/Entry/keepsHistory``): only
+    /// the schema decides, so that every writer of the domain records the same keys.
+    func keepsHistory(_ key: String) -> Bool {
+        schema?.entry(named: key)?.keepsHistory ?? false
+    }
+
     /// Refuses `value` for `key` of `suite` when the rules do not allow it: a forced key; a key the
     /// schema does not declare (unless it allows undeclared keys); a value its entry does not accept, or,
     /// for a key the schema leaves to the app, one the app's own declaration (`declared`, a typed key's

@@ -5,9 +5,10 @@ import Foundation
 /// "default":{tagged value}}` with an optional `description`, `content` or `computedDefault`, and at most
 /// one of `choices`, `range` and `maximumLength`. Values are in the tagged JSON of ``PreferenceValue``
 /// (`{"string":"dark"}`), as `prefs read --json` prints them. A format-1 file (no `allowsUndeclaredKeys`,
-/// `content` or `computedDefault`) reads as a schema that allows undeclared keys. A key's `syncs` is of
-/// format 3, written only for a schema with a key that syncs: an earlier release, which reads formats 1
-/// and 2, then refuses the file as of a newer format, and still reads every other schema written here.
+/// `content` or `computedDefault`) reads as a schema that allows undeclared keys. A key's `syncs` and
+/// `keepsHistory` are of format 3, written only for a schema with such a key: an earlier release, which
+/// reads formats 1 and 2, then refuses the file as of a newer format, and still reads every other schema
+/// written here.
 ///
 /// Reading is strict: a member this format does not know, a member held twice, a missing or mistyped
 /// member, a declaration that does not hold together, or a file of a format version it does not read is
@@ -34,11 +35,11 @@ extension PreferenceSchema: Codable {
             )
         }
         let entries = try container.decodeGiven([Entry].self, forKey: .keys)
-        if format < 3, let index = entries.firstIndex(where: \.syncs) {
+        if format < 3, let index = entries.firstIndex(where: \.needsFormat3) {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: [Member.keys, AnyMember(index: index)],
-                    debugDescription: "syncs is not a member of format \(format)"))
+                    debugDescription: "syncs and keepsHistory are not members of format \(format)"))
         }
         if format == 1 {
             if container.contains(.allowsUndeclaredKeys) {
@@ -63,7 +64,7 @@ extension PreferenceSchema: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Member.self)
         // NB: the oldest format that holds the schema, so an earlier release reads every file it can.
-        try container.encode(keys.contains(where: \.syncs) ? Self.formatVersion : 2, forKey: .format)
+        try container.encode(keys.contains(where: \.needsFormat3) ? Self.formatVersion : 2, forKey: .format)
         try container.encode(suiteName, forKey: .suite)
         try container.encode(version, forKey: .version)
         try container.encode(allowsUndeclaredKeys, forKey: .allowsUndeclaredKeys)
@@ -163,7 +164,8 @@ extension PreferenceSchema: Codable {
 
 extension PreferenceSchema.Entry: Codable {
     private enum Member: String, CodingKey, CaseIterable {
-        case name, type, content, summary, description, `default`, computedDefault, choices, range, maximumLength, syncs
+        case name, type, content, summary, description, `default`, computedDefault, choices, range, maximumLength, syncs,
+            keepsHistory
     }
 
     private enum RangeMember: String, CodingKey, CaseIterable {
@@ -234,6 +236,7 @@ extension PreferenceSchema.Entry: Codable {
             summary: try container.decodeGiven(String.self, forKey: .summary),
             description: try container.decodeIfGiven(String.self, forKey: .description), accepted: accepted)
         syncs = try container.decodeIfGiven(Bool.self, forKey: .syncs) ?? false
+        keepsHistory = try container.decodeIfGiven(Bool.self, forKey: .keepsHistory) ?? false
     }
 
     /// Encodes a key's JSON object.
@@ -247,6 +250,7 @@ extension PreferenceSchema.Entry: Codable {
         try container.encodeIfPresent(defaultValue, forKey: .default)
         if defaultIsComputed { try container.encode(true, forKey: .computedDefault) }
         if syncs { try container.encode(true, forKey: .syncs) }
+        if keepsHistory { try container.encode(true, forKey: .keepsHistory) }
         switch accepted {
         case .anyValue: break
         case .choices(let choices): try container.encode(choices, forKey: .choices)
@@ -313,4 +317,9 @@ private func rejectUnknownMembers<Known: CodingKey>(_ decoder: any Decoder, know
 private func mention(_ name: String) -> String {
     let escaped = PropertyListText.escapingControlCharacters(in: name)
     return escaped.count > 40 ? escaped.prefix(40) + "..." : escaped
+}
+
+extension PreferenceSchema.Entry {
+    /// True when the entry holds a member of format 3 (`syncs`, `keepsHistory`).
+    fileprivate var needsFormat3: Bool { syncs || keepsHistory }
 }

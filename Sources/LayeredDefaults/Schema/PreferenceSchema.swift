@@ -40,7 +40,22 @@ public struct PreferenceSchema: Sendable, Hashable {
     public let keys: [Entry]
     /// Whether the domain holds keys the schema does not declare: false (the default) refuses a write of
     /// any other key, as GSettings does, so a typo is never stored; true lets them be written unchecked.
-    public let allowsUndeclaredKeys: Bool
+    public var allowsUndeclaredKeys: Bool { flags.contains(.allowsUndeclaredKeys) }
+    /// True when an entry keeps history (``Entry/keepsHistory``): a write to a domain whose schema marks
+    /// no key then asks nothing more of it.
+    var marksKeysKeepingHistory: Bool { flags.contains(.marksKeysKeepingHistory) }
+    /// ``allowsUndeclaredKeys`` and ``marksKeysKeepingHistory``.
+    ///
+    /// NB: one stored byte for both: a stored field more, even in padding, made every write's copies of
+    /// the schema (its rules) dearer, about 60 instructions (callgrind).
+    private let flags: Flags
+
+    /// The flags of a schema, one bit each.
+    private struct Flags: OptionSet, Hashable {
+        let rawValue: UInt8
+        static let allowsUndeclaredKeys = Flags(rawValue: 1)
+        static let marksKeysKeepingHistory = Flags(rawValue: 2)
+    }
     /// The index of each key in ``keys``, by name.
     private let positions: [String: Int]
 
@@ -67,6 +82,10 @@ public struct PreferenceSchema: Sendable, Hashable {
         /// Whether the key's changes travel to the user's other devices when the domain syncs
         /// (``Defaults/Configuration/sync``; see <doc:Sync>). The default is false: a key stays on its device.
         public var syncs = false
+        /// Whether the domain keeps a history of the key's changes even where no writer configures one
+        /// (``Defaults/Configuration/history``; see <doc:History>): every writer records them, with the
+        /// standard bound (``Defaults/History/standard``). The default is false.
+        public var keepsHistory = false
 
         /// An entry; ``PreferenceSchema/init(suiteName:version:entries:allowsUndeclaredKeys:)`` checks that
         /// its parts agree.
@@ -136,8 +155,10 @@ public struct PreferenceSchema: Sendable, Hashable {
         self.suiteName = suiteName
         self.version = version
         self.keys = entries.sorted { $0.name < $1.name }
-        self.allowsUndeclaredKeys = allowsUndeclaredKeys
         self.positions = Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1.name, $0) })
+        var flags: Flags = allowsUndeclaredKeys ? [.allowsUndeclaredKeys] : []
+        if entries.contains(where: \.keepsHistory) { flags.insert(.marksKeysKeepingHistory) }
+        self.flags = flags
     }
 
     /// The entry of the key named `name`, if the schema has one.

@@ -38,6 +38,9 @@ extension Defaults {
         let declaredEntry: DeclaredEntry?
         /// Whether the key's changes travel to the user's other devices (``syncing()``), in its schema entry.
         public private(set) var syncs = false
+        /// Whether the domain keeps a history of the key's changes whatever its writers configure
+        /// (``keepingHistory()``), in its schema entry.
+        public private(set) var keepsHistory = false
 
         /// A fixed default, or one computed when read.
         private enum DefaultSource: Sendable {
@@ -132,6 +135,7 @@ extension Defaults {
                 content: Value.schemaContent, defaultValue: stored, defaultIsComputed: defaultIsComputed,
                 summary: summary ?? "", description: description, accepted: accepted)
             entry.syncs = syncs
+            entry.keepsHistory = keepsHistory
             return entry
         }
 
@@ -144,6 +148,19 @@ extension Defaults {
         public func syncing() -> Self {
             var key = self
             key.syncs = true
+            return key
+        }
+
+        /// This key, marked as keeping history: its schema entry says so, and in a domain whose schema
+        /// holds that entry (``Defaults/Configuration/schema``, or the installed schema) every writer
+        /// records the key's changes, with the standard bound where it configures none (see <doc:History>).
+        ///
+        /// ```swift
+        /// extension Defaults.Key<String> { static let theme = Defaults.Key("theme", default: "light").keepingHistory() }
+        /// ```
+        public func keepingHistory() -> Self {
+            var key = self
+            key.keepsHistory = true
             return key
         }
     }

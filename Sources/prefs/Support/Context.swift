@@ -114,16 +114,10 @@ struct Context: Sendable {
         try change(try store(domain))
     }
 
-    /// The store of `domain` (which creates nothing), its errors collected as warnings; when the domain's
-    /// file keeps history, its writes record with the standard bound, as its app's do.
+    /// The store of `domain` (which creates nothing), its errors collected as warnings.
     func store(_ domain: String) throws -> Defaults {
         let warnings = warnings
-        let domain = try self.domain(domain)
-        let defaults = try domain.open(errorHandler: { warnings.record($0) })
-        guard try defaults.keepsHistory else { return defaults }
-        var configuration = domain.configuration(errorHandler: { warnings.record($0) })
-        configuration.history = .standard
-        return try Defaults(suiteName: domain.name, configuration: configuration)
+        return try self.domain(domain).open(errorHandler: { warnings.record($0) })
     }
 
     /// The store the app of `domain` opens: the user's domain of that name and the layers its search
