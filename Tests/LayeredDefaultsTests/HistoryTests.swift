@@ -67,7 +67,7 @@ import Testing
     }
 
     /// The count bound keeps the latest entries; the byte bound drops the oldest until the previous values
-    /// fit, and an entry larger than it alone is not kept.
+    /// fit, and an entry larger than it alone is not kept, nor are the older ones (no gap).
     @Test func theBoundKeepsTheLatestEntries() throws {
         try withTemporaryRoot { root in
             let counted = try defaults(root, history: .init(maximumEntries: 3))
@@ -79,7 +79,7 @@ import Testing
             #expect(try sized.history(forKey: "s").map(\.previousValue) == ["cccccccccc", "bbbbbbbbbb"])
             try sized.write(.string(String(repeating: "x", count: 100)), forKey: "s")
             try sized.write("y", forKey: "s")
-            #expect(try sized.history(forKey: "s").map(\.previousValue) == ["dddddddddd", "cccccccccc"])
+            #expect(try sized.history(forKey: "s").isEmpty, "the history starts after the change from the large value")
         }
     }
 
@@ -155,6 +155,39 @@ import Testing
             #expect(try defaults.history(forKey: "theme").map(\.previousValue) == ["blue", "dark", nil])
             #expect(try defaults.history(forKey: "size").isEmpty)
             #expect(try tables(defaults).contains("history"))
+        }
+    }
+
+    /// A key with history goes on recording whoever writes it, its schema's mark or not: a writer that
+    /// configures no history leaves no gap a revert would jump.
+    @Test func aKeyWithHistoryHasNoGapWhoeverWritesIt() throws {
+        try withTemporaryRoot { root in
+            let theme = Defaults.Key<String>("theme", default: "light", summary: "The colour scheme").keepingHistory()
+            let size = Defaults.Key<Int>("size", default: 1, summary: "The size")
+            let schema = try PreferenceSchema(suiteName: Self.suite, version: 1, keys: theme, size)
+            let app = try defaults(root, history: .standard, schema: schema)
+            try app.write(2, for: size)
+            let other = try defaults(root, history: nil, schema: schema)
+            try other.write(3, for: size)
+            try other.write(4, for: size)
+            #expect(try app.history(forKey: "size").map(\.previousValue) == [3, 2, nil])
+            try app.revert(forKey: "size", to: .step(1))
+            #expect(try app.persistentValue(forKey: "size") == 3, "the change before the latest, not an older one")
+        }
+    }
+
+    /// A change whose previous value alone is larger than the bound drops the key's whole history: what
+    /// is kept has no gap, and a revert cannot jump the change.
+    @Test func aPreviousValueLargerThanTheBoundStartsTheHistoryAfresh() throws {
+        try withTemporaryRoot { root in
+            let defaults = try defaults(root, history: .init(maximumEntries: 10, maximumBytes: 100))
+            try defaults.write("a", forKey: "k")
+            try defaults.write("b", forKey: "k")
+            try defaults.write(.string(String(repeating: "x", count: 200)), forKey: "k")
+            try defaults.write("c", forKey: "k")
+            #expect(try defaults.history(forKey: "k").isEmpty, "the change from the large value is not kept, nor the older")
+            try defaults.write("d", forKey: "k")
+            #expect(try defaults.history(forKey: "k").map(\.previousValue) == ["c"])
         }
     }
 

@@ -11,7 +11,8 @@ extension Defaults {
     /// that records: the oldest entries of the key are dropped until at most ``maximumEntries`` are left
     /// and their previous values stand for at most ``maximumBytes`` bytes (text and data as stored, a
     /// number, or an unset key, as 8). An entry whose previous value alone is larger than ``maximumBytes``
-    /// is not kept (the older entries are).
+    /// is not kept, nor are the key's older ones: its history starts after that change, with no gap that
+    /// a revert would jump.
     ///
     /// ```swift
     /// var configuration = Defaults.Configuration(location: .directory(settingsDirectory), arguments: [])

@@ -119,7 +119,13 @@ public struct DomainTransaction: ~Copyable {
     /// keep the write from replacing it.
     @inline(never)
     private func recordChange(of key: String, to newValue: PreferenceValue?, previous known: PreferenceValue?? = nil) throws {
-        guard let recorded, recorded.everyKey || rules.keepsHistory(key) else { return }
+        // NB: a key the schema does not mark still records when it has history already (a writer that
+        // configured history for every key made it): a writer that skipped its changes would leave a gap
+        // that a revert jumps.
+        guard let recorded else { return }
+        if !recorded.everyKey, !rules.keepsHistory(key) {
+            guard try recordingFailure({ try table.hasHistory(forKey: key) }) else { return }
+        }
         let storedKey = StoredKey.form(of: key)
         guard !recorded.keys.contains(storedKey) else { return }
         let previous: PreferenceValue?

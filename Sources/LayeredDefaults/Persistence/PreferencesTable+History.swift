@@ -78,9 +78,10 @@ extension PreferencesTable {
         try trimHistory(ofStoredKey: storedKey, to: bound)
     }
 
-    /// Drops the entry just written when its previous value alone is larger than `bound`'s bytes, then the
-    /// oldest entries of the key until `bound` holds: at most its entries, whose previous values stand for
-    /// at most its bytes.
+    /// Drops the entry just written when its previous value alone is larger than `bound`'s bytes, and with
+    /// it every older entry of the key (its history then starts after this change: a history with a gap
+    /// would make a revert jump a change); else the oldest entries of the key until `bound` holds: at most
+    /// its entries, whose previous values stand for at most its bytes.
     private func trimHistory(ofStoredKey storedKey: String, to bound: Defaults.History) throws {
         let select = try connection.statement("SELECT seq, value FROM history WHERE key = ? ORDER BY seq DESC")
         select.bind(storedKey, at: 1)
@@ -101,11 +102,21 @@ extension PreferencesTable {
         }
         select.reset()
         guard tooLarge != nil || cut != nil else { return }
+        if let tooLarge { cut = tooLarge }
         let delete = try connection.statement("DELETE FROM history WHERE key = ? AND (seq = ? OR seq <= ?)")
         delete.bind(storedKey, at: 1)
         delete.bind(tooLarge ?? 0, at: 2)
         delete.bind(cut ?? 0, at: 3)
         try delete.run()
+    }
+
+    /// True when the file holds an entry of `key` (in any Unicode form); false when it has no history.
+    func hasHistory(forKey key: String) throws -> Bool {
+        guard try hasHistoryTable() else { return false }
+        let statement = try connection.statement("SELECT 1 FROM history WHERE key = ? LIMIT 1")
+        defer { statement.reset() }
+        statement.bind(StoredKey.form(of: key), at: 1)
+        return try statement.step()
     }
 
     /// The entries of `key` (in any Unicode form), the latest first; none when the file has no history.
