@@ -67,7 +67,9 @@ public final class Defaults: Sendable {
     ///   ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
     ///   ``DefaultsError/unsafePath(path:)``, or a storage error, for this domain or one of the suites;
     ///   ``DefaultsError/invalidSchema(suite:key:reason:)`` when ``Configuration/schema`` is another suite's;
-    ///   ``DefaultsError/invalidSyncFile(path:reason:)`` when ``Configuration/sync`` names no usable device id.
+    ///   ``DefaultsError/syncNotPossible(suite:reason:)`` when ``Configuration/sync`` names no usable device
+    ///   id, or is set for a domain of a system-wide layer (``Domain/Layer/system``, ``Domain/Layer/managed``),
+    ///   whose values never travel.
     ///   With ``Configuration/sync`` set, the sync folder is merged now (see ``mergeSyncFolder()``); what that
     ///   merge meets goes to the error handler and does not fail the opening.
     public convenience init(suiteName: String, configuration: Configuration = Configuration()) throws {
@@ -84,7 +86,13 @@ public final class Defaults: Sendable {
             _ = try suite.store()
             return suite
         }
-        let syncDevice = try configuration.sync?.resolvedDeviceID(root: registry.root, making: configuration.makesSyncDeviceID)
+        // NB: only a user's own domain syncs: a forced or system-wide value never travels, and nothing
+        // that arrives becomes one.
+        if configuration.sync != nil, configuration.systemLayer != nil {
+            throw DefaultsError.syncNotPossible(suite: suiteName, reason: "a domain of a system-wide layer never syncs")
+        }
+        let syncDevice = try configuration.sync?.resolvedDeviceID(
+            suite: suiteName, root: registry.root, making: configuration.makesSyncDeviceID)
         self.init(
             suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites,
             syncDevice: syncDevice)

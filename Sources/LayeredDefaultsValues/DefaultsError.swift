@@ -137,10 +137,14 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// naming the key, never quoting a value. Nothing of the file applies; the other files of its folder
     /// still do, and the file was left untouched.
     case invalidDropIn(path: String, line: Int?, reason: String)
-    /// A file in a sync folder, or the sync set-up, cannot be used: `reason` says why (torn, not JSON, a
-    /// newer format, too large, another device's name), never quoting a value. Nothing of the file was
-    /// merged, and it was left untouched.
+    /// A file in a sync folder cannot be used: `reason` says why (torn, not JSON, a newer format, too
+    /// large, another device's name), never quoting a value. Nothing of the file was merged, and it was
+    /// left untouched.
     case invalidSyncFile(path: String, reason: String)
+    /// The domain `suite` cannot sync as configured: `reason` says why (a device id that cannot name a
+    /// file, an in-memory location without one, a domain of a system-wide layer, which never syncs).
+    /// Nothing was opened, synced or changed.
+    case syncNotPossible(suite: String, reason: String)
 
     /// The longest suite name, in characters (`SuiteName.maximumLength` of the store).
     package static let maximumSuiteNameLength = 128
@@ -228,6 +232,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "The schema file '\(path)' is malformed (\(reason)); it is not used and was left untouched: reinstall it from its app (Defaults.installSchema, `prefs install-schema <file>`)"
         case .invalidDropIn(let path, let line, let reason):
             "The drop-in file '\(path)'\(line.map { " (line \($0))" } ?? "") cannot be applied: \(reason); nothing of it applies (the folder's other files still do) and it was left untouched: correct it, or remove it"
+        case .syncNotPossible(let suite, let reason):
+            "Suite '\(suite)' cannot sync: \(reason); nothing was synced or changed"
         case .invalidSyncFile(let path, let reason):
             "The sync file '\(path)' is not used: \(reason); nothing of it was merged, and it was left untouched"
         case .unmappableValues(let path, let keys):

@@ -436,6 +436,31 @@ import Testing
         }
     }
 
+    /// Only a user's own domain syncs: a system-wide layer's domain, or a device id that cannot name a
+    /// file, is refused at opening, and nothing is made.
+    @Test func aSyncThatCannotBeIsRefusedAtOpening() throws {
+        try withTemporaryRoot { root in
+            let managed = try Defaults.Domain(
+                Self.suite, layer: .managed, location: .directory(root.appendingPathComponent("user")),
+                systemDirectories: [root.appendingPathComponent("xdg")])
+            var configuration = managed.configuration(errorHandler: { _ in })
+            configuration.sync = Defaults.SyncFolder(folder: folder(in: root), deviceID: "admin")
+            #expect(
+                throws: DefaultsError.syncNotPossible(suite: Self.suite, reason: "a domain of a system-wide layer never syncs")
+            ) {
+                try Defaults(suiteName: Self.suite, configuration: configuration)
+            }
+            var user = Defaults.Configuration(location: .directory(root), arguments: [], systemDirectories: [])
+            user.sync = Defaults.SyncFolder(folder: folder(in: root), deviceID: "../x")
+            #expect {
+                try Defaults(suiteName: Self.suite, configuration: user)
+            } throws: {
+                if case .syncNotPossible(Self.suite, _) = $0 as? DefaultsError { true } else { false }
+            }
+            #expect(FileManager.default.subpaths(atPath: root.path)?.isEmpty ?? true, "nothing was made")
+        }
+    }
+
     @Test func aDeviceIDIsMadeOnceAndKept() throws {
         try withTemporaryRoot { root in
             func open() throws -> Defaults {

@@ -79,6 +79,7 @@ import Testing
             for layer in ["--system", "--managed"] {
                 #expect(root.prefs(layer, "sync", "app", folder.path, "merge", "--device", "me").status == .usage)
             }
+            #expect(root.prefs("sync", "app", folder.path, "merge", "--device", "../x").status == .usage, "a bad argument")
             #expect(!FileManager.default.fileExists(atPath: folder.path), "a refused sync makes nothing")
             let directory = folder.appendingPathComponent("app")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -39,18 +39,19 @@ extension Defaults {
 
         /// This device's id: the given one, else the one kept in `root`, made now (once) when missing and
         /// `making`; nil when it is missing and not `making` (a reading verb creates nothing).
-        /// - Throws: ``DefaultsError/invalidSyncFile(path:reason:)`` for an id that cannot name a device, or
-        ///   a file-system error.
-        func resolvedDeviceID(root: URL?, making: Bool = true) throws -> String? {
+        /// - Throws: ``DefaultsError/syncNotPossible(suite:reason:)`` for an id that cannot name a device (or
+        ///   none, in memory), ``DefaultsError/invalidSyncFile(path:reason:)`` for a kept file that holds none,
+        ///   or a file-system error.
+        func resolvedDeviceID(suite: String, root: URL?, making: Bool = true) throws -> String? {
             if let deviceID {
                 guard Self.isValidDeviceID(deviceID) else {
-                    throw DefaultsError.invalidSyncFile(
-                        path: folder.path, reason: "the device id is not 1-64 letters, digits, '.', '-' or '_'")
+                    throw DefaultsError.syncNotPossible(
+                        suite: suite, reason: "the device id is not 1-64 letters, digits, '.', '-' or '_'")
                 }
                 return deviceID
             }
             guard let root else {
-                throw DefaultsError.invalidSyncFile(path: folder.path, reason: "an in-memory location needs a device id")
+                throw DefaultsError.syncNotPossible(suite: suite, reason: "an in-memory location needs a device id")
             }
             let path = root.appendingPathComponent(Self.deviceIDFileName).path
             if let kept = try FileActs.contents(ofRegularFile: path, limit: 64) {
@@ -76,7 +77,7 @@ extension Defaults {
             if linked != 0, linked != EEXIST {
                 throw DefaultsError.fileSystem(linked, path: path, operation: "write")
             }
-            return try resolvedDeviceID(root: root)
+            return try resolvedDeviceID(suite: suite, root: root)
         }
     }
 }

@@ -30,10 +30,6 @@ enum Sync: Command {
         guard ["status", "merge"].contains(operands[2]) else {
             throw PrefsError.usage("usage: prefs \(declaration.synopsis)")
         }
-        // NB: only the user's own domain syncs: a forced or system-wide value never travels.
-        guard context.layer == .user else {
-            throw PrefsError.usage("sync works on the user's domains; not with --system or --managed")
-        }
         let warnings = context.warnings
         var configuration = try context.domain(domain).configuration(errorHandler: { warnings.record($0) })
         configuration.sync = Defaults.SyncFolder(

@@ -78,7 +78,7 @@ enum PrefsError: Error, Sendable, Equatable {
             switch error {
             case .invalidSuiteName, .invalidKey, .notPropertyList, .valueOutOfRange, .unencodableValue, .nestingTooDeep,
                 .dateOutOfRange, .notPropertyListFile, .unmappableValues, .invalidBackup, .backupExists, .valueNotAccepted,
-                .undeclaredKey, .invalidSchema, .backupDestinationInUse, .noHistoryEntry:
+                .undeclaredKey, .invalidSchema, .backupDestinationInUse, .noHistoryEntry, .syncNotPossible:
                 self = .usage(message)
             case .noSuchDomain(let suite):
                 self = .missingDomain(suite)
@@ -121,7 +121,7 @@ enum PrefsError: Error, Sendable, Equatable {
             .otherSuiteInTransaction(let suite, _), .unencodableValue(let suite, _, _), .nestingTooDeep(let suite, _, _),
             .forced(let suite, _), .storageFailure(let suite, _, _, _), .dateOutOfRange(let suite, _),
             .replacedFile(let suite, _), .noSuchDomain(let suite), .valueNotAccepted(let suite, _, _),
-            .undeclaredKey(let suite, _, _), .noHistoryEntry(let suite, _),
+            .undeclaredKey(let suite, _, _), .noHistoryEntry(let suite, _), .syncNotPossible(let suite, _),
             .storedValueNotAccepted(let suite, _, _), .invalidSchema(let suite, _, _):
             suite
         case .invalidSuiteName, .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked,
