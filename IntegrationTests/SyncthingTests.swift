@@ -149,46 +149,23 @@ import Testing
             defer { engine.stop() }
             try engine.start()
             let (folderA, folderB) = (engine.peers[0].folder, engine.peers[1].folder)
-            let killerRoot = root.appendingPathComponent("store-killer")
-            try Defaults.installSchema(Self.schema, location: .directory(killerRoot))
-            // Each value is whole: a counter, then 60,000 x's; a file cut short is not JSON.
-            let writer = try ChildProcess(
-                executable: URL(fileURLWithPath: "/bin/sh"),
-                [
-                    "-c",
-                    """
-                    pad=$(head -c 60000 /dev/zero | tr '\\0' x); i=0
-                    while :; do
-                        i=$((i + 1))
-                        "$0" --root "$1" write com.example.synced note "$(printf 'v%06d' "$i")$pad" || exit 1
-                        "$0" --root "$1" sync com.example.synced "$2" merge --device killer > /dev/null || exit 1
-                    done
-                    """,
-                    BuiltProducts.url(of: "prefs").path, killerRoot.path, folderA.path,
-                ])
+            let writer = try KilledSyncWriter(
+                suite: Self.suite, schema: Self.schema, root: root.appendingPathComponent("store-killer"), folder: folderA)
             let errorsB = ReportedErrors()
             let desk = try device("desk", root: root, folder: folderB, errors: errorsB)
             var seen = Set<String>()
-            func isWhole(_ value: String) -> Bool {
-                value.utf8.count == 60_007 && value.hasPrefix("v") && value.dropFirst(7).allSatisfy { $0 == "x" }
-            }
             try eventually(merging: [desk]) {
                 let value = desk[Self.note]
                 if !value.isEmpty {
-                    #expect(isWhole(value), "a merged value is one the device wrote whole")
+                    #expect(KilledSyncWriter.isWhole(value), "a merged value is one the device wrote whole")
                     seen.insert(String(value.prefix(7)))
                 }
                 return seen.count >= 3
             }
-            // NB: the shell and the prefs it runs are one process group (`Process` starts a child in its own).
-            kill(-writer.processIdentifier, SIGKILL)
-            _ = try writer.wait(before: .now + .seconds(30))
-            let last = try SyncFile.parse(
-                Data(contentsOf: folderA.appendingPathComponent("\(Self.suite)/killer.json")), path: "killer.json",
-                suite: Self.suite, device: "killer")
-            let expected = try #require(last.entries["note"]?.value?.stringValue)
+            try writer.kill()
+            let expected = try #require(try writer.lastValue(suite: Self.suite))
             try eventually(merging: [desk]) { desk[Self.note] == expected }
-            #expect(isWhole(desk[Self.note]))
+            #expect(KilledSyncWriter.isWhole(desk[Self.note]))
             #expect(errorsB.all.isEmpty, "no file was torn: \(errorsB.all)")
             let names = try FileManager.default.contentsOfDirectory(atPath: folderB.appendingPathComponent(Self.suite).path)
             #expect(!names.contains { $0.hasPrefix(".syncthing.") }, "a temporary file is never replicated")
