@@ -32,6 +32,11 @@ import Testing
 
     func folder(in root: URL) -> URL { root.appendingPathComponent("folder") }
 
+    /// The domain of device `id` (see ``device(_:in:errors:systemDirectories:arguments:)``), for backup and restore.
+    func domain(of id: String, in root: URL) throws -> Defaults.Domain {
+        try Defaults.Domain(Self.suite, location: .directory(root.appendingPathComponent("device-\(id)")), systemDirectories: [])
+    }
+
     func syncFile(of device: String, in root: URL) -> URL {
         folder(in: root).appendingPathComponent(Self.suite).appendingPathComponent(device + ".json")
     }
@@ -380,8 +385,7 @@ import Testing
             let laptop = try device("laptop", in: root)
             try laptop.write(14, for: Self.fontSize)
             let backup = root.appendingPathComponent("backup.sqlite3")
-            let location = Location.directory(root.appendingPathComponent("device-laptop"))
-            let domain = try Defaults.Domain(Self.suite, location: location, systemDirectories: [])
+            let domain = try self.domain(of: "laptop", in: root)
             try domain.backup(to: backup)
             try laptop.write("dark", for: Self.theme)
             let desk = try device("desk", in: root)
@@ -404,8 +408,7 @@ import Testing
             let laptop = try device("laptop", in: root)
             try laptop.write(14, for: Self.fontSize)
             let backup = root.appendingPathComponent("backup.sqlite3")
-            let location = Location.directory(root.appendingPathComponent("device-laptop"))
-            let domain = try Defaults.Domain(Self.suite, location: location, systemDirectories: [])
+            let domain = try self.domain(of: "laptop", in: root)
             try domain.backup(to: backup)
             try domain.restore(from: backup)
         }
