@@ -64,13 +64,14 @@ extension Defaults {
         /// and this device's id (see <doc:Sync>): only keys ``schema`` marks as syncing travel. The default
         /// is nil: the domain does not sync, and nothing of sync runs.
         public var sync: SyncFolder?
-        /// Whether opening an instance that syncs merges the sync folder; false for `prefs sync`, whose
-        /// `status` only reads and whose `merge` reports what it merged.
-        package var mergesSyncFolderAtOpen = true
+        /// Whether opening an instance that syncs merges the sync folder; false for a domain's one-off
+        /// ``Domain/syncStatus(through:errorHandler:)``, which only reads, and
+        /// ``Domain/mergeSyncFolder(_:errorHandler:)``, which reports what it merged.
+        var mergesSyncFolderAtOpen = true
         /// Whether opening an instance that syncs makes this device's id when the root keeps none (see
-        /// ``SyncFolder/deviceID``); false for `prefs sync ... status`, which only reads: the instance
-        /// then has no device id, and does not sync, until something makes one.
-        package var makesSyncDeviceID = true
+        /// ``SyncFolder/deviceID``); false for ``Domain/syncStatus(through:errorHandler:)``, which only
+        /// reads: the instance then has no device id, and does not sync, until something makes one.
+        var makesSyncDeviceID = true
         /// Whether a first commit makes the root directory (and its parents) when missing; false for a
         /// root that belongs to someone else, made and removed by them (the testing library's temporary
         /// roots): a store kept past its removal then makes nothing again, its first write fails.

@@ -61,6 +61,11 @@ extension Defaults {
             self.systemDirectories = systemDirectories
         }
 
+        /// True when `name` is a valid suite name, one ``init(_:layer:location:systemDirectories:)``
+        /// accepts: 1-128 ASCII letters, digits, `.`, `-` and `_`, not `.` or `..`, so that it names exactly
+        /// one file in its layer's directory. Checks the name only; touches no file.
+        public static func isValidName(_ name: String) -> Bool { SuiteName.isValid(name) }
+
         /// The directory that holds the files of the domain's layer: the location's root for the user's
         /// (nil in memory), `<dir>/layered-defaults` or `<dir>/layered-defaults/managed` in the first system
         /// directory for the system-wide layers.

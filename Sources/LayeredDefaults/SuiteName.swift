@@ -4,20 +4,20 @@ import Foundation
 ///
 /// A valid name is 1-128 characters of ASCII letters, digits, `.`, `-` and `_`, and is not `.` or
 /// `..`. It therefore names exactly one file directly inside the store's directory.
-package enum SuiteName {
+enum SuiteName {
     /// The longest accepted name, in characters.
     static let maximumLength = DefaultsError.maximumSuiteNameLength
 
     /// Returns `name` when it is valid.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` otherwise.
     @discardableResult
-    package static func validate(_ name: String) throws -> String {
+    static func validate(_ name: String) throws -> String {
         guard isValid(name) else { throw DefaultsError.invalidSuiteName(name) }
         return name
     }
 
     /// True when `name` is a valid suite name.
-    package static func isValid(_ name: String) -> Bool {
+    static func isValid(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...maximumLength).contains(bytes.count), name != ".", name != ".." else { return false }
         return bytes.allSatisfy(isAllowed)

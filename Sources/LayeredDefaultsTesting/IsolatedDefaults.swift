@@ -38,6 +38,8 @@ public enum IsolatedDefaults {
     /// A fresh suite name: `prefix` followed by a UUID.
     /// - Throws: `DefaultsError.invalidSuiteName` when the prefix makes an invalid suite name.
     static func makeSuiteName(prefix: String) throws -> String {
-        try SuiteName.validate(prefix + UUID().uuidString)
+        let name = prefix + UUID().uuidString
+        guard Defaults.Domain.isValidName(name) else { throw DefaultsError.invalidSuiteName(name) }
+        return name
     }
 }

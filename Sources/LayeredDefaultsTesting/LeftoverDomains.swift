@@ -56,7 +56,7 @@ public enum LeftoverDomains {
     public static func find(
         prefix: String = IsolatedDefaults.suiteNamePrefix, in root: URL, olderThan age: Duration = .seconds(3600)
     ) throws -> [Domain] {
-        guard !prefix.isEmpty, SuiteName.isValid(prefix) else { throw InvalidPrefix(prefix: prefix) }
+        guard !prefix.isEmpty, Defaults.Domain.isValidName(prefix) else { throw InvalidPrefix(prefix: prefix) }
         let entries: [String]
         do {
             entries = try FileManager.default.contentsOfDirectory(atPath: root.path)
@@ -67,7 +67,7 @@ public enum LeftoverDomains {
         for entry in entries {
             guard let suffix = IsolatedDefaults.fileSuffixes.first(where: entry.hasSuffix) else { continue }
             let name = String(entry.dropLast(suffix.count))
-            guard name.hasPrefix(prefix), SuiteName.isValid(name) else { continue }
+            guard name.hasPrefix(prefix), Defaults.Domain.isValidName(name) else { continue }
             let url = root.appendingPathComponent(entry, isDirectory: false)
             var status = stat()
             // NB: lstat, so a symbolic link is seen as a link (and skipped), never followed.

@@ -21,39 +21,4 @@ extension PreferenceValue {
         Date(
             timeIntervalSinceReferenceDate: Double(CivilCalendar.daysSinceReferenceDate(year: 1, month: 1, day: 1) * 86_400))..<Date(
             timeIntervalSinceReferenceDate: Double(CivilCalendar.daysSinceReferenceDate(year: 10_000, month: 1, day: 1) * 86_400))
-
-    /// Refuses what no write may store: containers nested deeper than ``maximumNestingDepth``, a date
-    /// outside ``dateRange``.
-    /// - Throws: ``DefaultsError/nestingTooDeep(suite:key:limit:)`` or
-    ///   ``DefaultsError/dateOutOfRange(suite:key:)``, naming `suite` and `key`.
-    package func checkStorable(suite: String, key: String) throws(DefaultsError) {
-        if nests(deeperThan: Self.maximumNestingDepth) {
-            throw .nestingTooDeep(suite: suite, key: key, limit: Self.maximumNestingDepth)
-        }
-        if containsDateOutsideRange {
-            throw .dateOutOfRange(suite: suite, key: key)
-        }
-    }
-
-    /// True when containers nest more than `levels` deep.
-    ///
-    /// It descends at most `levels + 1` containers, however deep the value is.
-    private func nests(deeperThan levels: Int) -> Bool {
-        switch self {
-        case .array(let values): levels == 0 || values.contains { $0.nests(deeperThan: levels - 1) }
-        case .dictionary(let values): levels == 0 || values.values.contains { $0.nests(deeperThan: levels - 1) }
-        case .string, .integer, .double, .bool, .date, .data: false
-        }
-    }
-
-    /// True when a date in this value lies outside ``dateRange`` (checked after the nesting limit, so the
-    /// recursion is bounded).
-    private var containsDateOutsideRange: Bool {
-        switch self {
-        case .date(let date): !Self.dateRange.contains(date)
-        case .array(let values): values.contains { $0.containsDateOutsideRange }
-        case .dictionary(let values): values.values.contains { $0.containsDateOutsideRange }
-        case .string, .integer, .double, .bool, .data: false
-        }
-    }
 }

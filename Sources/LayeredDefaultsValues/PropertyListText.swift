@@ -1,6 +1,12 @@
 import Foundation
 
-/// Old-style (OpenStep) property-list text: what launch arguments and `prefs read` use.
+/// Old-style (OpenStep) property-list text: what launch arguments (`-key value`), `prefs read` and
+/// `prefs write` use, and what a value's `description` prints. ``parse(_:)`` reads it back:
+///
+/// ```swift
+/// let value = try PropertyListText.parse("{ size = 14; tags = (a, \"b c\"); }")
+/// print(value)  // the same text, one member a line
+/// ```
 ///
 /// Grammar: a quoted string `"a \"b\""` (or `'...'`, with `\n`, `\t`, `\\`, `\"`, `\Uxxxx` and octal
 /// escapes), an unquoted word of `A-Z a-z 0-9 _ $ / : . -`, an array `(a, b)`, a dictionary
@@ -16,35 +22,36 @@ import Foundation
 /// And where Foundation would refuse, it refuses too, never reading a value of its own: white space
 /// Foundation does not skip (U+00A0, U+3000), a `+` outside quotes, white space inside a byte of data
 /// (`<0b00a C>`) or other than space, tab, line feed, carriage return, U+2028 and U+2029 between bytes.
-/// What ``format(_:indent:)`` prints of a tree of strings, data, arrays and dictionaries parses back
+/// What a value's `description` prints of a tree of strings, data, arrays and dictionaries parses back
 /// to that tree.
-package enum PropertyListText {
+public enum PropertyListText {
     /// Nesting this deep or deeper is refused (``ParseError/Kind/tooDeep``) rather than risking the stack.
     static let maximumDepth = 256
 
     /// Why text is not an old-style property list, with the offset (in Unicode scalars) where it failed.
-    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The kinds of failure a caller may treat differently.
-        package enum Kind: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable {
             /// The text does not follow the grammar.
             case malformed
-            /// Arrays and dictionaries nest deeper than the parser follows (``PropertyListText/maximumDepth``).
+            /// Arrays and dictionaries nest 256 levels or more, deeper than the parser follows.
             case tooDeep
         }
 
         /// What kind of failure this is.
-        package let kind: Kind
+        public let kind: Kind
         /// What was expected.
         let reason: String
         /// Where parsing stopped, counted in Unicode scalars from the start.
-        package let offset: Int
-        package var description: String { "Not an old-style property list: \(reason) at offset \(offset)" }
+        public let offset: Int
+        /// The message: what was expected and where, never the text itself.
+        public var description: String { "Not an old-style property list: \(reason) at offset \(offset)" }
     }
 
     /// Parses one value that must span the whole text (surrounding white space and comments aside).
     /// - Throws: ``ParseError`` when the text is not exactly one old-style property list, of kind
-    ///   ``ParseError/Kind/tooDeep`` when it nests ``maximumDepth`` levels or more before it fails.
-    package static func parse(_ text: String) throws(ParseError) -> PreferenceValue {
+    ///   ``ParseError/Kind/tooDeep`` when it nests 256 levels or more before it fails.
+    public static func parse(_ text: String) throws(ParseError) -> PreferenceValue {
         var parser = Parser(scalars: Array(text.unicodeScalars))
         let value = try parser.value(depth: 0)
         try parser.skipSpace()
@@ -56,7 +63,7 @@ package enum PropertyListText {
     /// strings quoted when they need it, numbers bare, booleans as 1/0, dates as
     /// `"2026-11-29 21:44:42 +0000"`, data as `<0a0b0c>` (which parses back to the same bytes, where
     /// macOS prints `{length = 3, bytes = 0x0a0b0c}`).
-    package static func format(_ value: PreferenceValue, indent: Int = 0) -> String {
+    static func format(_ value: PreferenceValue, indent: Int = 0) -> String {
         let pad = String(repeating: " ", count: indent)
         let inner = String(repeating: " ", count: indent + 4)
         switch value {
@@ -82,7 +89,7 @@ package enum PropertyListText {
 
     /// A string as a property-list word: bare when every character is a word character and it holds no
     /// `//` or `/*` (a reader may take either for the start of a comment), quoted otherwise.
-    package static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         if !text.isEmpty, text.unicodeScalars.allSatisfy(Parser.isWordCharacter), !text.contains("//"),
             !text.contains("/*")
         {

@@ -93,7 +93,7 @@ import Testing
         .data(Data([0, 255])), .data(Data()), ["bytes": .data(Data([1]))], "\u{0}nul", "\u{1F600}",
     ])
     func whatIsPrintedParsesBackToItself(value: PreferenceValue) throws {
-        let printed = PropertyListText.format(value)
+        let printed = value.description
         #expect(try PropertyListText.parse(printed) == value, "\(printed)")
         #expect(try PropertyListText.parse("(\(printed), b)") == [value, "b"])
     }
@@ -138,7 +138,7 @@ import Testing
             "name": "two words", "count": 3, "flag": true, "list": ["a"], "bytes": .data(Data([1, 2])),
         ]
         #expect(
-            PropertyListText.format(value)
+            value.description
                 == """
                 {
                     bytes = <0102>;
@@ -154,6 +154,6 @@ import Testing
 
     @Test(arguments: ["simple", "two words", "quote\"inside", "back\\slash", "new\nline", "", "ünï", "tab\there"])
     func quotedStringsParseBack(text: String) throws {
-        #expect(try PropertyListText.parse(PropertyListText.quoted(text)) == .string(text))
+        #expect(try PropertyListText.parse(PreferenceValue.string(text).description) == .string(text))
     }
 }

@@ -464,6 +464,26 @@ import Testing
         }
     }
 
+    @Test func aDomainsSyncStatusMakesNothingAndItsMergeReportsWhatMoved() throws {
+        try withTemporaryRoot { root in
+            try writeFile(of: "laptop", in: root, entries: [("theme", 1_000, "dark")])
+            let location = root.appendingPathComponent("desktop")
+            let domain = try Defaults.Domain(Self.suite, location: .directory(location), systemDirectories: [])
+            let sync = Defaults.SyncFolder(folder: folder(in: root))
+            let status = try domain.syncStatus(through: sync, errorHandler: { _ in })
+            #expect(status.deviceID == nil && status.filePath == nil, "no device id is made by asking")
+            #expect(status.devices == ["laptop"])
+            #expect(!FileManager.default.fileExists(atPath: location.path), "asking made nothing")
+
+            try domain.installSchema(Self.schema)
+            let report = try domain.mergeSyncFolder(sync, errorHandler: { _ in })
+            #expect(report.changedKeys == ["theme"] && report.mergedDevices == ["laptop"])
+            #expect(try domain.open().string(forKey: "theme") == "dark")
+            let made = try domain.syncStatus(through: sync, errorHandler: { _ in })
+            #expect(made.deviceID != nil && made.syncedKeys == ["theme"], "the merge made this device's id and file")
+        }
+    }
+
     @Test func aDeviceIDIsMadeOnceAndKept() throws {
         try withTemporaryRoot { root in
             func open() throws -> Defaults {

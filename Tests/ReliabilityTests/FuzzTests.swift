@@ -70,7 +70,7 @@ struct FuzzTests {
         }
         for _ in 0..<2_000 {
             let value = tree(3)
-            let text = PropertyListText.format(value)
+            let text = value.description
             #expect(try PropertyListText.parse(text) == value, "seed \(seed): \(text.debugDescription)")
         }
     }

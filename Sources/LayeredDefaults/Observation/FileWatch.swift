@@ -15,10 +15,12 @@ package final class FileWatch {
     private let fallback = DispatchSemaphore(value: 0)
 
     /// A watch of the database file at `database` (a path), looked at every `pollInterval` where its
-    /// directory cannot be watched. Nothing is watched before ``follow()``.
+    /// directory cannot be watched. Its directory is watched from here on, when it can be (and exists):
+    /// made before the first look, no change falls between the two.
     package init(database: String, pollInterval: Duration) {
         self.database = database
         self.pollInterval = pollInterval
+        follow()
     }
 
     /// Ends the wait for the next look, from any thread (a signal handler's queue): ``nextLook(anotherProcessMayBeCommitting:)``
@@ -29,12 +31,6 @@ package final class FileWatch {
             stopped.withLock { $0 = true }
             if let waker { waker.wake() } else { fallback.signal() }
         }
-    }
-
-    /// Watches the database's directory, when it can (and it exists). Called before the first look, so
-    /// no change falls between the two.
-    package func follow() {
-        polling = events.map { !$0.follow(databases: [database]).isEmpty } ?? true
     }
 
     /// Waits for the next look; false once stopped. `anotherProcessMayBeCommitting` is asked when a look
@@ -59,5 +55,10 @@ package final class FileWatch {
         }
         follow()  // A directory created meanwhile is watched from now on (before the look).
         return true
+    }
+
+    /// Watches the database's directory, when it can (and it exists).
+    private func follow() {
+        polling = events.map { !$0.follow(databases: [database]).isEmpty } ?? true
     }
 }

@@ -21,7 +21,7 @@ package enum FileActs {
     /// - Returns: true when this call created the file, false when something was there already.
     /// - Throws: ``Failure`` for any other failure (`EACCES`, `EROFS`, `ENOENT`, ...); nothing is created.
     @discardableResult
-    package static func createExclusively(_ path: String, mode: mode_t) throws(Failure) -> Bool {
+    static func createExclusively(_ path: String, mode: mode_t) throws(Failure) -> Bool {
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
             if errno == EEXIST { return false }

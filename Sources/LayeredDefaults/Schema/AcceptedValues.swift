@@ -68,6 +68,6 @@ public enum AcceptedValues: Sendable, Hashable {
 
     /// A choice as `prefs` prints it: a string as it is (quoted when it needs to be), else property-list text.
     private static func text(of value: PreferenceValue) -> String {
-        PropertyListText.format(value)
+        value.description
     }
 }

@@ -95,7 +95,7 @@ enum Prune: Command {
             throw .usage("prune needs --prefix <prefix>, the start of the names to delete; nothing was deleted")
         }
         // NB: the characters are valid when some name could start with them ("." and ".." included).
-        guard !prefix.isEmpty, SuiteName.isValid(prefix + "x") else {
+        guard !prefix.isEmpty, Defaults.Domain.isValidName(prefix + "x") else {
             throw .usage("--prefix needs 1-127 letters, digits, '.', '-' or '_'; nothing was deleted")
         }
         let labels = prefix.split(separator: ".", omittingEmptySubsequences: false)

@@ -31,15 +31,9 @@ enum Sync: Command {
             throw PrefsError.usage("usage: prefs \(declaration.synopsis)")
         }
         let warnings = context.warnings
-        var configuration = try context.domain(domain).configuration(errorHandler: { warnings.record($0) })
-        configuration.sync = Defaults.SyncFolder(
-            folder: URL(fileURLWithPath: operands[1]), deviceID: invocation.value(of: .device))
-        configuration.mergesSyncFolderAtOpen = false
-        // A reading verb creates nothing: status reports a device id that is not made yet as such.
-        configuration.makesSyncDeviceID = operands[2] == "merge"
-        let defaults = try Defaults(suiteName: domain, configuration: configuration)
+        let sync = Defaults.SyncFolder(folder: URL(fileURLWithPath: operands[1]), deviceID: invocation.value(of: .device))
         if operands[2] == "merge" {
-            let report = try defaults.mergeSyncFolder()
+            let report = try context.domain(domain).mergeSyncFolder(sync, errorHandler: { warnings.record($0) })
             if context.json {
                 context.console.print(
                     try Output.jsonLine(
@@ -51,7 +45,8 @@ enum Sync: Command {
             }
             return
         }
-        guard let status = try defaults.syncStatus() else { return }
+        // A reading verb creates nothing: a device id not made yet is reported as such.
+        let status = try context.domain(domain).syncStatus(through: sync, errorHandler: { warnings.record($0) })
         if context.json {
             context.console.print(
                 try Output.jsonLine(

@@ -65,6 +65,7 @@ enum Watch: Command {
         // the watch between two looks, never half-way through a line.
         signal(SIGINT, SIG_IGN)
         let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        // NB: made before the first look, so no commit falls between the two.
         let waiter = FileWatch(
             database: try context.domain(domain).file!.path, pollInterval: .milliseconds(intervalMilliseconds))
         interrupt.setEventHandler(handler: waiter.stop)
@@ -72,7 +73,6 @@ enum Watch: Command {
         defer { interrupt.cancel() }
 
         var looker = Looker(domain: domain, context: context)
-        waiter.follow()  // NB: before the first look, so no commit falls between the two.
         var seen = try looker.values()
         while waiter.nextLook(anotherProcessMayBeCommitting: { looker.anotherProcessMayBeCommitting }) {
             let now = try looker.values()
@@ -121,9 +121,11 @@ enum Watch: Command {
         key: String, value: PreferenceValue?, inForce: Context.ValueInForce?, json: Bool
     ) throws -> String {
         if json { return try Output.jsonLine(Change(key: key, value: value, inForce: inForce?.value)) }
-        if let value { return "\(PropertyListText.quoted(key)) = \(Output.singleLine(PropertyListText.format(value)))" }
-        guard let inForce else { return "\(PropertyListText.quoted(key)) removed" }
+        // A key is printed as property-list text prints a string: bare when it is one word, else quoted.
+        let name = PreferenceValue.string(key).description
+        if let value { return "\(name) = \(Output.singleLine(value.description))" }
+        guard let inForce else { return "\(name) removed" }
         return
-            "\(PropertyListText.quoted(key)) removed: not set, reads \(Output.singleLine(PropertyListText.format(inForce.value))) (\(inForce.source(namingFile: false)))"
+            "\(name) removed: not set, reads \(Output.singleLine(inForce.value.description)) (\(inForce.source(namingFile: false)))"
     }
 }

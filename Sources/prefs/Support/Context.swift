@@ -75,7 +75,7 @@ struct Context: Sendable {
     /// - Throws: ``PrefsError/usage(_:)`` for an invalid name, before anything is touched.
     static func domainName(_ argument: String) throws(PrefsError) -> String {
         if globalDomainNames.contains(argument) { return Defaults.globalDomain }
-        guard SuiteName.isValid(argument) else { throw PrefsError(DefaultsError.invalidSuiteName(argument)) }
+        guard Defaults.Domain.isValidName(argument) else { throw PrefsError(DefaultsError.invalidSuiteName(argument)) }
         return argument
     }
 

@@ -20,9 +20,9 @@ enum Output {
             return escapingControlCharacters(string, keeping: ["\n", "\t"])
         case .date:
             // NB: the library quotes a date because it contains spaces; the quotes are all it adds.
-            return String(PropertyListText.format(value).dropFirst().dropLast())
+            return String(value.description.dropFirst().dropLast())
         default:
-            return PropertyListText.format(value)
+            return value.description
         }
     }
 
@@ -62,7 +62,7 @@ enum Output {
 
     /// A domain as property-list text: a dictionary, keys sorted.
     static func text(of values: [String: PreferenceValue]) -> String {
-        PropertyListText.format(.dictionary(values))
+        PreferenceValue.dictionary(values).description
     }
 
     /// One line of JSON, keys sorted: what `--json` prints.

@@ -1,6 +1,6 @@
 import Foundation
-import LayeredDefaults
 
+@testable import LayeredDefaults
 @testable import prefs
 
 extension FuzzTarget {
