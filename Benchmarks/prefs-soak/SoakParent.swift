@@ -27,7 +27,7 @@ struct SoakParent {
             return 1
         }
         let elapsed = ContinuousClock.now - start
-        let seconds = elapsed.totalSeconds
+        let seconds = elapsed / .seconds(1)
 
         let operations = ledgers.reduce(0) { $0 + $1.operations }
         func total(_ field: (SoakLedger) -> Int) -> Int { ledgers.reduce(0) { $0 + field($1) } }

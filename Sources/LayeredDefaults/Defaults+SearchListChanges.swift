@@ -31,22 +31,17 @@ extension Defaults {
         }
     }
 
-    /// Replaces the values of `domain`; replacing the argument or registration domain changes what reads find.
-    package func replaceVolatileValues(_ values: [String: PreferenceValue], of domain: VolatileDomain) {
+    /// Replaces the values of `domain`, or with nil empties it (a domain set by name is then forgotten);
+    /// replacing the argument or registration domain changes what reads find.
+    package func replaceVolatileValues(_ values: [String: PreferenceValue]?, of domain: VolatileDomain) {
         searchList.change { state in
             switch domain {
-            case .arguments: state.arguments = values
-            case .registration: state.registration = values
+            case .arguments: state.arguments = values ?? [:]
+            case .registration: state.registration = values ?? [:]
             case .named(let name): state.volatileDomains[name] = values
             }
         }
         postChange()
-    }
-
-    /// Empties `domain`; a domain set by name is forgotten.
-    package func removeVolatileDomain(_ domain: VolatileDomain) {
-        replaceVolatileValues([:], of: domain)
-        if case .named(let name) = domain { searchList.change { _ = $0.volatileDomains.removeValue(forKey: name) } }
     }
 
     /// Puts the persistent domain `suiteName` first among the searched suites (moving it there when it

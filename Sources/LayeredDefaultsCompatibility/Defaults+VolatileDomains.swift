@@ -29,7 +29,7 @@ extension Defaults {
 
     /// Empties the volatile domain `domainName`.
     public func removeVolatileDomain(forName domainName: String) {
-        removeVolatileDomain(Self.volatileDomain(named: domainName))
+        replaceVolatileValues(nil, of: Self.volatileDomain(named: domainName))
     }
 
     /// The volatile domain that Foundation's name `name` stands for.

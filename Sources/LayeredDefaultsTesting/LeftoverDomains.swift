@@ -76,7 +76,7 @@ public enum LeftoverDomains {
             else { continue }
             groups[name, default: []].append((url, modified))
         }
-        let cutoff = Date().addingTimeInterval(-age.totalSeconds)
+        let cutoff = Date().addingTimeInterval(-(age / .seconds(1)))
         return groups.compactMap { name, files in
             let lastModified = files.map(\.modified).max()!
             guard lastModified <= cutoff else { return nil }

@@ -1,5 +1,6 @@
 import Foundation
-import LayeredDefaults
+
+@testable import LayeredDefaults
 
 /// Why a child process could not be waited for.
 public struct ChildTimeout: Error, CustomStringConvertible {

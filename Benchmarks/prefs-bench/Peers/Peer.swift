@@ -90,7 +90,9 @@ enum PeerKind: String, CaseIterable, Codable, Sendable {
             peer = try FoundationPeer(suite: suite)
         case .sqlite:
             let path = sandbox.sqliteDirectory.appendingPathComponent(suite + ".sqlite3").path
-            if let workload { try RawSQLitePeer.create(path: path, filledWith: workload) }
+            // NB: the library makes and fills the file (and is gone before the peer opens it), so the peer
+            // works on exactly our table layout, in WAL mode.
+            if let workload { try OursPeer(suite: suite, directory: sandbox.sqliteDirectory).populate(workload) }
             peer = try RawSQLitePeer(path: path)
         case .floor:
             peer = DictionaryFloor(workload: workload)

@@ -4,9 +4,8 @@ import LayeredDefaults
 
 /// Raw SQLite through its C API: the floor of our storage layer, doing what a minimal app would.
 ///
-/// The file has our table layout (``tableLayout``: the same `WITHOUT ROWID` table with its type column, so an
-/// insert or a delete touches one b-tree, as ours does) in WAL mode, created once by
-/// ``create(path:filledWith:)``. Opening it is what an app does: `sqlite3_open_v2` and the 5 s busy
+/// The file is one the library made and filled (our table layout: the same `WITHOUT ROWID` table with its
+/// type column, so an insert or a delete touches one b-tree, as ours does; WAL mode). Opening it is what an app does: `sqlite3_open_v2` and the 5 s busy
 /// timeout ours sets, nothing else; each statement is prepared on its first use and reused, and
 /// `synchronous = NORMAL` (ours' setting, in WAL mode durable at each commit) is set before the first
 /// write. Where the semantics are ours, the SQL is ours: the same `SELECT`, upsert and `DELETE`. A
@@ -24,14 +23,11 @@ final class RawSQLitePeer: Peer {
     private var dataVersionStatement: OpaquePointer?
     private var writable = false
 
-    /// Our table layout, the store's own text (`TableLayout.create`): the preferences table, the migrations table, the
-    /// application id and the version, so that the peer parses the same layout when it opens.
-    static let tableLayout = TableLayout.create
     /// Ours' upsert (`PreferencesTable.set`).
     static let upsertSQL =
         "INSERT INTO preferences (key, type, value) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET type = excluded.type, value = excluded.value"
 
-    /// Opens the database at `path`, which ``create(path:filledWith:)`` made.
+    /// Opens the database at `path`, which the library made.
     /// - Throws: ``PeerError/failed(_:_:)`` with SQLite's message.
     init(path: String) throws {
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
@@ -43,26 +39,6 @@ final class RawSQLitePeer: Peer {
     deinit {
         for statement in [upsertStatement, select, delete, begin, commit, dataVersionStatement] { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
-    }
-
-    /// Creates the database at `path` (replacing none: the suite is new) with ``tableLayout`` in WAL mode,
-    /// and fills it with the pairs of `workload`, in one transaction (untimed setup).
-    /// - Throws: ``PeerError/failed(_:_:)`` with SQLite's message.
-    static func create(path: String, filledWith workload: Workload) throws {
-        var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK
-        else {
-            sqlite3_close_v2(handle)
-            throw PeerError.failed(.sqlite, "cannot create \(path)")
-        }
-        sqlite3_close_v2(handle)
-        let peer = try RawSQLitePeer(path: path)
-        try peer.execute("PRAGMA journal_mode = WAL")
-        try peer.execute(tableLayout)
-        try peer.transaction {
-            for (key, value) in workload.strings { try peer.upsert(key, string: value) }
-            for (key, value) in workload.integers { try peer.upsert(key, integer: value) }
-        }
     }
 
     func string(forKey key: String) -> String? {

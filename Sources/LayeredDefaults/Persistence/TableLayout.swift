@@ -13,7 +13,7 @@ import Foundation
 /// (``PreferencesTable/createHistory``); one that never did has none.
 /// `type` is one of `string`, `integer`, `double`, `bool`, `date`, `data`, `array`, `dictionary`
 /// (see ``StoredValue`` for the value column).
-package enum TableLayout {
+enum TableLayout {
     static let applicationID = 0x4C44_5046
     static let version = 1
 
@@ -21,7 +21,7 @@ package enum TableLayout {
     // more than two constants by building a temporary b-tree each time the statement runs, which made
     // every upsert many times as costly as a plain one. Files created before keep the IN form: correct,
     // only slower to write.
-    package static let create = """
+    static let create = """
         CREATE TABLE IF NOT EXISTS preferences (
             key TEXT PRIMARY KEY NOT NULL,
             type TEXT NOT NULL CHECK (type = 'string' OR type = 'integer' OR type = 'double' OR type = 'bool'

@@ -1,4 +1,5 @@
 import Foundation
+import LayeredDefaults
 
 extension JSONMemberScan {
     /// How many values the tagged JSON of an export (`{"key":{"integer":1},...}`) stands for, counted
@@ -12,7 +13,7 @@ extension JSONMemberScan {
     ///
     /// NB: `JSONDecoder` builds every value before any check of ours: 1,000,001 values took 11 to 21 s
     /// to decode (debug build), only to be refused.
-    package static func taggedValueCount(in data: Data, stoppingAbove limit: Int) -> Int {
+    static func taggedValueCount(in data: Data, stoppingAbove limit: Int) -> Int {
         let bytes = [UInt8](data)
         var (objects, bodies) = (0, 0)
         var lastName: ArraySlice<UInt8> = []
