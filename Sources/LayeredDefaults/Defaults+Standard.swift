@@ -10,9 +10,8 @@ extension Defaults {
     /// is a throwaway in-memory store, and using it while a test runs fails that test, so a test never
     /// reads or writes the user's real preferences (see the `LayeredDefaultsTesting` documentation).
     public static var standard: Defaults {
-        // The hot path of an app that reaches for `standard` on every read: one task-local read and one
-        // atomic load (false in an app) before the shared store.
-        if let scoped = scopedStandard { return scoped }
+        // The hot path of an app that reaches for `standard` on every read: one atomic load (no guard
+        // in an app) before the shared store.
         if let replacement = standardGuard.value?() { return replacement }
         return live
     }
@@ -37,17 +36,13 @@ extension Defaults {
     // `package`, not public: the hooks are for `LayeredDefaultsTesting` (a target of this package), so
     // an app cannot swap its own `standard` store, and the public API has no test-only members.
 
-    /// The store ``standard`` is while this task-local value is bound: the isolated store of a test
-    /// scope (`.isolatedDefaults`, `withIsolatedDefaults`). Where
-    /// ``Location/default`` resolves is the installed ``DefaultLocationResolver``'s business.
-    @TaskLocal package static var scopedStandard: Defaults?
-
-    /// Consulted by ``standard`` outside a scoped store, once installed: returns the store to use
-    /// instead of the real one (after reporting the use to the running test), or nil to use the real one.
+    /// Consulted by ``standard``, once installed: returns the store to use instead of the real one (a
+    /// test scope's own store; outside one, a throwaway after reporting the use to the running test), or
+    /// nil to use the real one.
     private static let standardGuard = InstalledHook<@Sendable () -> Defaults?>()
 
-    /// Installs `guard`, which ``standard`` consults (outside a scoped store) before opening the real
-    /// store: it returns a replacement, or nil for the real store. A later call replaces it.
+    /// Installs `guard`, which ``standard`` consults before opening the real store: it returns a
+    /// replacement, or nil for the real store. A later call replaces it.
     package static func installStandardGuard(_ guard: @escaping @Sendable () -> Defaults?) {
         standardGuard.install(`guard`)
     }

@@ -91,10 +91,12 @@ public enum Location: Sendable, Hashable {
     /// What a suite's name is followed by to name its drop-in folder beside its database (see <doc:DropIns>).
     static let dropInSuffix = ".d"
 
-    /// The directory this location resolves to, or nil for ``inMemory``.
+    /// The directory this location resolves to, or nil for ``inMemory``: for ``default``,
+    /// `$LAYERED_DEFAULTS_HOME` when set, else `$XDG_CONFIG_HOME/layered-defaults` (`~/.config/layered-defaults`).
+    /// Resolving creates nothing.
     /// - Parameter environment: the environment to read for ``default``; nil (the default) reads the
-    ///   process's, or asks the installed ``DefaultLocationResolver`` when there is one.
-    package func root(environment: [String: String]? = nil) -> URL? {
+    ///   process's (in a test process that links `LayeredDefaultsTesting`, the isolated scope's own root).
+    public func root(environment: [String: String]? = nil) -> URL? {
         switch self {
         case .inMemory:
             return nil

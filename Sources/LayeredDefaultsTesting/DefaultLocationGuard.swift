@@ -10,13 +10,13 @@ enum DefaultLocationGuard {
     /// The resolver installed when the process loads.
     static let resolver = DefaultLocationResolver(
         root: {
-            if let scoped = Defaults.scopedStandard { return scoped.configuration.location.root() }
+            if let scope = IsolatedScope.current { return scope.defaults.configuration.location.root() }
             ForgottenScope.report(.defaultLocation)
             return nil
         },
         systemDirectories: {
             // NB: outside a scope the environment's: reading them writes nothing, and a store given
             // an explicit location may want them.
-            Defaults.scopedStandard?.configuration.systemDirectories
+            IsolatedScope.current?.defaults.configuration.systemDirectories
         })
 }

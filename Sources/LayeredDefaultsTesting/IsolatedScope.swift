@@ -25,19 +25,12 @@ struct IsolatedScope: Sendable {
 
     /// Runs `body` with this scope bound: as `Defaults.standard`, and as ``current``.
     func run<T>(_ body: (Defaults) throws -> T) rethrows -> T {
-        try Self.$current.withValue(self) {
-            try Defaults.$scopedStandard.withValue(defaults) { try body(defaults) }
-        }
+        try Self.$current.withValue(self) { try body(defaults) }
     }
 
     /// The asynchronous form of ``run(_:)``.
     func run<T>(isolation: isolated (any Actor)?, _ body: (Defaults) async throws -> T) async rethrows -> T {
-        try await Self.$current.withValue(
-            self,
-            operation: {
-                try await Defaults.$scopedStandard.withValue(
-                    defaults, operation: { try await body(defaults) }, isolation: isolation)
-            }, isolation: isolation)
+        try await Self.$current.withValue(self, operation: { try await body(defaults) }, isolation: isolation)
     }
 }
 

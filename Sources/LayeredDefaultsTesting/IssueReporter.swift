@@ -93,9 +93,15 @@ public func reportTestFailure(
 }
 
 /// Fails the running test with `message`, pointing at the running test's declaration: for a test double
-/// reached through a property, which cannot know its caller's line. Falls back to the given site when no
-/// running test is known.
-package func reportTestFailureAtRunningTest(
+/// reached through a property (`MyClient.unimplemented`), which cannot know its caller's line. Falls back
+/// to the given site when no running test is known.
+/// - Parameters:
+///   - message: what went wrong; name the closure or call that should not have happened.
+///   - fallbackFileID: the file the failure is reported in when no running test is known.
+///   - fallbackFilePath: the file path the failure is reported in when no running test is known.
+///   - line: the line the failure is reported at when no running test is known.
+///   - column: the column the failure is reported at when no running test is known.
+public func reportTestFailureAtRunningTest(
     _ message: String,
     fallbackFileID: StaticString = #fileID, fallbackFilePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) {

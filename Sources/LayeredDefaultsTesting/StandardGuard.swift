@@ -7,9 +7,10 @@ import LayeredDefaults
 /// ``installTestProcessGuards()``), so every test process that links `LayeredDefaultsTesting` is guarded,
 /// even a test that never calls it. A test process that does not link this library is not guarded.
 enum StandardGuard {
-    /// The store `Defaults.standard` is outside an isolated scope: a fresh in-memory store, after
-    /// reporting the use.
+    /// The store `Defaults.standard` is: inside an isolated scope (``IsolatedScope/current``, a task-local
+    /// value) the scope's own store; outside one a fresh in-memory store, after reporting the use.
     @Sendable static func replacement() -> Defaults? {
+        if let scope = IsolatedScope.current { return scope.defaults }
         ForgottenScope.report(.standard)
         // NB: a fresh domain each time, of no file: the write goes nowhere the user or the next test sees.
         do {
