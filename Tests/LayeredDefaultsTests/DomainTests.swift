@@ -34,7 +34,12 @@ import Testing
     @Test func aNameThatIsNotASuiteNameIsRefused() {
         for name in ["../app", "", "a/b", "."] {
             #expect(throws: DefaultsError.invalidSuiteName(name)) { try Defaults.Domain(name, location: .inMemory) }
+            #expect(!Defaults.Domain.isValidName(name))
         }
+        for name in ["app", "com.example.my-app_2", Defaults.globalDomain, String(repeating: "a", count: 128)] {
+            #expect(Defaults.Domain.isValidName(name) && (try? Defaults.Domain(name, location: .inMemory)) != nil)
+        }
+        #expect(!Defaults.Domain.isValidName(String(repeating: "a", count: 129)))
         #expect(throws: DefaultsError.noSuchDomain(suite: "app")) {
             try Defaults.Domain("app", layer: .system, location: .inMemory, systemDirectories: [])
         }
