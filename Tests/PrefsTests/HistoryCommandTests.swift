@@ -35,6 +35,14 @@ import Testing
             let all = root.prefs("history", "app")
             try all.requireSuccess()
             #expect(all.output.split(separator: "\n").allSatisfy { $0.hasPrefix("theme\t") })
+
+            // A string that reads like the unset mark, or holds a tab, cannot pass for it or split a line.
+            try app.write("(unset)", forKey: "mark")
+            try app.write("a\tb", forKey: "mark")
+            try app.write("x", forKey: "mark")
+            let marks = root.prefs("history", "app", "mark")
+            try marks.requireSuccess()
+            #expect(marks.output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false)[2] } == [#""a\tb""#, #""(unset)""#, "(unset)"])
         }
     }
 

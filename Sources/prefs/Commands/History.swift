@@ -11,8 +11,9 @@ enum History: Command {
             such a domain (write, delete, revert, ...) are recorded too, with the standard bound (50 entries and
             64 KiB a key). With <key>, each line is: the step (what `prefs revert --to` takes), the time (UTC),
             the value before the change (`(unset)` when there was none), the user (and id), the process and its
-            executable, tab-separated; without <key>, the key instead of the step. Values print as `prefs read`
-            prints them, on one line. With --json: one JSON array of objects (key, step, date, previous as
+            executable, tab-separated; without <key>, the key instead of the step. Values print as property-list
+            text on one line, a string quoted unless it is one word (so a string "(unset)" prints quoted,
+            never as `(unset)`). With --json: one JSON array of objects (key, step, date, previous as
             tagged JSON, absent when unset, and writer: processName, executablePath, userID, userName).
             Exit status: 0 (also when nothing is kept); 1 when the domain does not exist.
             """)
@@ -39,7 +40,8 @@ enum History: Command {
         }
         if context.json { return context.console.print(try Output.jsonLine(lines)) }
         for line in lines {
-            let previous = line.previous.map(Output.line(of:)) ?? "(unset)"
+            // NB: property-list text, not `read`'s raw string: no string prints as the bare `(unset)`.
+            let previous = line.previous.map { Output.singleLine($0.description) } ?? "(unset)"
             let writer = line.writer
             let fields = [
                 line.step.map(String.init) ?? Output.escapingControlCharacters(line.key), line.date, previous,

@@ -34,7 +34,7 @@ enum Output {
         return singleLine(text(of: value))
     }
 
-    /// Property-list text (``PropertyListText/format(_:indent:)``) on one line: its lines, trimmed,
+    /// Property-list text (a value's `description`) on one line: its lines, trimmed,
     /// joined by a space.
     ///
     /// NB: a line break of formatted text is never inside a string, whose newlines it escapes.
