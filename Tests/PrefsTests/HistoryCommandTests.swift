@@ -42,7 +42,10 @@ import Testing
             try app.write("x", forKey: "mark")
             let marks = root.prefs("history", "app", "mark")
             try marks.requireSuccess()
-            #expect(marks.output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false)[2] } == [#""a\tb""#, #""(unset)""#, "(unset)"])
+            #expect(
+                marks.output.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false)[2] } == [
+                    #""a\tb""#, #""(unset)""#, "(unset)",
+                ])
         }
     }
 
