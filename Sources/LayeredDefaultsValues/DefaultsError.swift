@@ -114,6 +114,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The key's history holds no entry at the point asked for (a step past its oldest entry, or no entry
     /// at all): there is nothing to revert to. Nothing was changed.
     case noHistoryEntry(suite: String, key: String)
+    /// An entry of the key's history holds a previous value that does not match its type (the file was
+    /// changed by something other than this library): the history cannot be listed or reverted, and was
+    /// left untouched. Erasing the key (`erase(forKey:)`) forgets it.
+    case undecodableHistoryEntry(suite: String, key: String)
 
     /// The domain's schema (or, for a key it leaves to the app, the typed key's own declaration) does not
     /// accept the value: not of the key's type, not holding its content, out of its range, too long, not
@@ -220,6 +224,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "The domain '\(suite)' does not exist (it has no file); nothing was created"
         case .noHistoryEntry(let suite, let key):
             "The history of key '\(key)' in suite '\(suite)' holds no such entry; nothing was changed: list it with `prefs history \(suite) \(key)` (Defaults.history(forKey:))"
+        case .undecodableHistoryEntry(let suite, let key):
+            "An entry of the history of key '\(key)' in suite '\(suite)' does not match its type; the history was left untouched and cannot be listed or reverted: erase the key and its history with `prefs delete \(suite) \(key) --forget-history` (Defaults.erase(forKey:))"
         case .valueNotAccepted(let suite, let key, let accepts):
             "Cannot store the value for key '\(key)' in suite '\(suite)': the key accepts \(accepts); nothing was changed"
         case .undeclaredKey(let suite, let key, let nearest):

@@ -400,8 +400,8 @@ import Testing
         #expect(try defaults.persistentValue(forKey: "theme") == nil)
     }
 
-    /// History holds values, and no error quotes one: an entry that does not read is reported by its key
-    /// and type, a missing step by the key.
+    /// History holds values, and no error quotes one: an entry that does not read is reported as a
+    /// history entry by its key (not as a stored value, which reads on), a missing step by the key.
     @Test func errorsNameNoValueOfTheHistory() throws {
         try withTemporaryRoot { root in
             let defaults = try defaults(root)
@@ -409,9 +409,10 @@ import Testing
             try defaults.write("secret-two", forKey: "token")
             let store = try #require(try defaults.persistent.store())
             try store.reading { try $0.connection.execute("UPDATE history SET type = 'integer' WHERE key = 'token'") }
-            #expect(throws: DefaultsError.undecodableValue(suite: Self.suite, key: "token", type: "integer")) {
-                try defaults.history(forKey: "token")
-            }
+            let undecodable = DefaultsError.undecodableHistoryEntry(suite: Self.suite, key: "token")
+            #expect(throws: undecodable) { try defaults.history(forKey: "token") }
+            #expect(throws: undecodable) { try defaults.history() }
+            #expect("\(undecodable)".contains("--forget-history"), "it says what to do")
             var message = ""
             do { try defaults.revert(forKey: "token", to: .step(9)) } catch { message = "\(error)" }
             #expect(!message.isEmpty && !message.contains("secret"))

@@ -11,8 +11,8 @@ extension Defaults {
     ///     print(entry.date, entry.writer.processName, entry.writer.userName)
     /// }
     /// ```
-    /// - Throws: ``DefaultsError/undecodableValue(suite:key:type:)`` for an entry that cannot be read, or a
-    ///   storage error.
+    /// - Throws: ``DefaultsError/undecodableHistoryEntry(suite:key:)`` for an entry that cannot be read, or
+    ///   a storage error.
     public func history(forKey key: String) throws -> [HistoryEntry] {
         guard let store = try persistent.store() else { return [] }
         return try store.reading { try $0.history(forKey: key) }

@@ -120,8 +120,8 @@ extension PreferencesTable {
     }
 
     /// The entries of `key` (in any Unicode form), the latest first; none when the file has no history.
-    /// - Throws: ``DefaultsError/undecodableValue(suite:key:type:)`` for an entry that does not match its
-    ///   type, or a ``SQLiteError``.
+    /// - Throws: ``DefaultsError/undecodableHistoryEntry(suite:key:)`` for an entry that does not match
+    ///   its type, or a ``SQLiteError``.
     func history(forKey key: String) throws -> [Defaults.HistoryEntry] {
         guard try hasHistoryTable() else { return [] }
         let statement = try connection.statement(
@@ -160,7 +160,7 @@ extension PreferencesTable {
         } else if let value = StoredValue.decode(from: statement, at: 3) {
             previous = value
         } else {
-            throw DefaultsError.undecodableValue(suite: suite, key: key ?? storedKey, type: statement.text(at: 3))
+            throw DefaultsError.undecodableHistoryEntry(suite: suite, key: key ?? storedKey)
         }
         let writer = Defaults.HistoryWriter(
             processName: statement.text(at: 5), executablePath: statement.text(at: 6),

@@ -87,7 +87,7 @@ enum PrefsError: Error, Sendable, Equatable {
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction,
                 .otherSuiteInTransaction, .storageFailure,
                 .fileSystemFailure, .replacedFile, .storedValueNotAccepted, .malformedSchema, .invalidDropIn,
-                .invalidSyncFile:
+                .invalidSyncFile, .undecodableHistoryEntry:
                 self = .storage(message)
             }
         default:
@@ -122,6 +122,7 @@ enum PrefsError: Error, Sendable, Equatable {
             .forced(let suite, _), .storageFailure(let suite, _, _, _), .dateOutOfRange(let suite, _),
             .replacedFile(let suite, _), .noSuchDomain(let suite), .valueNotAccepted(let suite, _, _),
             .undeclaredKey(let suite, _, _), .noHistoryEntry(let suite, _), .syncNotPossible(let suite, _),
+            .undecodableHistoryEntry(let suite, _),
             .storedValueNotAccepted(let suite, _, _), .invalidSchema(let suite, _, _):
             suite
         case .invalidSuiteName, .corruptStore, .foreignDatabase, .unsupportedSchemaVersion, .unsafePath, .hardLinked,
