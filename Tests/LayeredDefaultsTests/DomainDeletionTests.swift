@@ -115,6 +115,7 @@ import Testing
             #expect(try domain.deletability() == .open)
             #expect(throws: DefaultsError.domainInUse(suite: "app")) { try domain.delete() }
             #expect(entries(of: root) == before)
+            #expect(DefaultsError.domainInUse(suite: "app").description.contains("delete the domain 'app'"))
 
             holder.send(SIGKILL)
             _ = try? holder.wait(before: .now + .seconds(60))
