@@ -74,6 +74,14 @@ extension Defaults {
         /// The domain's database file, `<directory>/<name>.sqlite3`, whether or not it exists; nil in memory.
         public var file: URL? { directory?.appendingPathComponent(name + "." + Location.fileExtension) }
 
+        /// The domain's files, whether or not they exist, in the order ``delete()`` deletes them: the
+        /// `-wal`, `-shm` and `-journal` files SQLite keeps beside the database, then the database
+        /// (``file``). Empty in memory.
+        public var files: [URL] {
+            guard let file else { return [] }
+            return Location.companionSuffixes.map { URL(fileURLWithPath: file.path + $0, isDirectory: false) } + [file]
+        }
+
         /// `user`, `system` or `managed`, then the domain's name.
         public var description: String { "\(layer) \(name)" }
 

@@ -20,7 +20,7 @@ public enum Location: Sendable, Hashable {
     /// The suffixes of the files SQLite keeps beside a domain's database (`<name>.sqlite3-wal`...): its
     /// write-ahead log, its shared-memory index and its rollback journal. What admits, repairs or
     /// deletes a domain treats these with the database.
-    package static let companionSuffixes = ["-wal", "-shm", "-journal"]
+    static let companionSuffixes = ["-wal", "-shm", "-journal"]
 
     /// The names of the persistent domains in `directory`: its entries `<name>.sqlite3` whose names are
     /// valid suite names, sorted. Opens and creates nothing; empty when the directory does not exist.

@@ -32,9 +32,6 @@ public enum IsolatedDefaults {
         case directory(URL)
     }
 
-    /// The file name suffixes of one domain: its database and SQLite's companion files.
-    static let fileSuffixes = ([""] + Location.companionSuffixes).map { ".\(Location.fileExtension)" + $0 }
-
     /// A fresh suite name: `prefix` followed by a UUID.
     /// - Throws: `DefaultsError.invalidSuiteName` when the prefix makes an invalid suite name.
     static func makeSuiteName(prefix: String) throws -> String {

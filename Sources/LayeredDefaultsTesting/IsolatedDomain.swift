@@ -58,7 +58,12 @@ struct IsolatedDomain {
     private var location: Location { root.map { .directory($0) } ?? .inMemory }
 
     /// Removes what this domain created: the whole root when it made the root, else only the domain's
-    /// own files (`<suite>.sqlite3` and its `-wal`, `-shm` and `-journal` files); nothing in memory.
+    /// own files (`<suite>.sqlite3` and its `-wal`, `-shm` and `-journal` files), through
+    /// `Defaults.Domain.delete()`; nothing in memory.
+    ///
+    /// A domain whose store the test kept past its scope, or that another process still has open, keeps its
+    /// files in the given directory: deleting them would leave that store reading and writing files that
+    /// are gone. `LeftoverDomains` finds them later, by the suite-name prefix.
     func remove() {
         guard let root else { return }
         if ownsRoot {
@@ -70,6 +75,6 @@ struct IsolatedDomain {
             }
             return
         }
-        try? DomainFiles.delete(database: root.appendingPathComponent(suiteName + "." + Location.fileExtension).path)
+        _ = try? Defaults.Domain(suiteName, location: location, systemDirectories: []).delete()
     }
 }

@@ -65,9 +65,7 @@ public enum LeftoverDomains {
         }
         var groups: [String: [(url: URL, modified: Date)]] = [:]
         for entry in entries {
-            guard let suffix = IsolatedDefaults.fileSuffixes.first(where: entry.hasSuffix) else { continue }
-            let name = String(entry.dropLast(suffix.count))
-            guard name.hasPrefix(prefix), Defaults.Domain.isValidName(name) else { continue }
+            guard let name = domainName(ofEntry: entry, in: root), name.hasPrefix(prefix) else { continue }
             let url = root.appendingPathComponent(entry, isDirectory: false)
             var status = stat()
             // NB: lstat, so a symbolic link is seen as a link (and skipped), never followed.
@@ -85,7 +83,10 @@ public enum LeftoverDomains {
         .sorted { $0.name < $1.name }
     }
 
-    /// Removes the leftover domains ``find(prefix:in:olderThan:)`` finds: their files, and nothing else.
+    /// Removes the leftover domains ``find(prefix:in:olderThan:)`` finds: their files, and nothing else,
+    /// through `Defaults.Domain.delete()`. A domain found that a process has open (a test still running),
+    /// or one of whose files is not a regular file (a symbolic link, a directory), is left whole and is not
+    /// in the result.
     ///
     /// ```swift
     /// let removed = try LeftoverDomains.remove(in: sharedRoot, olderThan: .seconds(3600))
@@ -105,11 +106,23 @@ public enum LeftoverDomains {
     public static func remove(
         prefix: String = IsolatedDefaults.suiteNamePrefix, in root: URL, olderThan age: Duration = .seconds(3600)
     ) throws -> [Domain] {
-        let domains = try find(prefix: prefix, in: root, olderThan: age)
-        for domain in domains {
-            try DomainFiles.delete(database: root.appendingPathComponent(domain.name + "." + Location.fileExtension).path)
+        try find(prefix: prefix, in: root, olderThan: age).filter { found in
+            do {
+                try Defaults.Domain(found.name, location: .directory(root), systemDirectories: []).delete()
+                return true
+            } catch DefaultsError.domainInUse, DefaultsError.unsafePath {
+                return false
+            }
         }
-        return domains
+    }
+
+    /// The name of the domain in `root` whose file (``Defaults/Domain/files``) the directory entry `entry`
+    /// is, or nil when it is no domain's file.
+    private static func domainName(ofEntry entry: String, in root: URL) -> String? {
+        guard let end = entry.range(of: "." + Location.fileExtension, options: .backwards) else { return nil }
+        let name = String(entry[..<end.lowerBound])
+        guard let domain = try? Defaults.Domain(name, location: .directory(root), systemDirectories: []) else { return nil }
+        return domain.files.contains { $0.lastPathComponent == entry } ? name : nil
     }
 
 }

@@ -111,6 +111,10 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
     case backupDestinationInUse(path: String)
     /// The domain has no file (nothing to back up). Nothing was created.
     case noSuchDomain(suite: String)
+    /// `Defaults.Domain.delete()` was asked to delete a domain that a process has open (this one, through
+    /// a store still alive, or another): it would go on reading and writing files that are gone. Nothing
+    /// was deleted.
+    case domainInUse(suite: String)
     /// The key's history holds no entry at the point asked for (a step past its oldest entry, or no entry
     /// at all): there is nothing to revert to. Nothing was changed.
     case noHistoryEntry(suite: String, key: String)
@@ -222,6 +226,8 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
             "Cannot back up to '\(path)': it is a database with a -wal, -shm or -journal file beside it, or such a file of one, and replacing it would mix the backup with that database's log; nothing was written: choose another path"
         case .noSuchDomain(let suite):
             "The domain '\(suite)' does not exist (it has no file); nothing was created"
+        case .domainInUse(let suite):
+            "Cannot delete the domain '\(suite)': a process has it open (this one, or another), and would go on using files that are gone; nothing was deleted: close it, then delete it again"
         case .noHistoryEntry(let suite, let key):
             "The history of key '\(key)' in suite '\(suite)' holds no such entry; nothing was changed: list it with `prefs history \(suite) \(key)` (Defaults.history(forKey:))"
         case .undecodableHistoryEntry(let suite, let key):

@@ -87,6 +87,25 @@ import Testing
         }
     }
 
+    /// In a shared root, a store the body kept past its scope keeps its files, and goes on working: deleting
+    /// them would leave it using files that are gone. Once it is released, `LeftoverDomains` removes them.
+    @Test func inASharedRootAStoreKeptPastItsScopeKeepsItsFiles() throws {
+        try withTemporaryRoot { shared in
+            var kept: Defaults? = nil
+            let suiteName = try withIsolatedDefaults(.directory(shared)) { defaults, suiteName in
+                try defaults.write("dark", forKey: "theme")
+                kept = defaults
+                return suiteName
+            }
+            #expect(entries(of: shared).contains("\(suiteName).sqlite3"), "\(entries(of: shared))")
+            try kept?.write("light", forKey: "theme")
+            #expect(try kept?.value(forKey: "theme") == "light")
+            kept = nil
+            #expect(try LeftoverDomains.remove(prefix: suiteName, in: shared, olderThan: .zero).map(\.name) == [suiteName])
+            #expect(entries(of: shared).allSatisfy { !$0.hasPrefix(suiteName) }, "\(entries(of: shared))")
+        }
+    }
+
     @Test(arguments: [IsolatedDefaults.Storage.temporaryDirectory, .inMemory])
     func argumentsAreInjectedAndDefaultToNone(_ storage: IsolatedDefaults.Storage) throws {
         try withIsolatedDefaults(storage) { defaults, _ in

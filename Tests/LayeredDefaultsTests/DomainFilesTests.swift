@@ -4,7 +4,7 @@ import Testing
 
 @testable import LayeredDefaults
 
-/// The one way a domain's files are deleted (by `prefs prune`, `LeftoverDomains` and isolated stores).
+/// The one way a domain's files are deleted, the work of `Defaults.Domain.delete()` and `deletability(unchangedFor:now:)`.
 @Suite struct DomainFilesTests {
     /// The companions come before the database, so a deletion stopped midway never leaves a `-wal`
     /// without its database; only regular files are listed, and nothing else is touched.

@@ -1,32 +1,22 @@
 import Foundation
 
 /// A domain's files on disk, `<name>.sqlite3` and its `-wal`, `-shm` and `-journal` companions, and the
-/// one way to delete them, and whether a domain may be deleted now: used by `prefs prune` and `prefs
-/// restore`, `LeftoverDomains` and the isolated test stores.
-package enum DomainFiles {
-    /// Whether the domain whose database is at `path` may be deleted whole now (``delete(database:)``).
-    package enum Deletability: Equatable {
-        /// Every file of it is a regular file, none changed within the age asked, and no process has it open.
-        case deletable
-        /// `path` (the database or a companion) is not a regular file: deleting would leave it behind.
-        case notRegularFile(path: String)
-        /// One of its files changed less than the age asked before `now`.
-        case changedRecently
-        /// A process has it open and would go on writing to a deleted file.
-        case open
-    }
-
-    /// Whether the domain whose database is at `path` may be deleted whole now: its database and every
-    /// companion that exists are regular files, none changed less than `minimumAge` before `now` (nil:
-    /// any age), and no process has it open (``isOpen(_:)``, so only for a domain this process does not
-    /// have open). Asked in that order: the first that fails is the answer.
-    package static func deletability(ofDatabase path: String, minimumAge: TimeInterval?, now: Date) -> Deletability {
-        guard isRegularFile(path) else { return .notRegularFile(path: path) }
-        if let odd = irregularCompanion(ofDatabase: path) { return .notRegularFile(path: odd) }
-        if let minimumAge, now.timeIntervalSince(lastChange(of: existing(ofDatabase: path))) < minimumAge {
-            return .changedRecently
+/// one way to delete them: the work of ``Defaults/Domain/delete()`` and ``Defaults/Domain/deletability(unchangedFor:now:)``,
+/// and of the backup staging's leftovers.
+enum DomainFiles {
+    /// The first file of the database at `path` that exists but is not a regular file (a symbolic link, a
+    /// directory): the database itself, then its companions (``irregularCompanion(ofDatabase:)``); nil when
+    /// there is none. ``delete(database:)`` would leave it, so the domain cannot be deleted whole.
+    /// - Throws: ``DefaultsError/permissionDenied(path:)`` or ``DefaultsError/fileSystemFailure(path:operation:code:)``
+    ///   naming the directory when whether the database exists cannot be known.
+    static func irregularFile(ofDatabase path: String) throws(DefaultsError) -> String? {
+        var status = stat()
+        if lstat(path, &status) == 0 {
+            if status.st_mode & S_IFMT != S_IFREG { return path }
+        } else if errno != ENOENT {
+            throw .fileSystem(errno, path: StoreRegistry.directory(of: path), operation: "search")
         }
-        return isOpen(path) ? .open : .deletable
+        return irregularCompanion(ofDatabase: path)
     }
 
     /// The regular files of the database at `path` that exist, in the order they are deleted: the
@@ -72,7 +62,7 @@ package enum DomainFiles {
     /// Deletes the files of the database at `path`, companions first (see ``existing(ofDatabase:)``).
     /// - Throws: ``DefaultsError/fileSystemFailure(path:operation:code:)`` naming the first file that
     ///   could not be deleted; the files after it (the database last) are left.
-    package static func delete(database path: String) throws(DefaultsError) {
+    static func delete(database path: String) throws(DefaultsError) {
         // NB: unlink, not FileManager.removeItem: it removes exactly one directory entry, never a tree.
         for file in existing(ofDatabase: path) where unlink(file) != 0 && errno != ENOENT {
             throw .fileSystem(errno, path: file, operation: "delete")

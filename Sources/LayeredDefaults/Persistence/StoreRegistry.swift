@@ -192,6 +192,26 @@ final class StoreRegistry: Sendable {
         }
     }
 
+    /// Runs `body` unless this process has a store of the database file at `path` open, or is opening one
+    /// (the file found by its identity, or an open store by its path: a file moved over it since), and
+    /// returns what it returns; nil, without running it, when the process has.
+    ///
+    /// NB: the registry's lock is held across `body`, so that no store of the file opens meanwhile: a
+    /// `body` that opens and closes the file's `-shm` (``DomainFiles/isOpen(_:)``) would drop the POSIX
+    /// locks of a store opened in between. `body` must be short and must not open a store.
+    /// - Parameter path: the database file, as ``filePath(of:)`` spells it.
+    static func unlessOpen<Result: Sendable>(
+        _ path: String, _ body: () throws(DefaultsError) -> Result
+    ) throws(DefaultsError) -> Result? {
+        let identity = FileIdentity(ofFileAt: path)
+        return try entries.withLock { entries throws(DefaultsError) -> Result? in
+            let inUse = entries.contains { key, entry in
+                (entry.store != nil || entry.users > 0) && (key == identity || (entry.store != nil && entry.path == path))
+            }
+            return inUse ? nil : try body()
+        }
+    }
+
     /// Registered once, when the process opens its first file: at exit, each store still open copies its
     /// log into its database (``DomainStore/checkpointAtExit()``).
     ///

@@ -44,21 +44,21 @@ enum Prune: Command {
         let dryRun = invocation.has(.dryRun)
         let now = Date()
 
-        var chosen: [(domain: String, database: String)] = []
-        for domain in try context.domainNames() where domain.hasPrefix(prefix) && domain != Defaults.globalDomain {
-            let database = try context.domain(domain).file!.path
+        var chosen: [Defaults.Domain] = []
+        for name in try context.domainNames() where name.hasPrefix(prefix) && name != Defaults.globalDomain {
+            let domain = try context.domain(name)
             // NB: a companion that is not a regular file (a link, a directory) is never deleted, and would
             // leave the domain unusable behind a "Deleted".
-            switch DomainFiles.deletability(ofDatabase: database, minimumAge: minimumAge, now: now) {
-            case .deletable: chosen.append((domain, database))
+            switch try domain.deletability(unchangedFor: minimumAge, now: now) {
+            case .deletable: chosen.append(domain)
             case .changedRecently: continue
-            case .notRegularFile(let path):
-                context.console.warn("skipped \(domain): '\(path)' is not a regular file", json: context.json)
-            case .open: context.console.warn(skippedOpen(domain), json: context.json)
+            case .notRegularFile(let file):
+                context.console.warn("skipped \(name): '\(file.path)' is not a regular file", json: context.json)
+            case .open: context.console.warn(skippedOpen(name), json: context.json)
             }
         }
         if !dryRun, !chosen.isEmpty, context.console.isInteractive() {
-            try confirm(chosen.map(\.domain), in: context)
+            try confirm(chosen.map(\.name), in: context)
         } else if !dryRun, !chosen.isEmpty, context.console.inputIsTerminal() {
             // NB: typed on a terminal with standard error sent elsewhere, the question would not be seen.
             throw PrefsError.usage(
@@ -67,21 +67,20 @@ enum Prune: Command {
         }
 
         var deleted: [String] = []
-        for (domain, database) in chosen {
+        for domain in chosen {
             if !dryRun {
-                // NB: asked again right before deleting: a process may have opened it since it was chosen.
-                guard DomainFiles.deletability(ofDatabase: database, minimumAge: nil, now: now) != .open else {
-                    context.console.warn(skippedOpen(domain), json: context.json)
-                    continue
-                }
                 do {
-                    try DomainFiles.delete(database: database)
+                    try domain.delete()
+                } catch .domainInUse {
+                    // A process may have opened it since it was chosen: delete() looks again.
+                    context.console.warn(skippedOpen(domain.name), json: context.json)
+                    continue
                 } catch {
                     throw PrefsError.storage("\(error.description); the domains listed before were deleted")
                 }
             }
-            deleted.append(domain)
-            if !context.json { context.console.print("\(dryRun ? "Would delete" : "Deleted") \(domain)") }
+            deleted.append(domain.name)
+            if !context.json { context.console.print("\(dryRun ? "Would delete" : "Deleted") \(domain.name)") }
         }
         if context.json { context.console.print(try Output.jsonLine(Report(deleted: deleted, dryRun: dryRun))) }
     }
@@ -107,9 +106,9 @@ enum Prune: Command {
         return prefix
     }
 
-    /// The `--older-than` age in seconds, nil with `--any-age`.
+    /// The `--older-than` age, nil with `--any-age`.
     /// - Throws: ``PrefsError/usage(_:)`` unless exactly one of them is given, or for a bad duration.
-    private static func minimumAge(_ invocation: Invocation) throws(PrefsError) -> Double? {
+    private static func minimumAge(_ invocation: Invocation) throws(PrefsError) -> Duration? {
         let anyAge = invocation.has(.anyAge)
         switch (invocation.value(of: .olderThan), anyAge) {
         case (nil, false):
@@ -119,7 +118,9 @@ enum Prune: Command {
         case (_?, true):
             throw .usage("give either --older-than or --any-age, not both; nothing was deleted")
         case (let duration?, false):
-            return try DurationText.seconds(duration)
+            // NB: clamped below Int64's largest number of seconds (older than any file anyway), past
+            // which making a Duration traps.
+            return .seconds(Int64(min(try DurationText.seconds(duration), 9e18)))
         case (nil, true):
             return nil
         }

@@ -87,7 +87,7 @@ enum PrefsError: Error, Sendable, Equatable {
                 .readOnly, .busy, .diskFull, .fileTooLarge, .undecodableValue, .mismatchedValue, .nestedTransaction,
                 .otherSuiteInTransaction, .storageFailure,
                 .fileSystemFailure, .replacedFile, .storedValueNotAccepted, .malformedSchema, .invalidDropIn,
-                .invalidSyncFile, .undecodableHistoryEntry:
+                .invalidSyncFile, .undecodableHistoryEntry, .domainInUse:
                 self = .storage(message)
             }
         default:
@@ -120,7 +120,7 @@ enum PrefsError: Error, Sendable, Equatable {
             .undecodableValue(let suite, _, _), .mismatchedValue(let suite, _, _), .nestedTransaction(let suite),
             .otherSuiteInTransaction(let suite, _), .unencodableValue(let suite, _, _), .nestingTooDeep(let suite, _, _),
             .forced(let suite, _), .storageFailure(let suite, _, _, _), .dateOutOfRange(let suite, _),
-            .replacedFile(let suite, _), .noSuchDomain(let suite), .valueNotAccepted(let suite, _, _),
+            .replacedFile(let suite, _), .noSuchDomain(let suite), .domainInUse(let suite), .valueNotAccepted(let suite, _, _),
             .undeclaredKey(let suite, _, _), .noHistoryEntry(let suite, _), .syncNotPossible(let suite, _),
             .undecodableHistoryEntry(let suite, _),
             .storedValueNotAccepted(let suite, _, _), .invalidSchema(let suite, _, _):
