@@ -43,7 +43,8 @@ extension Defaults.Domain {
         if let odd = try DomainFiles.irregularFile(ofDatabase: path) {
             return .notRegularFile(URL(fileURLWithPath: odd, isDirectory: false))
         }
-        if let age, now.timeIntervalSince(DomainFiles.lastChange(of: DomainFiles.existing(ofDatabase: path))) < age / .seconds(1) {
+        if let age, now.timeIntervalSince(DomainFiles.lastChange(of: DomainFiles.existing(ofDatabase: path))) < age / .seconds(1)
+        {
             return .changedRecently
         }
         // Nil: this process has it open, and its -shm was not looked at.
