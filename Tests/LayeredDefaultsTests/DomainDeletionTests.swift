@@ -155,4 +155,30 @@ import Testing
             #expect(try fixture(root, "app", "read", "k").output == #"{"string":"two"}"# + "\n")
         }
     }
+    /// A `-shm` that is a second name (a hard link) of the `-shm` of a domain this process has open is not
+    /// opened to ask whether the domain is open: closing that descriptor would drop this process's locks
+    /// on the file they share, and another process would then take the open domain for closed. Both are
+    /// left as they are.
+    @Test func aLinkedLogIndexKeepsTheLocksOfTheDomainItIsLinkedTo() throws {
+        try withTemporaryRoot { root in
+            let domain = try Defaults.Domain("app", location: .directory(root), systemDirectories: [])
+            let store = try domain.open(errorHandler: { _ in })
+            try store.write("one", forKey: "k")
+            #expect(try fixture(root, "app", "shm-lock-held").output == "held\n")
+            let other = try Defaults.Domain("other", location: .directory(root), systemDirectories: [])
+            #expect(FileManager.default.createFile(atPath: other.file!.path, contents: Data()))
+            #expect(link(domain.file!.path + "-shm", other.file!.path + "-shm") == 0)
+            let before = entries(of: root)
+
+            #expect(try other.deletability() != .deletable)
+            #expect(throws: DefaultsError.self) { try other.delete() }
+
+            #expect(
+                try fixture(root, "app", "shm-lock-held").output == "held\n",
+                "this process's lock on the -shm is still held: another process still sees the domain open")
+            #expect(entries(of: root) == before)
+            try store.write("two", forKey: "k")
+            #expect(try store.value(forKey: "k") == .string("two"))
+        }
+    }
 }

@@ -43,8 +43,15 @@ enum DomainFiles {
     /// NB: only for a database this process does not have open: a POSIX lock (fcntl) is invisible to
     /// its own process, and closing this descriptor would drop the locks this process's connection holds
     /// on the file.
+    ///
+    /// NB: nor for a `-shm` with a second name (a hard link), which may be the `-shm` of a store this
+    /// process has open under another name: it is not opened, and is taken for a process's. Opened
+    /// without blocking: a FIFO put in its place since it was looked at would block forever.
     static func isOpen(_ path: String) -> Bool {
-        let descriptor = open(path + "-shm", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        var status = stat()
+        if lstat(path + "-shm", &status) != 0 { return false }
+        guard status.st_mode & S_IFMT == S_IFREG, status.st_nlink <= 1 else { return true }
+        let descriptor = open(path + "-shm", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         // SQLite's WAL-index locks are bytes 120-127 of the -shm (WALINDEX_LOCK_OFFSET, eight locks),
