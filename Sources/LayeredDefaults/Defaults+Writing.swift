@@ -102,18 +102,21 @@ extension Defaults {
     /// Runs `body` in one write transaction on `store`: the one way any API of this instance changes the
     /// rows of any domain, under that domain's ``WriteRules``: the keys of its managed domain (under this
     /// instance's system directories) are forced, and its schema (``Configuration/schema`` for this
-    /// instance's own domain, else the installed one) is checked.
+    /// instance's own domain, else the installed one) is checked. What this instance adds to its own
+    /// domain's writes (its history, its sync device) is that slot's ``WritePolicy``.
     func writing<T>(
         in domain: DomainSlot, key: String? = nil, asOneStatement: Bool = false,
         committed: (DomainStore.Commit) -> Void = { _ in }, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         let rules =
-            domain === persistent
-            ? try Self.rules(
-                forcedBy: (searchList.managed, searchList.managedFailure), dropIns: searchList.managedDropIns,
-                schema: searchList.schema.forWriting, syncDevice: syncDevice)
-            : try Self.writeRules(
+            domain !== persistent
+            ? try Self.writeRules(
                 of: domain.name, excluding: try domain.store(), root: registry.root, configuration: configuration)
+            : searchList.forcesNothing
+                ? WriteRules(forcedKeys: [], schema: searchList.schema.forWriting)
+                : try Self.rules(
+                    forcedBy: (searchList.managed, searchList.managedFailure), dropIns: searchList.managedDropIns,
+                    schema: searchList.schema.forWriting)
         return try domain.writeTransaction(
             key: key, rules: rules, committed: committed, asOneStatement: asOneStatement, body)
     }
@@ -137,16 +140,14 @@ extension Defaults {
             forcedBy: managedLayer(of: name, configuration: configuration, excluding: store),
             dropIns: managedDropIns(
                 of: name, in: configuration.systemDirectoryPaths, configuration: configuration, root: rootPath),
-            schema: schema.forWriting, syncDevice: nil)
+            schema: schema.forWriting)
     }
 
     /// The rules of a domain whose managed layer is `managed` (its stores, and the failure of one that
     /// cannot be read), with the managed drop-in folders `dropIns`, under `schema`.
     private static func rules(
-        forcedBy managed: (stores: [DomainStore], failure: DefaultsError?), dropIns: [DropInFolder], schema: PreferenceSchema?,
-        syncDevice: String?
+        forcedBy managed: (stores: [DomainStore], failure: DefaultsError?), dropIns: [DropInFolder], schema: PreferenceSchema?
     ) throws -> WriteRules {
-        WriteRules(
-            forcedKeys: try forcedKeys(of: managed, dropIns: dropIns, schema: schema), schema: schema, syncDevice: syncDevice)
+        WriteRules(forcedKeys: try forcedKeys(of: managed, dropIns: dropIns, schema: schema), schema: schema)
     }
 }

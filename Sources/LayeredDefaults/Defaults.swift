@@ -79,7 +79,8 @@ public final class Defaults: Sendable {
         }
         let registry = configuration.storeRegistry()
         // NB: looked for now, so that a file that cannot be opened fails the opening; nothing is created.
-        let persistent = DomainSlot(name: suiteName, registry: registry, history: configuration.history)
+        // NB: its write policy is set once the sync device is known, below (before any write).
+        let persistent = DomainSlot(name: suiteName, registry: registry)
         _ = try persistent.store()
         let suites = try configuration.suites.map { name in
             let suite = DomainSlot(name: name, registry: registry)
@@ -93,6 +94,7 @@ public final class Defaults: Sendable {
         }
         let syncDevice = try configuration.sync?.resolvedDeviceID(
             suite: suiteName, root: registry.root, making: configuration.makesSyncDeviceID)
+        if let policy = WritePolicy.of(history: configuration.history, syncDevice: syncDevice) { persistent.adopt(policy) }
         self.init(
             suiteName: suiteName, configuration: configuration, registry: registry, persistent: persistent, suites: suites,
             syncDevice: syncDevice)

@@ -85,7 +85,7 @@ extension Defaults.Domain {
         configuration.schema = schema
         let registry = configuration.storeRegistry()
         guard registry.root != nil else { throw DefaultsError.noSuchDomain(suite: name) }
-        let domain = DomainSlot(name: name, registry: registry, history: configuration.history)
+        let domain = DomainSlot(name: name, registry: registry, policy: .of(history: configuration.history, syncDevice: nil))
         let existing = try domain.store()
         let content = try DomainBackup.contents(
             of: backup, suite: name, live: existing, busyTimeoutMilliseconds: registry.busyTimeoutMilliseconds)

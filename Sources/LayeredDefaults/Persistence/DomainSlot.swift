@@ -6,7 +6,7 @@ import Synchronization
 /// listing or explaining: while there is none, the domain reads as empty, and each search looks whether
 /// another process made it since (one `lstat`), so its first commit is seen at once. A write to a domain
 /// without a file runs first on an empty domain in memory, under the same rules: a change they refuse,
-/// or one that leaves the domain empty, makes nothing (see ``writeTransaction(key:rules:history:committed:asOneStatement:_:)``).
+/// or one that leaves the domain empty, makes nothing (see ``writeTransaction(key:rules:committed:asOneStatement:_:)``).
 final class DomainSlot: Sendable {
     /// The domain's name.
     let name: String
@@ -17,12 +17,9 @@ final class DomainSlot: Sendable {
     }
     /// Where the domain lives; nil for a slot of a store given open.
     private let registry: StoreRegistry?
-    /// The history policy of the writes through this slot (``Defaults/Configuration/history`` of the
-    /// instance whose own domain it is, or of a restore), nil when they keep none.
-    ///
-    /// NB: here and not in ``WriteRules``: a field more in the rules made every write copy them at a cost
-    /// (about 100 instructions, callgrind), history or not.
-    let history: Defaults.History?
+    /// What the writes through this slot add to the domain's rules (the history and sync device of the
+    /// instance whose own domain it is, or a restore's history); unset when they add nothing.
+    private let policy = SetOnce<WritePolicy>()
     /// True for the global domain: a file that cannot be opened is reported once and searched as an empty
     /// domain that refuses writes, rather than failing every search.
     private let substitutesFailure: Bool
@@ -53,7 +50,6 @@ final class DomainSlot: Sendable {
     init(_ store: DomainStore) {
         name = store.name
         registry = nil
-        history = nil
         substitutesFailure = false
         didChange = { _ in }
         _ = opened.storeIfNil(store)
@@ -61,12 +57,12 @@ final class DomainSlot: Sendable {
 
     /// A slot of the domain `name` in `registry`; nothing is opened until ``store()`` is asked.
     init(
-        name: String, registry: StoreRegistry, substitutesFailure: Bool = false, history: Defaults.History? = nil,
+        name: String, registry: StoreRegistry, substitutesFailure: Bool = false, policy: WritePolicy? = nil,
         didChange: @escaping @Sendable (DefaultsError?) -> Void = { _ in }
     ) {
         self.name = name
         self.registry = registry
-        self.history = history
+        if let policy { _ = self.policy.storeIfNil(policy) }
         self.substitutesFailure = substitutesFailure
         self.didChange = didChange
     }
@@ -125,6 +121,12 @@ final class DomainSlot: Sendable {
         }
     }
 
+    /// Sets what the writes through this slot add to the domain's rules, once, before the first write: an
+    /// instance's own domain learns its sync device after its file was looked for.
+    func adopt(_ policy: WritePolicy) {
+        _ = self.policy.storeIfNil(policy)
+    }
+
     /// The store, its file made now when missing: for a first commit, and for tests that reach the store's
     /// connection.
     func madeStore() throws -> DomainStore {
@@ -136,7 +138,7 @@ final class DomainSlot: Sendable {
         return store
     }
 
-    /// Runs `body` in one write transaction on the domain (see ``DomainStore/writeTransaction(key:rules:history:committed:asOneStatement:_:)``),
+    /// Runs `body` in one write transaction on the domain (see ``DomainStore/writeTransaction(key:rules:policy:committed:asOneStatement:_:)``),
     /// making its file first when it has none and the body leaves something in it.
     ///
     /// Without a file, `body` runs on an empty domain in memory under `rules`: what it throws is thrown
@@ -148,9 +150,10 @@ final class DomainSlot: Sendable {
         key: String? = nil, rules: WriteRules, committed: (DomainStore.Commit) -> Void = { _ in },
         asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
+        let policy = policy.load()
         let written: T? = try withStore { store in
             try store.writeTransaction(
-                key: key, rules: rules, history: history, committed: committed, asOneStatement: asOneStatement, body)
+                key: key, rules: rules, policy: policy, committed: committed, asOneStatement: asOneStatement, body)
         } withoutFile: {
             nil
         }
@@ -161,7 +164,7 @@ final class DomainSlot: Sendable {
         do {
             defer { opening.withLock { $0.scratches.removeAll { $0 === scratch } } }
             result = try scratch.writeTransaction(
-                key: key, rules: rules, history: history, asOneStatement: asOneStatement, body)
+                key: key, rules: rules, policy: policy, asOneStatement: asOneStatement, body)
         }
         let (values, migrations, clocks) = try scratch.reading { table in
             (try table.allValues().values, try table.migrationNames(), try table.syncedChanges())
@@ -172,7 +175,7 @@ final class DomainSlot: Sendable {
         // first commit only.)
         let entries = try scratch.reading { try $0.allHistory() }
         let store = try madeStore()
-        return try store.writeTransaction(key: key, rules: rules, history: history, committed: committed) { transaction in
+        return try store.writeTransaction(key: key, rules: rules, policy: policy, committed: committed) { transaction in
             guard try transaction.isEmpty else { return try body(&transaction) }
             if !entries.isEmpty { try transaction.adoptHistory(entries, covering: values.keys) }
             for (key, value) in values.sorted(by: { $0.key < $1.key }) {

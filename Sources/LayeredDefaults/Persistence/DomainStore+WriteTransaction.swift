@@ -22,8 +22,9 @@ extension DomainStore {
     /// - Parameters:
     ///   - key: the key the transaction is about, if one, for error messages.
     ///   - rules: what the body's writes obey (the forced keys, whose rows it does not remove, and the schema).
-    ///   - history: the history policy this writer configures (``Defaults/Configuration/history``), nil for
-    ///     none: the domain's own then applies (see ``historyPolicy(configured:rules:generation:table:)``).
+    ///   - policy: what this writer adds to the rules, nil for nothing: the history it configures (without
+    ///     one, the domain's own applies: see ``historyPolicy(configured:rules:generation:table:)``) and the
+    ///     device that stamps the changes of syncing keys (``DomainTransaction/syncDevice``).
     ///   - committed: called once the transaction has committed, the store's lock still held, with what the
     ///     commit did to the store's fingerprint.
     ///   - asOneStatement: the body makes at most one statement that writes (a single key's value), which
@@ -33,7 +34,7 @@ extension DomainStore {
     ///     ours not the only one, and the view is only revalidated.
     @discardableResult
     func writeTransaction<T>(
-        key: String? = nil, rules: WriteRules, history: Defaults.History?, committed: (Commit) -> Void = { _ in },
+        key: String? = nil, rules: WriteRules, policy: WritePolicy?, committed: (Commit) -> Void = { _ in },
         asOneStatement: Bool = false, _ body: (inout DomainTransaction) throws -> T
     ) throws -> T {
         if let unavailable {
@@ -57,7 +58,8 @@ extension DomainStore {
             }
             let recording: DomainTransaction.RecordedKeys?
             do {
-                recording = try historyPolicy(configured: history, rules: rules, generation: before.generation, table: table)
+                recording = try historyPolicy(
+                    configured: policy?.history, rules: rules, generation: before.generation, table: table)
                 // NB: a change that keeps history writes several statements, which must commit together.
                 if recording != nil, asOneStatement {
                     try table.begin()
@@ -68,6 +70,7 @@ extension DomainStore {
                 throw failure(error, key: key)
             }
             var transaction = DomainTransaction(table: table, rules: rules, recording: recording)
+            if let syncDevice = policy?.syncDevice { transaction.syncDevice = syncDevice }
             let result: T
             let wroteLog: Bool
             do {

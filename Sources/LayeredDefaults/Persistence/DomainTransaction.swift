@@ -47,6 +47,13 @@ public struct DomainTransaction: ~Copyable {
 
     /// What ``write(_:forKey:)`` refuses and ``removeAll()`` keeps: the forced keys and the schema.
     let rules: WriteRules
+    /// The device that stamps a change of a syncing key (``WriteRules/syncs(_:)``) with its clock (see
+    /// <doc:Sync>): the writer's, where it syncs; nil for every domain but a syncing instance's own
+    /// persistent one.
+    ///
+    /// NB: set after the transaction is made, and only where the writer syncs: passed to the initializer,
+    /// every write paid for copying it.
+    var syncDevice: String?
     /// The clock of the change being merged from another device, which its write keeps (see <doc:Sync>);
     /// nil for a change made here, which gets a new one.
     var arrivingClock: SyncClock?
@@ -105,10 +112,19 @@ public struct DomainTransaction: ~Copyable {
         try value?.checkStorable(suite: suiteName, key: key)
         if recorded != nil { try recordChange(of: key, to: value) }
         try recordingFailure { try table.set(value, forKey: key) }
-        if let device = rules.syncDevice, rules.syncs(key) {
-            try recordingFailure { try table.stampSyncClock(forKey: key, value: value, device: device, clock: arrivingClock) }
-        }
+        if syncDevice != nil { try stampSyncClock(of: key, to: value) }
         changes.append((key, value))
+    }
+
+    /// Stamps the change of `key` to `value` with its clock (``arrivingClock``, else a new one of
+    /// ``syncDevice``) when the key syncs (``WriteRules/syncs(_:)``).
+    ///
+    /// NB: out of line, and asked only where the writer syncs: the write of a domain that does not sync
+    /// pays one comparison, and no copy of the device.
+    @inline(never)
+    private func stampSyncClock(of key: String, to value: PreferenceValue?) throws {
+        guard let device = syncDevice, rules.syncs(key) else { return }
+        try recordingFailure { try table.stampSyncClock(forKey: key, value: value, device: device, clock: arrivingClock) }
     }
 
     /// Records, for a domain that keeps history, the value `key` holds before this transaction changes it to
@@ -258,9 +274,9 @@ public struct DomainTransaction: ~Copyable {
             }
         }
         // A removed syncing key leaves a tombstone, so the removal travels.
-        let synced = rules.syncDevice == nil ? [] : try values().keys.filter { rules.syncs($0) }
+        let synced = syncDevice == nil ? [] : try values().keys.filter { rules.syncs($0) }
         defer {
-            if let device = rules.syncDevice {
+            if let device = syncDevice {
                 for key in synced where !rules.forcedKeys.contains(key) {
                     try? recordingFailure { try table.stampSyncClock(forKey: key, value: nil, device: device, clock: nil) }
                 }

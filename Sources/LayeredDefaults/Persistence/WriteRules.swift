@@ -2,7 +2,7 @@
 /// the one place every door passes (typed and untyped writes, transactions, `update`, import, restore,
 /// `prefs`): the keys its managed domain forces, and its schema.
 ///
-/// Nothing defaults to "no rules": ``DomainStore/writeTransaction(key:rules:history:committed:asOneStatement:_:)``
+/// Nothing defaults to "no rules": ``DomainStore/writeTransaction(key:rules:policy:committed:asOneStatement:_:)``
 /// and ``DomainTransaction`` take them without a default, and both fields must be given, so a write path
 /// that forgets the domain's rules does not compile (``Defaults/writing(in:key:asOneStatement:committed:_:)``
 /// and ``Defaults/writeRules(of:excluding:root:configuration:)`` build them).
@@ -12,15 +12,13 @@ struct WriteRules {
     let forcedKeys: Set<String>
     /// The schema that applies to the domain (``ApplicableSchema``), if one.
     let schema: PreferenceSchema?
-    /// The device that stamps a change of a syncing key with its clock (see <doc:Sync>); nil when the
-    /// domain does not sync, and for every domain but an instance's own persistent one.
-    var syncDevice: String? = nil
+    // NB: no field more: what the writer adds (its history, its sync device) is its ``WritePolicy``.
 
-    /// True when a change of `key` travels: the domain syncs and its schema marks the key as syncing.
-    /// Only the schema decides, as for what arrives, which is merged without the app's typed keys at hand.
+    /// True when a change of `key` travels where the domain syncs (a writer with a device,
+    /// ``DomainTransaction/syncDevice``): the schema marks the key as syncing. Only the schema decides, as
+    /// for what arrives, which is merged without the app's typed keys at hand.
     func syncs(_ key: String) -> Bool {
-        guard syncDevice != nil else { return false }
-        return schema?.entry(named: key)?.syncs ?? false
+        schema?.entry(named: key)?.syncs ?? false
     }
 
     /// True when the schema marks `key` as keeping history (``PreferenceSchema/Entry/keepsHistory``): only

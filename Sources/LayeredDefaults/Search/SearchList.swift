@@ -25,6 +25,9 @@ final class SearchList: Sendable {
     /// The managed domain's drop-in folders that existed when the instance was created, in search order;
     /// empty (the common case) when there are none (see <doc:DropIns>).
     let managedDropIns: [DropInFolder]
+    /// True when the managed layer forces no key and cannot fail (no file, no drop-in folder, no failure):
+    /// the common case, whose writes then copy none of the three.
+    let forcesNothing: Bool
     /// The layers, some of which can change after creation.
     let layers: Lock<Layers>
     /// Whether the argument domain holds any key; stored while holding ``layers`` whenever the arguments
@@ -124,6 +127,7 @@ final class SearchList: Sendable {
         self.managed = system.managed
         self.managedFailure = system.managedFailure
         self.managedDropIns = system.managedDropIns
+        self.forcesNothing = system.managed.isEmpty && system.managedFailure == nil && system.managedDropIns.isEmpty
         let schema = ApplicableSchema(
             suiteName: suiteName, configuration: configuration, configured: configuration.schema, rootPath: registry.rootPath)
         self.schema = schema

@@ -210,8 +210,8 @@ extension Defaults {
     func exportSyncFile(stampingUnsyncedChanges: Bool = true) throws {
         guard let syncDevice, let syncDirectory, let path = syncFilePath, let store = try persistent.store() else { return }
         let suite = suiteName
-        let rules = WriteRules(forcedKeys: [], schema: searchList.schema.forWriting, syncDevice: syncDevice)
-        try store.writeTransaction(rules: rules, history: nil) { domain in
+        let rules = WriteRules(forcedKeys: [], schema: searchList.schema.forWriting)
+        try store.writeTransaction(rules: rules, policy: .of(history: nil, syncDevice: syncDevice)) { domain in
             let changes =
                 try stampingUnsyncedChanges
                 ? domain.table.stampUnsyncedChanges(device: syncDevice) { rules.syncs($0) } : domain.table.syncedChanges()
