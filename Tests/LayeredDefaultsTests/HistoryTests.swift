@@ -413,6 +413,11 @@ import Testing
             #expect(throws: undecodable) { try defaults.history(forKey: "token") }
             #expect(throws: undecodable) { try defaults.history() }
             #expect("\(undecodable)".contains("--forget-history"), "it says what to do")
+            // A time outside the dates the store holds is no entry either (it printed as an empty date).
+            try store.reading {
+                try $0.connection.execute("UPDATE history SET type = 'string', changed_at = 1e308 WHERE key = 'token'")
+            }
+            #expect(throws: undecodable) { try defaults.history(forKey: "token") }
             var message = ""
             do { try defaults.revert(forKey: "token", to: .step(9)) } catch { message = "\(error)" }
             #expect(!message.isEmpty && !message.contains("secret"))

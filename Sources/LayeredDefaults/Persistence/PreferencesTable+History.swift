@@ -162,12 +162,15 @@ extension PreferencesTable {
         } else {
             throw DefaultsError.undecodableHistoryEntry(suite: suite, key: key ?? storedKey)
         }
+        // NB: a time no date the store holds can be (NaN, past the year 9999) is no entry of ours either.
+        let date = Date(timeIntervalSinceReferenceDate: statement.double(at: 2))
+        guard PreferenceValue.dateRange.contains(date) else {
+            throw DefaultsError.undecodableHistoryEntry(suite: suite, key: key ?? storedKey)
+        }
         let writer = Defaults.HistoryWriter(
             processName: statement.text(at: 5), executablePath: statement.text(at: 6),
             userID: UInt32(truncatingIfNeeded: statement.int(at: 7)), userName: statement.text(at: 8))
-        let entry = Defaults.HistoryEntry(
-            key: key ?? storedKey, previousValue: previous,
-            date: Date(timeIntervalSinceReferenceDate: statement.double(at: 2)), writer: writer)
+        let entry = Defaults.HistoryEntry(key: key ?? storedKey, previousValue: previous, date: date, writer: writer)
         return HistoryRow(storedKey: storedKey, seq: statement.int(at: 1), entry: entry)
     }
 
