@@ -14,7 +14,7 @@ struct KilledSyncWriter {
 
     /// Installs `schema` in `root` (the device's own store) and starts the loop on `suite` through `folder`.
     init(suite: String, schema: PreferenceSchema, root: URL, folder: URL) throws {
-        try Defaults.installSchema(schema, location: .directory(root))
+        try Defaults.Domain(suite, location: .directory(root)).installSchema(schema)
         file = folder.appendingPathComponent("\(suite)/killer.json")
         process = try ChildProcess(
             executable: URL(fileURLWithPath: "/bin/sh"),

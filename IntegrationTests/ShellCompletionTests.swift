@@ -40,7 +40,7 @@ import Testing
             let launcher = Launcher(root: root.appendingPathComponent("domains"))
             try #require(try launcher.prefs("write", "com.example.shell", "k", "v").succeeded)
             try #require(try launcher.prefs("write", "org.other", "k", "v").succeeded)
-            try Defaults.installSchema(Self.schema, location: .directory(launcher.root))
+            try Defaults.Domain("com.example.shell", location: .directory(launcher.root)).installSchema(Self.schema)
             let result = try run(shell, arguments, script, root: root)
             let shell = shell.url.lastPathComponent
             #expect(result.succeeded && result.error.isEmpty, "\(shell): \(result.error)")

@@ -105,7 +105,7 @@ import Testing
                     .init(name: "theme", type: .string, defaultValue: "system", summary: "The colour scheme"),
                     .init(name: "nickname", type: .string, defaultValue: nil, summary: "A short name"),
                 ], allowsUndeclaredKeys: true)
-            try Defaults.installSchema(schema, location: .directory(root))
+            try Defaults.Domain("app", location: .directory(root)).installSchema(schema)
             // NB: the system-wide layer inside the test's directory, never /etc.
             var environment = launcher.environment
             environment["XDG_CONFIG_DIRS"] = root.appendingPathComponent("xdg").path

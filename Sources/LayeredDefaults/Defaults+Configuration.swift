@@ -51,7 +51,7 @@ extension Defaults {
         public var postsChangeNotifications: Bool
         /// The schema of the instance's own domain: the rule of every write to it, whose defaults every
         /// read sees (see ``PreferenceSchema``). Its suite must be the instance's. The default is nil:
-        /// the schema installed for the domain applies, when there is one (``Defaults/installedSchema(suiteName:location:systemDirectories:)``),
+        /// the schema installed for the domain applies, when there is one (``Defaults/Domain/installedSchema()``),
         /// read when first needed and looked at again at each write.
         public var schema: PreferenceSchema?
         /// Whether the instance's own domain keeps a history of its keys' changes, and its bound (see

@@ -111,6 +111,28 @@ extension Defaults {
             return try Location.domainNames(in: directory)
         }
 
+        /// The names of the domains that have a schema installed: a file `<name>.json` in the user's schema
+        /// directory (`<root>/schemas`) or in a system directory's (`<dir>/layered-defaults/schemas`), where
+        /// ``installedSchema()`` looks; each name once, sorted. Opens and creates nothing. A file is listed by
+        /// its name, not read: a malformed one is listed too (reading it reports it).
+        /// - Parameters:
+        ///   - location: the user's domains (``Location/inMemory``: only the system directories' schemas);
+        ///     the default is ``Location/default``.
+        ///   - systemDirectories: the system directories; the default is ``Location/systemDirectories(environment:)``.
+        /// - Throws: ``DefaultsError/permissionDenied(path:)`` or ``DefaultsError/fileSystemFailure(path:operation:code:)``
+        ///   when a schema directory that exists cannot be listed: never an empty answer that is not true.
+        public static func namesWithInstalledSchema(
+            location: Location = .default, systemDirectories: [URL] = Location.systemDirectories()
+        ) throws(DefaultsError) -> [String] {
+            let roots = (location.root().map { [$0] } ?? []) + systemDirectories.map(Location.systemRoot(in:))
+            var names = Set<String>()
+            for root in roots {
+                names.formUnion(
+                    try Defaults.schemaSuites(in: root.appendingPathComponent(Defaults.schemaDirectoryName, isDirectory: true)))
+            }
+            return names.sorted()
+        }
+
         /// The configuration of a store of this domain: in its directory, no launch arguments; a user's
         /// domain searches the system directories' managed and system domains, a system-wide one searches
         /// none and makes files every user can read (directories 0755, files 0644), obeying the schema
@@ -144,38 +166,56 @@ extension Defaults {
         ///   malformed, too large, or names another domain; ``DefaultsError/unsafePath(path:)`` for a
         ///   symbolic link or a file that is not regular; ``DefaultsError/permissionDenied(path:)``.
         public func installedSchema() throws(DefaultsError) -> PreferenceSchema? {
-            try Defaults.installedSchema(
-                suiteName: name, rootPath: location.root().map { StoreRegistry.withoutTrailingSlash($0.path) },
+            try Defaults.schema(
+                installedFor: name, rootPath: location.root().map { StoreRegistry.withoutTrailingSlash($0.path) },
                 systemDirectories: systemDirectories, systemFirst: layer != .user)
         }
 
-        /// Installs `schema` for this domain's layer: the user's (as ``Defaults/installSchema(_:location:)``),
-        /// or for every user, in the first system directory (as ``Defaults/installSchema(_:systemDirectory:)``),
-        /// where both system-wide layers find it.
+        /// Installs `schema` for this domain's layer, where `prefs` and the domain's stores find it: an app
+        /// calls this at launch. A user's domain's schema is `<root>/schemas/<name>.json` (the directory mode
+        /// 0700, the file 0600); a system-wide layer's is every user's, `<dir>/layered-defaults/schemas/<name>.json`
+        /// in the first system directory (directories 0755, the file 0644), where both system-wide layers
+        /// find it. A schema of the same or a higher version replaces the installed one at once (the file is
+        /// replaced atomically: a reader sees the old or the new one); one of a lower version leaves a newer
+        /// one in place.
+        ///
+        /// ```swift
+        /// try Defaults.Domain(schema.suiteName).installSchema(schema)  // <root>/schemas/<suite>.json
+        /// ```
         /// - Returns: what was done.
-        /// - Throws: ``DefaultsError/malformedSchema(path:reason:)`` for the schema of another domain; else
-        ///   as ``Defaults/installSchema(_:location:)``.
+        /// - Throws: ``DefaultsError/malformedSchema(path:reason:)`` for the schema of another domain;
+        ///   ``DefaultsError/permissionDenied(path:)`` (usually, in a system directory),
+        ///   ``DefaultsError/fileSystemFailure(path:operation:code:)`` (e.g. the disk is full); the installed
+        ///   schema is unchanged then.
         @discardableResult
         public func installSchema(_ schema: PreferenceSchema) throws(DefaultsError) -> SchemaInstallation {
             guard schema.suiteName == name else {
                 throw .malformedSchema(path: schema.suiteName, reason: "it is the schema of another suite")
             }
-            guard layer != .user, let directory = systemDirectories.first else {
-                return try Defaults.installSchema(schema, location: location)
-            }
-            return try Defaults.installSchema(schema, systemDirectory: directory)
+            guard let schemaDirectory else { return .inMemory }
+            return try Defaults.install(schema, in: schemaDirectory, shared: layer != .user)
         }
 
-        /// Removes the schema installed for this domain's layer (see ``installSchema(_:)``); the domain's
-        /// values stay.
-        /// - Returns: true when a schema file was removed, false when none was installed there.
-        /// - Throws: as ``Defaults/uninstallSchema(suiteName:location:)``.
+        /// Removes the schema installed for this domain's layer, as ``installSchema(_:)`` installed it: the
+        /// domain then obeys no schema, unless another layer has one, or its app installs it again (at its
+        /// next launch). The domain's values stay.
+        /// - Returns: true when a schema file was removed, false when none was installed there (in memory:
+        ///   never).
+        /// - Throws: ``DefaultsError/unsafePath(path:)`` when a directory or another special file is in the
+        ///   schema file's place (it is left alone); ``DefaultsError/permissionDenied(path:)`` or
+        ///   ``DefaultsError/fileSystemFailure(path:operation:code:)`` when it cannot be removed. The installed
+        ///   schema is unchanged then.
         @discardableResult
         public func uninstallSchema() throws(DefaultsError) -> Bool {
-            guard layer != .user, let directory = systemDirectories.first else {
-                return try Defaults.uninstallSchema(suiteName: name, location: location)
-            }
-            return try Defaults.uninstallSchema(suiteName: name, systemDirectory: directory)
+            guard let schemaDirectory else { return false }
+            return try Defaults.uninstall(name, in: schemaDirectory, shared: layer != .user)
+        }
+
+        /// The directory ``installSchema(_:)`` installs in: `<root>/schemas` for a user's domain (nil in
+        /// memory), `<dir>/layered-defaults/schemas` in the first system directory for a system-wide one.
+        var schemaDirectory: URL? {
+            let root = layer == .user ? location.root() : systemDirectories.first.map(Location.systemRoot(in:))
+            return root?.appendingPathComponent(Defaults.schemaDirectoryName, isDirectory: true)
         }
 
         /// The directory that holds the files of `layer`'s domains (see ``directory``).

@@ -241,7 +241,7 @@ public enum DefaultsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSchema(let suite, let key, let reason):
             "The schema of suite '\(suite)' is invalid\(Self.keyPhrase(key).isEmpty ? "" : " at" + Self.keyPhrase(key)): \(reason); nothing was installed"
         case .malformedSchema(let path, let reason):
-            "The schema file '\(path)' is malformed (\(reason)); it is not used and was left untouched: reinstall it from its app (Defaults.installSchema, `prefs install-schema <file>`)"
+            "The schema file '\(path)' is malformed (\(reason)); it is not used and was left untouched: reinstall it from its app (Domain.installSchema, `prefs install-schema <file>`)"
         case .invalidDropIn(let path, let line, let reason):
             "The drop-in file '\(path)'\(line.map { " (line \($0))" } ?? "") cannot be applied: \(reason); nothing of it applies (the folder's other files still do) and it was left untouched: correct it, or remove it"
         case .syncNotPossible(let suite, let reason):

@@ -20,7 +20,7 @@ public struct ThemePreferences: Sendable {
     /// The version of ``schema(suiteName:)``: raised whenever the theme's key changes.
     public static let schemaVersion = 1
 
-    /// The schema of the theme's key in `suiteName`, for `Defaults.installSchema(_:location:)`: its
+    /// The schema of the theme's key in `suiteName`, for `Defaults.Domain.installSchema(_:)`: its
     /// choices `system`, `light`, `dark` and its default, `system`, for `prefs describe` and the refusal
     /// of `prefs write` outside them.
     /// - Throws: `DefaultsError.invalidSuiteName(_:)` for an invalid suite name.

@@ -58,7 +58,8 @@ enum ThemeDemo {
         // NB: as an app does at launch: `prefs keys`, `describe` and refused writes read the installed schema.
         // A schema that cannot be installed is said, and the app goes on: its own reads never need it.
         do {
-            try Defaults.installSchema(ThemePreferences.schema(suiteName: options.suite), location: location)
+            try Defaults.Domain(options.suite, location: location).installSchema(
+                ThemePreferences.schema(suiteName: options.suite))
         } catch {
             FileHandle.standardError.write(Data("theme-demo: cannot install the schema: \(error)\n".utf8))
         }

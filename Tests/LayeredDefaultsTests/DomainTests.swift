@@ -81,6 +81,63 @@ import Testing
         }
     }
 
+    /// A system-wide domain installs its schema for every user, in the first system directory, as an
+    /// administrator's install does: `<dir>/layered-defaults/schemas/<name>.json` (directories 0755, the
+    /// file and its installs' lock 0644), the same file for both system-wide layers, and nothing in the
+    /// user's root or the other system directories. What stands in a directory's place is reported, and
+    /// left as it was.
+    @Test func aSystemWideDomainInstallsItsSchemaForEveryUser() throws {
+        try withTemporaryRoot { base in
+            let user = base.appendingPathComponent("user")
+            let (first, second) = (base.appendingPathComponent("xdg"), base.appendingPathComponent("xdg2"))
+            let system = try Defaults.Domain(
+                "app", layer: .system, location: .directory(user), systemDirectories: [first, second])
+            let managed = try Defaults.Domain(
+                "app", layer: .managed, location: .directory(user), systemDirectories: [first, second])
+            let schema = try PreferenceSchema(
+                suiteName: "app", version: 1, entries: [.init(name: "size", type: .integer, defaultValue: 12, summary: "A size")])
+
+            #expect(try system.installSchema(schema) == .installed)
+            #expect(
+                entries(of: base) == [
+                    "xdg", "xdg/layered-defaults", "xdg/layered-defaults/schemas", "xdg/layered-defaults/schemas/.app.json.lock",
+                    "xdg/layered-defaults/schemas/app.json",
+                ])
+            func mode(_ path: String) throws -> Int? {
+                try FileManager.default.attributesOfItem(atPath: first.appendingPathComponent(path).path)[.posixPermissions]
+                    as? Int
+            }
+            #expect(try mode("layered-defaults") == 0o755 && mode("layered-defaults/schemas") == 0o755)
+            #expect(try mode("layered-defaults/schemas/app.json") == 0o644)
+            #expect(try mode("layered-defaults/schemas/.app.json.lock") == 0o644)
+            #expect(try managed.installSchema(schema) == .unchanged, "the same file")
+            #expect(try managed.installedSchema() == schema)
+            #expect(
+                try Defaults.Domain("app", location: .directory(user), systemDirectories: [second, first]).installedSchema()
+                    == schema)
+
+            let other = try PreferenceSchema(suiteName: "other", version: 1, entries: [])
+            #expect(throws: DefaultsError.malformedSchema(path: "other", reason: "it is the schema of another suite")) {
+                try system.installSchema(other)
+            }
+            #expect(try managed.uninstallSchema())
+            #expect(try !system.uninstallSchema(), "removed for both layers")
+            #expect(try system.installedSchema() == nil)
+
+            let blocked = base.appendingPathComponent("blocked")
+            try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+            try Data("not a directory".utf8).write(to: blocked.appendingPathComponent("layered-defaults"))
+            let schemas = blocked.appendingPathComponent("layered-defaults/schemas").path
+            #expect(
+                throws: DefaultsError.fileSystemFailure(path: schemas, operation: "create the schema directory", code: ENOTDIR)
+            ) {
+                try Defaults.Domain("app", layer: .system, location: .directory(user), systemDirectories: [blocked])
+                    .installSchema(schema)
+            }
+            #expect(try Data(contentsOf: blocked.appendingPathComponent("layered-defaults")) == Data("not a directory".utf8))
+        }
+    }
+
     @Test func backupAndRestoreWorkOnTheDomain() throws {
         try withTemporaryRoot { base in
             let source = try Defaults.Domain("app", location: .directory(base.appendingPathComponent("a")))

@@ -134,39 +134,35 @@ extension Defaults.Key<Date?> {
         try withTemporaryRoot { root in
             let user = root.appendingPathComponent("home")
             let system = [root.appendingPathComponent("xdg-first"), root.appendingPathComponent("xdg-second")]
+            let domain = try Defaults.Domain("test.suite", location: .directory(user), systemDirectories: system)
             let schema = try Self.schema()
-            #expect(
-                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: system)
-                    == nil)
+            #expect(try domain.installedSchema() == nil)
 
-            #expect(try Defaults.installSchema(schema, systemDirectory: system[1]) == .installed)
+            let everyUser = try Defaults.Domain("test.suite", layer: .system, systemDirectories: [system[1]])
+            #expect(try everyUser.installSchema(schema) == .installed)
             let systemFile = system[1].appendingPathComponent("layered-defaults/schemas/test.suite.json")
             #expect(try FileManager.default.attributesOfItem(atPath: systemFile.path)[.posixPermissions] as? Int == 0o644)
-            #expect(
-                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: system)
-                    == schema)
+            #expect(try domain.installedSchema() == schema)
 
             let userSchema = try PreferenceSchema(suiteName: "test.suite", version: 1, keys: Defaults.Key<Int>.size)
-            #expect(try Defaults.installSchema(userSchema, location: .directory(user)) == .installed)
+            #expect(try domain.installSchema(userSchema) == .installed)
             let userFile = user.appendingPathComponent("schemas/test.suite.json")
             #expect(try FileManager.default.attributesOfItem(atPath: userFile.path)[.posixPermissions] as? Int == 0o600)
-            #expect(
-                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: system)
-                    == userSchema, "the user's schema comes first")
-            #expect(try Defaults.installSchema(userSchema, location: .inMemory) == .inMemory)
+            #expect(try domain.installedSchema() == userSchema, "the user's schema comes first")
+            #expect(try Defaults.Domain("test.suite", location: .inMemory).installSchema(userSchema) == .inMemory)
         }
     }
 
     @Test func aNewerSchemaReplacesAnOlderOneAndAnOlderOneLeavesANewerOne() throws {
         try withTemporaryRoot { root in
-            let location = Location.directory(root)
+            let domain = try Defaults.Domain("test.suite", location: .directory(root), systemDirectories: [])
             let first = try PreferenceSchema(suiteName: "test.suite", version: 1, keys: Defaults.Key<Int>.size)
             let second = try Self.schema(version: 2)
-            #expect(try Defaults.installSchema(first, location: location) == .installed)
-            #expect(try Defaults.installSchema(first, location: location) == .unchanged)
-            #expect(try Defaults.installSchema(second, location: location) == .replaced(previousVersion: 1))
-            #expect(try Defaults.installSchema(first, location: location) == .keptNewer(installedVersion: 2))
-            #expect(try Defaults.installedSchema(suiteName: "test.suite", location: location, systemDirectories: []) == second)
+            #expect(try domain.installSchema(first) == .installed)
+            #expect(try domain.installSchema(first) == .unchanged)
+            #expect(try domain.installSchema(second) == .replaced(previousVersion: 1))
+            #expect(try domain.installSchema(first) == .keptNewer(installedVersion: 2))
+            #expect(try domain.installedSchema() == second)
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("schemas").path).sorted() == [
                     ".test.suite.json.lock", "test.suite.json",
@@ -226,15 +222,16 @@ extension Defaults.Key<Date?> {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let file = directory.appendingPathComponent("test.suite.json")
             try Data(text.utf8).write(to: file)
+            let domain = try Defaults.Domain("test.suite", location: .directory(root), systemDirectories: [])
             #expect {
-                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])
+                try domain.installedSchema()
             } throws: { error in
                 guard case .malformedSchema(file.path, let found) = error as? DefaultsError else { return false }
                 return found.contains(reason)
             }
             #expect(contents(file) == Data(text.utf8), "left untouched")
             let schema = try PreferenceSchema(jsonData: Data(Self.valid.utf8), path: "valid")
-            #expect(try Defaults.installSchema(schema, location: .directory(root)) == .installed, "installing repairs it")
+            #expect(try domain.installSchema(schema) == .installed, "installing repairs it")
         }
     }
 
@@ -296,33 +293,32 @@ extension Defaults.Key<Date?> {
         try withTemporaryRoot { root in
             let user = root.appendingPathComponent("home")
             let system = root.appendingPathComponent("xdg")
+            let domain = try Defaults.Domain("test.suite", location: .directory(user), systemDirectories: [system])
+            let everyUser = try Defaults.Domain(
+                "test.suite", layer: .system, location: .directory(user), systemDirectories: [system])
             let schema = try Self.schema()
-            #expect(try Defaults.uninstallSchema(suiteName: "test.suite", location: .directory(user)) == false)
+            #expect(try domain.uninstallSchema() == false)
             #expect(!FileManager.default.fileExists(atPath: user.path), "nothing is created where nothing is installed")
-            try Defaults.installSchema(schema, systemDirectory: system)
+            try everyUser.installSchema(schema)
             let userSchema = try PreferenceSchema(suiteName: "test.suite", version: 1, keys: Defaults.Key<Int>.size)
-            try Defaults.installSchema(userSchema, location: .directory(user))
+            try domain.installSchema(userSchema)
             let defaults = try Defaults(
                 suiteName: "test.suite",
                 configuration: .init(location: .directory(user), arguments: [], systemDirectories: [system]))
             try defaults.write(7, forKey: "size")
 
-            #expect(try Defaults.uninstallSchema(suiteName: "test.suite", location: .directory(user)))
+            #expect(try domain.uninstallSchema())
             #expect(!FileManager.default.fileExists(atPath: user.appendingPathComponent("schemas/test.suite.json").path))
-            #expect(
-                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: [system])
-                    == schema, "the system's applies now")
+            #expect(try domain.installedSchema() == schema, "the system's applies now")
             #expect(try defaults.value(forKey: "size") == 7, "the values stay")
-            #expect(try Defaults.uninstallSchema(suiteName: "test.suite", location: .directory(user)) == false)
+            #expect(try domain.uninstallSchema() == false)
 
-            #expect(try Defaults.uninstallSchema(suiteName: "test.suite", systemDirectory: system))
+            #expect(try everyUser.uninstallSchema())
             #expect(
-                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(user), systemDirectories: [system])
-                    == nil)
-            #expect(try Defaults.uninstallSchema(suiteName: "test.suite", location: .inMemory) == false)
-            #expect(throws: DefaultsError.invalidSuiteName("a/b")) {
-                try Defaults.uninstallSchema(suiteName: "a/b", location: .directory(user))
-            }
+                !FileManager.default.fileExists(
+                    atPath: system.appendingPathComponent("layered-defaults/schemas/test.suite.json").path))
+            #expect(try domain.installedSchema() == nil)
+            #expect(try Defaults.Domain("test.suite", location: .inMemory).uninstallSchema() == false)
         }
     }
 
@@ -332,7 +328,7 @@ extension Defaults.Key<Date?> {
             let place = root.appendingPathComponent("schemas/test.suite.json")
             try FileManager.default.createDirectory(at: place, withIntermediateDirectories: true)
             #expect(throws: DefaultsError.unsafePath(path: place.path)) {
-                try Defaults.uninstallSchema(suiteName: "test.suite", location: .directory(root))
+                try Defaults.Domain("test.suite", location: .directory(root)).uninstallSchema()
             }
             #expect(FileManager.default.fileExists(atPath: place.path))
         }
@@ -344,19 +340,17 @@ extension Defaults.Key<Date?> {
                 PreferenceSchema.Entry(name: "key\($0)", type: .integer, defaultValue: 1, summary: "s")
             }
             let large = try PreferenceSchema(suiteName: "test.suite", version: 1, entries: entries)
-            #expect(throws: DefaultsError.self) { try Defaults.installSchema(large, location: .directory(root)) }
-            #expect(
-                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: []) == nil)
+            let domain = try Defaults.Domain("test.suite", location: .directory(root), systemDirectories: [])
+            #expect(throws: DefaultsError.self) { try domain.installSchema(large) }
+            #expect(try domain.installedSchema() == nil)
             let directory = root.appendingPathComponent("schemas")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let target = root.appendingPathComponent("elsewhere.json")
             try Data("not a schema".utf8).write(to: target)
             try FileManager.default.createSymbolicLink(
                 at: directory.appendingPathComponent("test.suite.json"), withDestinationURL: target)
-            try Defaults.installSchema(try Self.schema(), location: .directory(root))
-            #expect(
-                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])
-                    == Self.schema())
+            try domain.installSchema(try Self.schema())
+            #expect(try domain.installedSchema() == Self.schema())
             #expect(try Data(contentsOf: target) == Data("not a schema".utf8))
         }
     }
@@ -365,14 +359,13 @@ extension Defaults.Key<Date?> {
     @Test func installsAtOnceNeverLeaveTheOlderVersion() throws {
         try withTemporaryRoot { root in
             let (older, newer) = (try Self.schema(version: 1), try Self.schema(version: 2))
+            let domain = try Defaults.Domain("test.suite", location: .directory(root), systemDirectories: [])
             for _ in 0..<40 {
                 try? FileManager.default.removeItem(at: root.appendingPathComponent("schemas"))
                 DispatchQueue.concurrentPerform(iterations: 8) { index in
-                    _ = try? Defaults.installSchema(index.isMultiple(of: 2) ? older : newer, location: .directory(root))
+                    _ = try? domain.installSchema(index.isMultiple(of: 2) ? older : newer)
                 }
-                #expect(
-                    try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])?
-                        .version == 2)
+                #expect(try domain.installedSchema()?.version == 2)
             }
         }
     }
@@ -382,16 +375,17 @@ extension Defaults.Key<Date?> {
             let directory = root.appendingPathComponent("schemas")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let file = directory.appendingPathComponent("test.suite.json")
+            let domain = try Defaults.Domain("test.suite", location: .directory(root), systemDirectories: [])
             try Data(repeating: 0x20, count: PreferenceSchema.maximumFileSize + 1).write(to: file)
             #expect(throws: DefaultsError.malformedSchema(path: file.path, reason: "larger than 1048576 bytes")) {
-                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])
+                try domain.installedSchema()
             }
             try FileManager.default.removeItem(at: file)
             let target = root.appendingPathComponent("elsewhere.json")
             try Data(Self.valid.utf8).write(to: target)
             try FileManager.default.createSymbolicLink(at: file, withDestinationURL: target)
             #expect(throws: DefaultsError.unsafePath(path: file.path)) {
-                try Defaults.installedSchema(suiteName: "test.suite", location: .directory(root), systemDirectories: [])
+                try domain.installedSchema()
             }
         }
     }

@@ -29,7 +29,7 @@ import Testing
         systemDirectories: [URL] = [], _ body: (URL, Defaults, ReportedErrors) throws -> Void
     ) throws {
         try withTemporaryRoot { root in
-            try Defaults.installSchema(Self.schema, location: .directory(root))
+            try Defaults.Domain(Self.suite, location: .directory(root)).installSchema(Self.schema)
             let errors = ReportedErrors()
             let defaults = try Defaults(
                 suiteName: Self.suite,
@@ -81,7 +81,7 @@ import Testing
             let backup = root.appendingPathComponent("backup.sqlite3")
             try Defaults.Domain(Self.suite, location: .directory(root)).backup(to: backup)
             try defaults.write(nil, forKey: "fontSize")
-            try Defaults.installSchema(Self.schema, location: .directory(root))
+            try Defaults.Domain(Self.suite, location: .directory(root)).installSchema(Self.schema)
             #expect(throws: Self.refusal) {
                 try Defaults.Domain(Self.suite, location: .directory(root), systemDirectories: []).restore(from: backup)
             }
@@ -102,7 +102,7 @@ import Testing
             try defaults.write(nil, forKey: "colour")
             let open = try PreferenceSchema(
                 suiteName: Self.suite, version: 2, entries: Self.schema.keys, allowsUndeclaredKeys: true)
-            try Defaults.installSchema(open, location: .directory(root))
+            try Defaults.Domain(Self.suite, location: .directory(root)).installSchema(open)
             try defaults.write("red", forKey: "colour")
             #expect(throws: Self.refusal) { try defaults.write(100, forKey: "fontSize") }
             #expect(try defaults.persistentValues() == ["colour": "red"])
@@ -135,7 +135,7 @@ import Testing
         let schema = try PreferenceSchema(
             suiteName: Self.suite, version: 1, entries: [installID.schemaEntry, home.schemaEntry, window.schemaEntry])
         try withTemporaryRoot { root in
-            try Defaults.installSchema(schema, location: .directory(root))
+            try Defaults.Domain(Self.suite, location: .directory(root)).installSchema(schema)
             let defaults = try makeDefaults(Self.suite, root: root)
             for (key, text, content) in [
                 ("installID", "not-a-uuid", "a UUID"), ("home", " ", "a URL"), ("window", "garbage", "JSON text"),
@@ -159,7 +159,7 @@ import Testing
     /// Every door that reads sees the schema's default for an unset key.
     @Test func everyReadingDoorSeesTheSchemasDefault() async throws {
         try await withTemporaryRoot { root in
-            try Defaults.installSchema(Self.schema, location: .directory(root))
+            try Defaults.Domain(Self.suite, location: .directory(root)).installSchema(Self.schema)
             let defaults = try makeDefaults(Self.suite, root: root)
             #expect(try defaults.value(forKey: "fontSize") == 12)
             #expect(defaults.integer(forKey: "fontSize") == 12)
@@ -198,7 +198,7 @@ import Testing
     @Test func theManagedAndSystemLayersWinOverTheDefault() throws {
         try withTemporaryRoot { root in
             let system = root.appendingPathComponent("xdg")
-            try Defaults.installSchema(Self.schema, location: .directory(root.appendingPathComponent("home")))
+            try Defaults.Domain(Self.suite, location: .directory(root.appendingPathComponent("home"))).installSchema(Self.schema)
             let systemStore = try makeDefaults(Self.suite, root: Location.systemRoot(in: system))
             try systemStore.write(30, forKey: "fontSize")
             let defaults = try Defaults(
@@ -222,7 +222,7 @@ import Testing
     @Test func aStoredValueTheSchemaRefusesReadsAsTheDefault() throws {
         try withTemporaryRoot { root in
             try makeDefaults(Self.suite, root: root).write(100, forKey: "fontSize")
-            try Defaults.installSchema(Self.schema, location: .directory(root))
+            try Defaults.Domain(Self.suite, location: .directory(root)).installSchema(Self.schema)
             let errors = ReportedErrors()
             let defaults = try makeDefaults(Self.suite, root: root, errorHandler: errors.record)
             #expect(try defaults.value(forKey: "fontSize") == 12)
@@ -241,7 +241,7 @@ import Testing
     /// Launch arguments are text: the schema reads them as the key's type.
     @Test func anArgumentIsReadAsTheSchemasType() throws {
         try withTemporaryRoot { root in
-            try Defaults.installSchema(Self.schema, location: .directory(root))
+            try Defaults.Domain(Self.suite, location: .directory(root)).installSchema(Self.schema)
             let defaults = try makeDefaults(
                 Self.suite, root: root, arguments: ["-fontSize", "14", "-theme", "neon"], errorHandler: { _ in })
             #expect(try defaults.value(forKey: "fontSize") == 14)
@@ -260,7 +260,7 @@ import Testing
                     .init(
                         name: "fontSize", type: .integer, defaultValue: 10, summary: "The font size", accepted: .integers(6...40))
                 ])
-            try Defaults.installSchema(narrower, location: .directory(root))
+            try Defaults.Domain(Self.suite, location: .directory(root)).installSchema(narrower)
             #expect(
                 throws: DefaultsError.valueNotAccepted(suite: Self.suite, key: "fontSize", accepts: "an integer from 6 to 40")
             ) {
@@ -298,12 +298,12 @@ import Testing
             try defaults.write("red", forKey: "colour")
             #expect(throws: Self.refusal) { try defaults.write(100, forKey: "fontSize") }
             let schema = try #require(
-                try Defaults.installedSchema(suiteName: Self.suite, location: .directory(root), systemDirectories: []))
+                try Defaults.Domain(Self.suite, location: .directory(root), systemDirectories: []).installedSchema())
             #expect(schema.allowsUndeclaredKeys)
-            let copy = root.appendingPathComponent("copy")
-            #expect(try Defaults.installSchema(schema, location: .directory(copy)) == .installed)
-            #expect(
-                try Defaults.installedSchema(suiteName: Self.suite, location: .directory(copy), systemDirectories: []) == schema)
+            let copy = try Defaults.Domain(
+                Self.suite, location: .directory(root.appendingPathComponent("copy")), systemDirectories: [])
+            #expect(try copy.installSchema(schema) == .installed)
+            #expect(try copy.installedSchema() == schema)
         }
     }
 
@@ -346,7 +346,7 @@ import Testing
             let system = root.appendingPathComponent("xdg")
             try makeDefaults(Self.suite, root: Location.managedRoot(in: system)).write("neon", forKey: "theme")
             let home = root.appendingPathComponent("home")
-            try Defaults.installSchema(Self.schema, location: .directory(home))
+            try Defaults.Domain(Self.suite, location: .directory(home)).installSchema(Self.schema)
             let errors = ReportedErrors()
             let defaults = try Defaults(
                 suiteName: Self.suite,
@@ -362,7 +362,7 @@ import Testing
     @Test func aTypedUpdateOfARefusedValueThrows() throws {
         try withTemporaryRoot { root in
             try makeDefaults(Self.suite, root: root).write(100, forKey: "fontSize")
-            try Defaults.installSchema(Self.schema, location: .directory(root))
+            try Defaults.Domain(Self.suite, location: .directory(root)).installSchema(Self.schema)
             let defaults = try makeDefaults(Self.suite, root: root, errorHandler: { _ in })
             let key = Defaults.Key<Int>("fontSize", default: 12)
             #expect(
@@ -390,7 +390,7 @@ import Testing
     /// A refused change of another suite that has no file creates none.
     @Test func aRefusedChangeOfAnotherSuiteCreatesNothing() throws {
         try withTemporaryRoot { root in
-            try Defaults.installSchema(Self.schema, location: .directory(root))
+            try Defaults.Domain(Self.suite, location: .directory(root)).installSchema(Self.schema)
             let defaults = try makeDefaults("other.app", root: root)
             #expect(throws: Self.refusal) { try defaults.replacePersistentValues(["fontSize": 100], forName: Self.suite) }
             #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent(Self.suite + ".sqlite3").path))

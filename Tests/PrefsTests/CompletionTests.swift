@@ -75,7 +75,7 @@ import Testing
         try withTestRoot { root throws in
             let schema = try PreferenceSchema(
                 suiteName: "app", version: 1, entries: SchemaCommandTests.entries, allowsUndeclaredKeys: true)
-            try Defaults.installSchema(schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(schema)
             try root.prefs("write", "app", "size", "-int", "14").requireSuccess()
             try root.prefs("write", "app", "other", "v").requireSuccess()
             let declared = ["enabled", "installID", "nickname", "ratio", "size", "theme"]
@@ -111,7 +111,7 @@ import Testing
     /// After `write <domain> <key>`, the key's choices when its schema gives them, then the type flags.
     @Test func choicesAfterAKeyToWrite() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(SchemaCommandTests.schema)
             let flags = offered(["prefs", "write", "app", "other", ""], in: root)
             #expect(flags == ValueParser.typeFlags)
             #expect(offered(["prefs", "write", "app", "theme", ""], in: root) == ["system", "light", "dark"] + flags)
@@ -135,7 +135,7 @@ import Testing
             let schema = try PreferenceSchema(
                 suiteName: "app", version: 1,
                 entries: [.init(name: "mode", type: .string, defaultValue: nil, summary: "A mode", accepted: .choices(choices))])
-            try Defaults.installSchema(schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(schema)
             #expect(offered(["prefs", "write", "app", "mode", ""], in: root) == ["ok"] + ValueParser.typeFlags)
         }
     }
@@ -144,7 +144,7 @@ import Testing
     /// schema, creates nothing.
     @Test func completingAKeyCreatesNothing() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(SchemaCommandTests.schema)
             #expect(
                 offered(["prefs", "read", "app", ""], in: root) == ["enabled", "installID", "nickname", "ratio", "size", "theme"])
             // A system-wide layer's domain obeys the user's schema where no system-wide one is installed.

@@ -56,7 +56,7 @@ import Testing
                     .init(name: "map", type: .dictionary, defaultValue: ["a": 1, "b": "x y"], summary: "A map"),
                     .init(name: "text", type: .string, defaultValue: "two\nlines\ttab", summary: "A text"),
                 ])
-            try Defaults.installSchema(schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(schema)
             #expect(
                 root.prefs("keys", "app").output
                     == "list\tarray\t( )\nmap\tdictionary\t{ a = 1; b = \"x y\"; }\ntext\tstring\ttwo\\nlines\\ttab\n")
@@ -71,7 +71,7 @@ import Testing
             let schema = try PreferenceSchema(
                 suiteName: "app", version: 1,
                 entries: [.init(name: "k", type: .string, defaultValue: nil, summary: "A key", description: "First.\nset: yes")])
-            try Defaults.installSchema(schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(schema)
             #expect(root.prefs("describe", "app", "k").output.contains("\ndescription: First.\n  set: yes\ntype: string\n"))
         }
     }

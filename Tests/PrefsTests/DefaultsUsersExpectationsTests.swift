@@ -83,7 +83,7 @@ import Testing
 
     @Test func aRefusedValueCitesTheKeysOwnRule() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
             let word = root.prefs("write", "app", "fontSize", "abc")
             #expect(word.status == .usage)
             #expect(
@@ -104,7 +104,7 @@ import Testing
         try withTestRoot { root throws in
             let help = root.prefs("--help").output.replacingOccurrences(of: "\n", with: " ")
             #expect(help.contains("2 usage error (also a key or a value the domain's schema refuses)"))
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
             #expect(root.prefs("write", "app", "fontSize", "100").status == .usage)
         }
     }

@@ -24,14 +24,14 @@ import Testing
         try withTestRoot { root throws in
             let none = root.prefs("list-schemas")
             #expect(none.status == .success && none.output.isEmpty && none.error.isEmpty)
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
             let other = try PreferenceSchema(suiteName: "other", version: 1, entries: [])
-            try Defaults.installSchema(other, systemDirectory: root.systemDirectory)
-            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            try Defaults.Domain("other", layer: .system, systemDirectories: [root.systemDirectory]).installSchema(other)
+            try Defaults.Domain("app", layer: .system, systemDirectories: [root.systemDirectory]).installSchema(Self.schema)
             #expect(root.prefs("list-schemas").output == "app\nother\n", "each once, sorted")
             #expect(root.prefs("--system", "list-schemas").output == "app\nother\n")
             #expect(root.prefs("--json", "list-schemas").output == #"["app","other"]"# + "\n")
-            try Defaults.uninstallSchema(suiteName: "other", systemDirectory: root.systemDirectory)
+            try Defaults.Domain("other", layer: .system, systemDirectories: [root.systemDirectory]).uninstallSchema()
             #expect(root.prefs("list-schemas").output == "app\n")
             #expect(root.prefs("list-schemas", "extra").status == .usage)
         }
@@ -40,7 +40,7 @@ import Testing
     @Test func rangePrintsTheTypeAndWhatTheKeyAccepts() throws {
         try withTestRoot { root throws in
             #expect(root.prefs("range", "app", "size").status == .notFound, "no schema")
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
             #expect(root.prefs("range", "app", "size").output == "integer\nrange 6 72\n")
             #expect(root.prefs("range", "app", "theme").output == "string\nenum\nsystem\nlight\ndark\n")
             #expect(root.prefs("range", "app", "nickname").output == "string\nlength 8\n")
@@ -56,7 +56,7 @@ import Testing
     @Test func listRecursivelyPrintsTheValuesTheAppReads() throws {
         try withTestRoot { root throws in
             #expect(root.prefs("list-recursively", "app").status == .notFound)
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
             #expect(
                 root.prefs("list-recursively", "app").output == "app enabled 0\napp size 12\napp theme system\n",
                 "the schema's defaults; a key without one is left out")
@@ -77,7 +77,7 @@ import Testing
     @Test func readOfAMisspelledKeySuggestsTheDeclaredNames() throws {
         try withTestRoot { root throws in
             #expect(root.prefs("read", "app", "thme").error == "prefs: The domain/default pair of (app, thme) does not exist\n")
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
             let typo = root.prefs("read", "app", "thme")
             #expect(typo.status == .notFound && typo.output.isEmpty)
             #expect(typo.errorLines == ["prefs: The domain/default pair of (app, thme) does not exist (did you mean 'theme'?)"])
@@ -96,7 +96,7 @@ import Testing
     /// standard error, with or without a file. Failed before: "Domain app does not exist", exit 1.
     @Test func readOfADomainHoldingOnlyDefaultsShowsThem() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
             let defaults = root.prefs("read", "app")
             #expect(defaults.status == .success)
             #expect(defaults.output == "{\n    enabled = 0;\n    size = 12;\n    theme = system;\n}\n")

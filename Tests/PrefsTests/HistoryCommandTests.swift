@@ -98,7 +98,7 @@ import Testing
             let schema = try PreferenceSchema(
                 suiteName: "app", version: 1,
                 entries: [.init(name: "size", type: .integer, defaultValue: 4, summary: "Size", accepted: .integers(1...10))])
-            try Defaults.installSchema(schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(schema)
             let refused = root.prefs("revert", "app", "size")
             #expect(refused.status == .usage)
             #expect(try app.persistentValue(forKey: "size") == 5)
@@ -132,7 +132,7 @@ import Testing
             let schema = try PreferenceSchema(
                 suiteName: "app", version: 1,
                 entries: [theme, .init(name: "size", type: .integer, defaultValue: 1, summary: "Size")])
-            try Defaults.installSchema(schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(schema)
             try root.prefs("write", "app", "theme", "dark").requireSuccess()
             try root.prefs("write", "app", "theme", "blue").requireSuccess()
             try root.prefs("write", "app", "size", "-int", "2").requireSuccess()

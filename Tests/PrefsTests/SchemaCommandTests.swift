@@ -29,7 +29,7 @@ import Testing
         try withTestRoot { root throws in
             let schema = try PreferenceSchema(
                 suiteName: "app", version: 1, entries: Self.entries, allowsUndeclaredKeys: allowingOtherKeys)
-            try Defaults.installSchema(schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(schema)
             try body(root)
         }
     }
@@ -250,7 +250,7 @@ import Testing
             #expect(write.status == .success, "written as without a schema")
             #expect(
                 write.errorLines == [
-                    "prefs: warning: The schema file '\(file.path)' is malformed (at keys[0].summary: missing); it is not used and was left untouched: reinstall it from its app (Defaults.installSchema, `prefs install-schema <file>`)"
+                    "prefs: warning: The schema file '\(file.path)' is malformed (at keys[0].summary: missing); it is not used and was left untouched: reinstall it from its app (Domain.installSchema, `prefs install-schema <file>`)"
                 ])
             let keys = root.prefs("keys", "app")
             #expect(keys.status == .storage && keys.errorLines.count == 1 && keys.error.contains("is malformed"))
@@ -283,8 +283,8 @@ import Testing
 
     @Test func uninstallSchemaRemovesTheUsersOrEveryUsersSchema() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
-            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
+            try Defaults.Domain("app", layer: .system, systemDirectories: [root.systemDirectory]).installSchema(Self.schema)
             #expect(root.prefs("write", "app", "size", "abc").status == .usage, "the schema applies")
             let removed = root.prefs("uninstall-schema", "app")
             #expect(removed.status == .success && removed.output == "removed\n" && removed.error.isEmpty)
@@ -301,7 +301,7 @@ import Testing
 
     @Test func aSystemSchemaServesTheUsersDomainWhenTheUserHasNone() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            try Defaults.Domain("app", layer: .system, systemDirectories: [root.systemDirectory]).installSchema(Self.schema)
             #expect(root.prefs("write", "app", "theme", "neon").status == .usage)
             #expect(root.prefs("read", "app", "size").output == "12\n")
         }
@@ -311,7 +311,7 @@ import Testing
     /// value is checked as a user's is.
     @Test func theSystemWideLayersObeyTheSystemSchema() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            try Defaults.Domain("app", layer: .system, systemDirectories: [root.systemDirectory]).installSchema(Self.schema)
             for layer in ["--system", "--managed"] {
                 let refused = root.prefs(layer, "write", "app", "theme", "neon")
                 #expect(refused.status == .usage && refused.error.contains("one of system, light, dark"), "\(layer)")
@@ -329,7 +329,7 @@ import Testing
             try root.prefs("write", "app", "size", "-int", "100").requireSuccess()
             let backup = root.url.appendingPathComponent("backup.sqlite3")
             try root.prefs("backup", "app", backup.path).requireSuccess()
-            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            try Defaults.Domain("app", layer: .system, systemDirectories: [root.systemDirectory]).installSchema(Self.schema)
             for layer in ["--system", "--managed"] {
                 let restored = root.prefs(layer, "restore", "app", backup.path)
                 #expect(restored.status == .usage && restored.error.contains("from 6 to 72"), "\(layer)")
@@ -345,7 +345,7 @@ import Testing
     /// could be.
     @Test func theTrialObeysWhatTheDomainsStoreObeys() throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(Self.schema, systemDirectory: root.systemDirectory)
+            try Defaults.Domain("app", layer: .system, systemDirectories: [root.systemDirectory]).installSchema(Self.schema)
             let directory = root.url.appendingPathComponent("schemas")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data("not json".utf8).write(to: directory.appendingPathComponent("app.json"))
@@ -368,7 +368,7 @@ import Testing
     @Test func readingARefusedStoredValueWarns() throws {
         try withTestRoot { root throws in
             try root.prefs("write", "app", "size", "-int", "100").requireSuccess()
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
             let read = root.prefs("read", "app", "size")
             #expect(read.output == "100\n" && read.status == .success)
             #expect(read.errorLines.count == 1 && read.error.contains("reads as the key's default"))

@@ -18,7 +18,9 @@ import Testing
         try withTestRoot { laptop throws in
             try withTestRoot { desk throws in
                 let folder = laptop.url.appendingPathComponent("folder").path
-                for root in [laptop, desk] { try Defaults.installSchema(Self.schema, location: .directory(root.url)) }
+                for root in [laptop, desk] {
+                    try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
+                }
                 #expect(laptop.prefs("write", "app", "size", "14").status == .success)
                 #expect(laptop.prefs("sync", "app", folder, "merge", "--device", "laptop").status == .success)
                 let merged = desk.prefs("sync", "app", folder, "merge", "--device", "desk")
@@ -37,7 +39,7 @@ import Testing
     @Test func statusCreatesNothing() throws {
         try withTestRoot { root throws in
             let folder = root.url.appendingPathComponent("folder")
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
             let idFile = root.url.appendingPathComponent("sync-device-id").path
             let status = root.prefs("sync", "app", folder.path, "status")
             #expect(status.status == .success)
@@ -57,7 +59,7 @@ import Testing
     @Test func statusNamesASkippedFileButNeverItsValue() throws {
         try withTestRoot { root throws in
             let folder = root.url.appendingPathComponent("folder")
-            try Defaults.installSchema(Self.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(Self.schema)
             let directory = folder.appendingPathComponent("app")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(#"{"format":9,"secret":"hunter2"}"#.utf8).write(to: directory.appendingPathComponent("other.json"))

@@ -68,7 +68,7 @@ import Testing
             let defaults = try Defaults(suiteName: "app", configuration: configuration)
             try defaults.write("v", forKey: "k")
             #expect(try defaults.value(forKey: "k") == "v")
-            #expect(try Defaults.installedSchema(suiteName: "app", location: .directory(user), systemDirectories: [entry]) == nil)
+            #expect(try Defaults.Domain("app", location: .directory(user), systemDirectories: [entry]).installedSchema() == nil)
             #expect(reported.withLock { $0 } == [])
         }
     }

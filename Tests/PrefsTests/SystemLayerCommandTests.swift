@@ -138,7 +138,7 @@ extension RunResult {
 @Suite struct SystemLayerAppReadTests {
     @Test(arguments: ["--managed", "--system"]) func anUnsetKeyReadsAsTheAppReadsIt(_ layer: String) throws {
         try withTestRoot { root in
-            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(SchemaCommandTests.schema)
             try root.prefs("--managed", "write", "app", "theme", "dark").requireSuccess()
             try root.prefs("--system", "write", "app", "nickname", "preset").requireSuccess()
             try root.prefs("--system", "write", "-g", "g", "system-global").requireSuccess()
@@ -180,7 +180,7 @@ extension RunResult {
     @Test(arguments: ["--system", "--managed"])
     func anAdministratorsWriteIsTypedAndCheckedByTheUsersSchema(layer: String) throws {
         try withTestRoot { root throws in
-            try Defaults.installSchema(SchemaCommandTests.schema, location: .directory(root.url))
+            try Defaults.Domain("app", location: .directory(root.url)).installSchema(SchemaCommandTests.schema)
             try root.prefs(layer, "write", "app", "size", "16").requireSuccess()
             #expect(root.prefs(layer, "read-type", "app", "size").output == "Type is integer\n", "typed by the schema")
             let typo = root.prefs(layer, "write", "app", "sise", "16")

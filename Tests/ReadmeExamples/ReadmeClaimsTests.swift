@@ -63,7 +63,7 @@ import Testing
     /// its `prefs` section names `explain`. Failed before: no page said how to remove a schema.
     @Test func removingASchemaIsDocumentedBesideInstallingIt() throws {
         let readme = try Self.readme()
-        #expect(readme.contains("`Defaults.uninstallSchema(suiteName:)` removes an installed schema"))
+        #expect(readme.contains("`Defaults.Domain(suite).uninstallSchema()` removes an installed schema"))
         #expect(readme.contains("prefs uninstall-schema"))
         #expect(readme.contains("`prefs explain <domain> <key>` tells which layer a value comes from"))
         let schemas = try #require(readme.range(of: "## Schemas"))

@@ -68,8 +68,8 @@ import Testing
                 #expect(
                     try Self.store("com.example.keys", root: root).persistentValues() == ["fontSize": 14, "appearance": "dark"])
                 #expect(try Self.store("com.example.editor", root: root).persistentValues().isEmpty, "14 reset, 100 refused")
-                let schema = try Defaults.installedSchema(
-                    suiteName: "com.example.editor", location: .directory(root), systemDirectories: [])
+                let schema = try Defaults.Domain("com.example.editor", location: .directory(root), systemDirectories: [])
+                    .installedSchema()
                 #expect(schema?.keys.map(\.name) == ["fontSize"])
                 #expect(schema?.entry(named: "fontSize")?.acceptedPhrase == "an integer from 6 to 72")
             }
@@ -104,7 +104,7 @@ import Testing
             }
             #expect(try Self.store("com.example.editor", root: root).persistentValues().isEmpty)
             #expect(
-                try Defaults.installedSchema(suiteName: "com.example.editor", location: .directory(root), systemDirectories: [])
+                try Defaults.Domain("com.example.editor", location: .directory(root), systemDirectories: []).installedSchema()
                     == nil)
         }
     }

@@ -187,7 +187,7 @@ do {
         // A one-key schema of the suite into the system directory `root`, as an administrator installs it.
         let schema = try PreferenceSchema(
             suiteName: suite, version: 1, entries: [.init(name: "k", type: .integer, defaultValue: 1, summary: "A key")])
-        say("\(try Defaults.installSchema(schema, systemDirectory: location))")
+        say("\(try Defaults.Domain(suite, layer: .system, systemDirectories: [location]).installSchema(schema))")
         exit(0)
     case "user-defaults":
         guard let foundation = UserDefaults(suiteName: suite) else { fail("UserDefaults refused the suite", status: 2) }

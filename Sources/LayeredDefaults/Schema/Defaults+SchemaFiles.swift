@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``Defaults/installSchema(_:location:)`` did.
+/// What ``Defaults/Domain/installSchema(_:)`` did.
 public enum SchemaInstallation: Sendable, Hashable {
     /// There was no schema file (or only a malformed one): this one is installed.
     case installed
@@ -19,111 +19,10 @@ extension Defaults {
     /// `<dir>/layered-defaults/schemas` under a system directory.
     public static let schemaDirectoryName = "schemas"
 
-    /// Installs `schema` for the user's apps, as `<root>/schemas/<suite>.json` (mode 0600), where
-    /// `prefs` finds it: an app calls this at launch. A schema of the same or a higher version replaces
-    /// the installed one at once (the file is replaced atomically: a reader sees the old or the new one);
-    /// one of a lower version leaves a newer one in place.
-    ///
-    /// ```swift
-    /// try Defaults.installSchema(PreferenceSchema(suiteName: "com.example.app", version: 1, keys: .appearance))
-    /// ```
-    /// - Parameters:
-    ///   - schema: the schema to install.
-    ///   - location: the root of the user's domains; the default is ``Location/default``.
-    /// - Returns: what was done.
-    /// - Throws: ``DefaultsError/permissionDenied(path:)``, ``DefaultsError/fileSystemFailure(path:operation:code:)``
-    ///   (e.g. the disk is full); the installed schema is unchanged then.
-    @discardableResult
-    public static func installSchema(
-        _ schema: PreferenceSchema, location: Location = .default
-    ) throws(DefaultsError)
-        -> SchemaInstallation
-    {
-        guard let root = location.root() else { return .inMemory }
-        return try install(schema, in: root.appendingPathComponent(schemaDirectoryName, isDirectory: true), shared: false)
-    }
-
-    /// Installs `schema` system-wide, for every user, as `<systemDirectory>/layered-defaults/schemas/<suite>.json`
-    /// (directories mode 0755, the file 0644), as ``installSchema(_:location:)`` does for one user.
-    /// - Parameters:
-    ///   - schema: the schema to install.
-    ///   - systemDirectory: a system configuration directory, such as the first of
-    ///     ``Location/systemDirectories(environment:)`` (`/etc/xdg`).
-    /// - Returns: what was done.
-    /// - Throws: as ``installSchema(_:location:)`` (an administrator's directory: usually permission denied).
-    @discardableResult
-    public static func installSchema(
-        _ schema: PreferenceSchema, systemDirectory: URL
-    ) throws(DefaultsError)
-        -> SchemaInstallation
-    {
-        let directory = Location.systemRoot(in: systemDirectory).appendingPathComponent(schemaDirectoryName, isDirectory: true)
-        return try install(schema, in: directory, shared: true)
-    }
-
-    /// Removes the schema installed for the user's apps for `suiteName` (`<root>/schemas/<suite>.json`),
-    /// as ``installSchema(_:location:)`` installed it: the domain then obeys no schema, unless a system
-    /// directory has one, or an app installs it again (at its next launch). The domain's values stay.
-    ///
-    /// ```swift
-    /// try Defaults.uninstallSchema(suiteName: "com.example.app")  // true: it was installed
-    /// ```
-    /// - Parameters:
-    ///   - suiteName: the suite whose schema is removed.
-    ///   - location: the root of the user's domains; the default is ``Location/default``.
-    /// - Returns: true when a schema file was removed, false when none was installed (in memory: never).
-    /// - Throws: ``DefaultsError/invalidSuiteName(_:)``; ``DefaultsError/unsafePath(path:)`` when a
-    ///   directory or another special file is in the schema file's place (it is left alone);
-    ///   ``DefaultsError/permissionDenied(path:)`` or ``DefaultsError/fileSystemFailure(path:operation:code:)``
-    ///   when it cannot be removed. The installed schema is unchanged then.
-    @discardableResult
-    public static func uninstallSchema(suiteName: String, location: Location = .default) throws(DefaultsError) -> Bool {
-        guard SuiteName.isValid(suiteName) else { throw .invalidSuiteName(suiteName) }
-        guard let root = location.root() else { return false }
-        return try uninstall(suiteName, in: root.appendingPathComponent(schemaDirectoryName, isDirectory: true), shared: false)
-    }
-
-    /// Removes the schema installed system-wide for `suiteName`
-    /// (`<systemDirectory>/layered-defaults/schemas/<suite>.json`), as
-    /// ``uninstallSchema(suiteName:location:)`` does for one user.
-    /// - Parameters:
-    ///   - suiteName: the suite whose schema is removed.
-    ///   - systemDirectory: the system configuration directory it was installed in.
-    /// - Returns: true when a schema file was removed, false when none was installed there.
-    /// - Throws: as ``uninstallSchema(suiteName:location:)`` (an administrator's directory: usually
-    ///   permission denied).
-    @discardableResult
-    public static func uninstallSchema(suiteName: String, systemDirectory: URL) throws(DefaultsError) -> Bool {
-        guard SuiteName.isValid(suiteName) else { throw .invalidSuiteName(suiteName) }
-        let directory = Location.systemRoot(in: systemDirectory).appendingPathComponent(schemaDirectoryName, isDirectory: true)
-        return try uninstall(suiteName, in: directory, shared: true)
-    }
-
-    /// The schema installed for `suiteName`: the user's (`<root>/schemas/<suite>.json`), else the first
-    /// system directory's that has one (`<dir>/layered-defaults/schemas/<suite>.json`); nil when none
-    /// is installed. A schema file is read strictly and never trusted when malformed. This is the schema a
-    /// store of that suite and location obeys when its configuration gives none.
-    /// - Parameters:
-    ///   - suiteName: the suite.
-    ///   - location: the root of the user's domains (``Location/inMemory``: none); the default is ``Location/default``.
-    ///   - systemDirectories: the system directories searched after it; the default is
-    ///     ``Location/systemDirectories(environment:)``.
-    /// - Throws: ``DefaultsError/malformedSchema(path:reason:)`` when the first schema file found is
-    ///   malformed, too large, or names another suite; ``DefaultsError/unsafePath(path:)`` for a
-    ///   symbolic link or a file that is not regular; ``DefaultsError/permissionDenied(path:)``.
-    public static func installedSchema(
-        suiteName: String, location: Location = .default, systemDirectories: [URL] = Location.systemDirectories()
-    ) throws(DefaultsError) -> PreferenceSchema? {
-        guard SuiteName.isValid(suiteName) else { throw .invalidSuiteName(suiteName) }
-        return try installedSchema(
-            suiteName: suiteName, rootPath: location.root().map { StoreRegistry.withoutTrailingSlash($0.path) },
-            systemDirectories: systemDirectories, systemFirst: false)
-    }
-
     /// The schema installed for `suiteName` under `rootPath` (the user's) and the system directories,
     /// searched in the order ``schemaFiles(of:rootPath:systemDirectoryPaths:systemFirst:)`` gives.
-    static func installedSchema(
-        suiteName: String, rootPath: String?, systemDirectories: [URL], systemFirst: Bool
+    static func schema(
+        installedFor suiteName: String, rootPath: String?, systemDirectories: [URL], systemFirst: Bool
     ) throws(DefaultsError) -> PreferenceSchema? {
         let systemPaths = systemDirectories.map { StoreRegistry.withoutTrailingSlash($0.path) }
         let files = schemaFiles(
@@ -138,41 +37,23 @@ extension Defaults {
         return nil
     }
 
-    /// The suites that have a schema installed: a file `<suite>.json` in the user's schema directory or
-    /// in a system directory's, as ``installedSchema(suiteName:location:systemDirectories:)`` searches
-    /// them; each suite once, sorted. A file is listed by its name, not read: a malformed one is listed
-    /// too (reading it reports it).
-    /// - Parameters:
-    ///   - location: the root of the user's domains (``Location/inMemory``: none); the default is ``Location/default``.
-    ///   - systemDirectories: the system directories; the default is ``Location/systemDirectories(environment:)``.
-    /// - Returns: the suites' names, sorted.
+    /// The suites whose schema file is in `directory`: its entries `<suite>.json` whose names are valid
+    /// suite names, hidden ones aside; empty when it does not exist. A file is listed by its name, not read.
     /// - Throws: ``DefaultsError/permissionDenied(path:)`` or ``DefaultsError/fileSystemFailure(path:operation:code:)``
-    ///   when a schema directory that exists cannot be listed.
-    public static func installedSchemaSuites(
-        location: Location = .default, systemDirectories: [URL] = Location.systemDirectories()
-    ) throws(DefaultsError) -> [String] {
-        let user = location.root().map { [$0.appendingPathComponent(schemaDirectoryName, isDirectory: true)] } ?? []
-        let system = systemDirectories.map {
-            Location.systemRoot(in: $0).appendingPathComponent(schemaDirectoryName, isDirectory: true)
+    ///   when it exists and cannot be listed.
+    static func schemaSuites(in directory: URL) throws(DefaultsError) -> [String] {
+        guard let stream = opendir(directory.path) else {
+            if errno == ENOENT { return [] }
+            throw .fileSystem(errno, path: directory.path, operation: "list")
         }
-        var suites = Set<String>()
-        for directory in user + system {
-            guard let stream = opendir(directory.path) else {
-                if errno == ENOENT { continue }
-                throw .fileSystem(errno, path: directory.path, operation: "list")
-            }
-            defer { closedir(stream) }
-            var names: [String] = []
-            while let entry = readdir(stream) {
-                names.append(
-                    withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
-            }
-            for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
-                let suite = String(name.dropLast(".json".count))
-                if SuiteName.isValid(suite) { suites.insert(suite) }
-            }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            names.append(
+                withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
         }
-        return suites.sorted()
+        return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.map { String($0.dropLast(".json".count)) }
+            .filter(SuiteName.isValid)
     }
 
     /// The paths where a schema of `suiteName` may be installed, in the order they are searched: the
@@ -190,7 +71,7 @@ extension Defaults {
     }
 
     /// The schema in the file at `path`, nil when there is none.
-    /// - Throws: as ``installedSchema(suiteName:location:systemDirectories:)``.
+    /// - Throws: as ``Defaults/Domain/installedSchema()``.
     static func schema(inFile path: String, suiteName: String) throws(DefaultsError) -> PreferenceSchema? {
         guard let data = try readSchemaFile(at: path) else { return nil }
         let schema = try PreferenceSchema(jsonData: data, path: path)
@@ -205,9 +86,9 @@ extension Defaults {
         directory.appendingPathComponent(suiteName + ".json")
     }
 
-    /// Installs `schema` in `directory` (see ``installSchema(_:location:)``); `shared` makes the
+    /// Installs `schema` in `directory` (see ``Defaults/Domain/installSchema(_:)``); `shared` makes the
     /// directories and the file readable by every user.
-    private static func install(
+    static func install(
         _ schema: PreferenceSchema, in directory: URL, shared: Bool
     ) throws(DefaultsError)
         -> SchemaInstallation
@@ -258,10 +139,10 @@ extension Defaults {
         }
     }
 
-    /// Removes the schema file of `suiteName` in `directory` (see ``uninstallSchema(suiteName:location:)``),
+    /// Removes the schema file of `suiteName` in `directory` (see ``Defaults/Domain/uninstallSchema()``),
     /// holding the lock an install holds, so that an install and a removal at once happen one after the
     /// other; `shared` is the lock file's mode as ``install(_:in:shared:)`` makes it.
-    private static func uninstall(_ suiteName: String, in directory: URL, shared: Bool) throws(DefaultsError) -> Bool {
+    static func uninstall(_ suiteName: String, in directory: URL, shared: Bool) throws(DefaultsError) -> Bool {
         let file = schemaFile(of: suiteName, in: directory)
         var status = stat()
         // NB: nothing is created (not even the lock file) where no schema is installed.

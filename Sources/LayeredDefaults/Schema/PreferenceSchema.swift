@@ -11,7 +11,7 @@ import Foundation
 /// store: ``Defaults/Configuration/schema`` when given, else the installed file's (see <doc:SchemasForScriptsAndAdministrators>).
 ///
 /// Built from the app's typed keys, so there is no second list to keep in step, and installed as a
-/// file (``Defaults/installSchema(_:location:)``) that `prefs`, scripts and other processes obey; its
+/// file (``Defaults/Domain/installSchema(_:)``) that `prefs`, scripts and other processes obey; its
 /// format is in docs/SCHEMA.md.
 ///
 /// ```swift
@@ -20,7 +20,7 @@ import Foundation
 ///     static let appearance = Defaults.Key<Appearance>("appearance", default: .system, summary: "The colour scheme")
 /// }
 /// let schema = try PreferenceSchema(suiteName: "com.example.app", version: 1, keys: .appearance)
-/// try Defaults.installSchema(schema)  // <root>/schemas/com.example.app.json
+/// try Defaults.Domain(schema.suiteName).installSchema(schema)  // <root>/schemas/com.example.app.json
 /// ```
 public struct PreferenceSchema: Sendable, Hashable {
     /// The newest version of the file format this package writes (the file's `format` member): 3, for a
@@ -34,7 +34,7 @@ public struct PreferenceSchema: Sendable, Hashable {
     /// The suite (domain) whose keys this describes.
     public let suiteName: String
     /// The app's version of its schema, 1 or more: an installed schema is replaced only by one of the
-    /// same or a higher version (``Defaults/installSchema(_:location:)``).
+    /// same or a higher version (``Defaults/Domain/installSchema(_:)``).
     public let version: Int
     /// The keys, sorted by name.
     public let keys: [Entry]

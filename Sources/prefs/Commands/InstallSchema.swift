@@ -1,14 +1,14 @@
 import Foundation
 import LayeredDefaults
 
-/// `prefs install-schema <file|->`: installs a schema file, as an app does with `Defaults.installSchema`.
+/// `prefs install-schema <file|->`: installs a schema file, as an app does with `Defaults.Domain.installSchema`.
 enum InstallSchema: Command {
     static let declaration = CommandDeclaration(
         synopsis: "install-schema <file|->", operandKinds: [.file],
         help: """
             Installs the schema in <file> (- for standard input) for its domain: <root>/schemas/<domain>.json, or with --system every user's.
 
-            The file is a schema in the format of docs/SCHEMA.md (what `Defaults.installSchema` writes), read
+            The file is a schema in the format of docs/SCHEMA.md (what `Domain.installSchema` writes), read
             strictly: a malformed one is refused and nothing is installed. Its "suite" member names the domain.
             With --system it goes to <dir>/layered-defaults/schemas (mode 0644), <dir> the first of
             $XDG_CONFIG_DIRS (else /etc/xdg). A schema of the same or a higher version replaces the installed

@@ -27,7 +27,7 @@ enum ListRecursively: Command {
         let operands = try operands(invocation, 0...1)
         let domains =
             operands.isEmpty
-            ? try Defaults.installedSchemaSuites(
+            ? try Defaults.Domain.namesWithInstalledSchema(
                 location: context.layer == .user ? context.location : .inMemory,
                 systemDirectories: context.systemDirectories)
             : [try Context.domainName(operands[0])]

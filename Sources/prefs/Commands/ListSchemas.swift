@@ -17,7 +17,7 @@ enum ListSchemas: Command {
 
     static func run(_ invocation: Invocation, in context: Context) throws {
         _ = try operands(invocation, 0...0)
-        let suites = try Defaults.installedSchemaSuites(
+        let suites = try Defaults.Domain.namesWithInstalledSchema(
             location: context.layer == .user ? context.location : .inMemory,
             systemDirectories: context.systemDirectories)
         if context.json { return context.console.print(try Output.jsonLine(suites)) }

@@ -1,7 +1,7 @@
 import LayeredDefaults
 
 /// `prefs uninstall-schema <domain>`: removes the schema installed for a domain, as an app does with
-/// `Defaults.uninstallSchema`.
+/// `Defaults.Domain.uninstallSchema`.
 enum UninstallSchema: Command {
     static let declaration = CommandDeclaration(
         synopsis: "uninstall-schema <domain>", operandKinds: [.domain],

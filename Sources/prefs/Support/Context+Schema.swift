@@ -29,7 +29,7 @@ extension Context {
     func requiredSchema(of domain: String) throws -> PreferenceSchema {
         guard let schema = try schema(of: domain) else {
             throw PrefsError.notFound(
-                "Domain \(domain) has no schema: its app installs one (Defaults.installSchema), or `prefs install-schema <file>`")
+                "Domain \(domain) has no schema: its app installs one (Domain.installSchema), or `prefs install-schema <file>`")
         }
         return schema
     }

@@ -6,7 +6,7 @@ extension Defaults.Key<Int> {
 }
 
 let schema = try PreferenceSchema(suiteName: "com.example.editor", version: 1, keys: .fontSize)
-try Defaults.installSchema(schema)  // <root>/schemas/com.example.editor.json, for prefs and scripts
+try Defaults.Domain(schema.suiteName).installSchema(schema)  // <root>/schemas/com.example.editor.json
 let defaults = try Defaults(suiteName: "com.example.editor", configuration: .init(schema: schema))
 print(try defaults.value(forKey: "fontSize") ?? "none")  // 12: the schema's default, for every reader
 try defaults.write(14, for: .fontSize)
