@@ -34,6 +34,30 @@ enum ProfileChecks {
         }
     }
 
+    /// Waits, uncounted, until the idle checkpoint of the database at `path` has run: its log is empty or
+    /// every frame of it copied (`nBackfill` up to `mxFrame`), then a little longer for the checkpointing
+    /// thread to let go of the store's lock. Returns at once for a database without a `-shm` file.
+    ///
+    /// NB: ours checkpoints 100 ms after a burst's last commit, on a thread of its own that holds the
+    /// store's lock across the checkpoint's `fsync`; a read loop that ran meanwhile counted about 30
+    /// instructions more a read (with any store's lock held anywhere, a read asks whether its own thread
+    /// holds one, a thread-specific value).
+    /// - Throws: ``Failure`` when the checkpoint has not run within 60 s.
+    static func awaitIdleCheckpoint(ofDatabaseAt path: String) throws {
+        guard FileManager.default.fileExists(atPath: path + "-shm") else { return }
+        let header = try ChangeCheck.WALIndexHeader(databasePath: path)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let state = LogState(header)
+            if state.frames == 0 || state.backfilled[0] >= state.frames { break }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "the idle checkpoint of \(path) did not run within 60 s: \(state)")
+            }
+            usleep(10_000)
+        }
+        usleep(200_000)
+    }
+
     /// Checks that between `before` and `after` the log took exactly `commits` commits, each of at least
     /// one frame, and no checkpoint: no frame copied into the database (`nBackfill`) and no reset (the salts).
     ///

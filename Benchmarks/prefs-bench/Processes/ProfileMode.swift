@@ -113,6 +113,13 @@ enum ProfileMode {
             observations = ObserverCases.observeOtherKeys(ours.defaults)
         }
         defer { for observation in observations { observation.cancel() } }
+        if step == .read, kind == .ours {
+            for domain in [suite, Defaults.globalDomain] {
+                if let path = sandbox.databasePath(of: kind, suite: domain) {
+                    try ProfileChecks.awaitIdleCheckpoint(ofDatabaseAt: path)
+                }
+            }
+        }
         let batches = ["a", "b"].map { tag in domainKeys.enumerated().map { (key: $1, value: "batch-\(tag)-\($0)") } }
         let log = try step.writes ? emptyLog(of: peer, kind, suite: suite, in: sandbox, workload: workload) : nil
         let before = log.map(ProfileChecks.LogState.init)
