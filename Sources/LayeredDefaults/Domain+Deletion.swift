@@ -78,12 +78,9 @@ extension Defaults.Domain {
         guard let path = file?.path else { return false }
         if let odd = try DomainFiles.irregularFile(ofDatabase: path) { throw .unsafePath(path: odd) }
         let deleted = try StoreRegistry.unlessOpen(registeredPath(of: path)) { () throws(DefaultsError) -> Bool? in
-            // NB: asked under the registry's lock, as the deletion is made: no store of this process opens
-            // between the look at the -shm and the deletion.
-            guard !DomainFiles.isOpen(path) else { return nil }
-            let files = DomainFiles.existing(ofDatabase: path)
-            try DomainFiles.delete(database: path)
-            return !files.isEmpty
+            // NB: under the registry's lock, so that no store of this process opens meanwhile; another
+            // process is kept out by the locks the deletion holds on the files (``DomainFiles/deleteUnlessOpen(database:)``).
+            try DomainFiles.deleteUnlessOpen(database: path)
         }
         guard let deleted = deleted.flatMap({ $0 }) else { throw .domainInUse(suite: name) }
         return deleted

@@ -66,6 +66,68 @@ enum DomainFiles {
         return lock.l_type != Int16(F_UNLCK)
     }
 
+    /// Deletes the files of the database at `path` (``delete(database:)``) unless a process has it open,
+    /// holding from the look to the last deletion the locks an opener of it needs: nil, deleting nothing,
+    /// when a process has it open; else whether a file was deleted.
+    ///
+    /// An exclusive lock (`F_SETLK`, never waiting) on SQLite's WAL-index lock bytes and DMS byte of the
+    /// `-shm` (made when missing, deleted with the rest), and one on the database's SHARED, RESERVED and
+    /// PENDING bytes: a connection holds a share of each for as long as it has the database open in WAL
+    /// mode, so either lock failing is a process's connection; held, they keep any SQLite connection from
+    /// reading the domain until its files are gone (it gets SQLITE_BUSY, and tries again: a store then
+    /// finds its file deleted, see ``StoreRegistry/store(named:create:)``).
+    ///
+    /// NB: only for a database this process does not have open (see ``isOpen(_:)``): closing these
+    /// descriptors drops every POSIX lock this process holds on the files.
+    /// - Throws: as ``delete(database:)``.
+    static func deleteUnlessOpen(database path: String) throws(DefaultsError) -> Bool? {
+        let files = existing(ofDatabase: path)
+        if files.isEmpty { return false }
+        let shm = path + "-shm"
+        guard let index = exclusiveLock(shm, creating: true, start: 120, length: 9) else { return nil }
+        defer { close(index) }
+        var database: Int32?
+        if isRegularFile(path) {
+            // 0x40000000 is SQLite's PENDING_BYTE; RESERVED and the 510 SHARED bytes follow it.
+            guard let locked = exclusiveLock(path, creating: false, start: 0x4000_0000, length: 512) else { return nil }
+            database = locked
+        }
+        defer { if let database { close(database) } }
+        beforeDeletingForTesting.withLock { $0[path] }?()
+        try delete(database: path)
+        return true
+    }
+
+    /// A descriptor of the regular file at `path` (made, mode 0600, with `creating`) holding an exclusive
+    /// lock on its bytes `start..<start + length`, or nil when a process holds a lock there, or the file
+    /// has a second name (a hard link: maybe an open domain's file under another name), or cannot be
+    /// opened for writing (taken for a process's: not deleting is the safe mistake).
+    private static func exclusiveLock(_ path: String, creating: Bool, start: off_t, length: off_t) -> Int32? {
+        var status = stat()
+        // NB: a second name is seen before the file is opened: closing a descriptor of an open domain's
+        // file would drop this process's locks on it.
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1 { return nil }
+        // Without blocking: a FIFO put in its place would block forever.
+        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (creating ? O_CREAT : 0), 0o600)
+        guard descriptor >= 0 else { return nil }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = start
+        lock.l_len = length
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1,
+            fcntl(descriptor, F_SETLK, &lock) == 0
+        else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
+    /// The hooks ``deleteUnlessOpen(database:)`` runs holding its locks, before deleting, by the database's
+    /// path: a seam for tests of an opener racing a deletion.
+    static let beforeDeletingForTesting = Lock<[String: @Sendable () -> Void]>([:])
+
     /// Deletes the files of the database at `path`, companions first (see ``existing(ofDatabase:)``).
     /// - Throws: ``DefaultsError/fileSystemFailure(path:operation:code:)`` naming the first file that
     ///   could not be deleted; the files after it (the database last) are left.

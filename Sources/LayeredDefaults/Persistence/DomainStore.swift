@@ -18,6 +18,9 @@ final class DomainStore: Sendable {
     let path: String?
     /// The device and inode of the database file, or nil in memory.
     let identity: FileIdentity?
+    /// The descriptor of the database file SQLite opened (``Connection/mainFileDescriptor``), only for
+    /// `fstat`, or nil (in memory, a read-only snapshot, another VFS).
+    let descriptor: Int32?
     /// The device and inode of the database's `-wal` and `-shm` files as its connection opened them, by
     /// path (empty in memory and in a read-only snapshot, which write nothing): see ``filesAtPath``.
     let companions: [(path: String, identity: FileIdentity)]
@@ -49,12 +52,14 @@ final class DomainStore: Sendable {
     static let historyTableUnknown = -2
 
     private init(
-        name: String, path: String?, identity: FileIdentity? = nil, connection: Connection, signal: ChangeSignal,
+        name: String, path: String?, identity: FileIdentity? = nil, descriptor: Int32? = nil, connection: Connection,
+        signal: ChangeSignal,
         complete: Bool, unavailable: DefaultsError?, checkpoints: Bool = true
     ) {
         self.name = name
         self.path = path
         self.identity = identity
+        self.descriptor = descriptor
         // The connection has read the database, so SQLite has opened (or made) its log and its index.
         self.companions =
             path == nil || unavailable != nil
@@ -100,6 +105,11 @@ final class DomainStore: Sendable {
             path, status: status, suite: name, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let connection = candidate.connection
         do {
+            if !candidate.isSnapshot {
+                runOpeningHookForTesting(path)
+                // Before anything is written: a file deleted since it was looked at is not made a store.
+                try refuseUnlessOpened(status, at: path, by: connection)
+            }
             switch try TableLayout.prepare(
                 connection, path: path, inMemory: false, verify: candidate.mayBeTruncated,
                 headerProvesOurs: candidate.headerProvesOurs)
@@ -113,17 +123,26 @@ final class DomainStore: Sendable {
                         name: name, path: path, identity: FileIdentity(status), connection: connection, signal: .never,
                         complete: false, unavailable: .readOnly(suite: name, key: nil))
                 }
-                connection.setCheckpointOnClose(true)
                 // Compiling the first read's statement now reads and checks the schema, as opening always
                 // did (a damaged one fails here), at no cost of its own: the read finds it compiled. And
                 // `synchronous = NORMAL` is set by the first write (see ``PreferencesTable/begin()``), as a
                 // minimal app sets it: a store that is only read never compiles it.
                 _ = try connection.statement(PreferencesTable.pointRead)
+                // NB: after the first read, which holds SQLite's lock on the `-shm` (a deletion from now on
+                // sees the domain open), and before checkpoint-on-close: a file deleted between the look at
+                // its path and that read is closed as it is, never written.
+                try refuseUnlessOpened(status, at: path, by: connection)
+                connection.setCheckpointOnClose(true)
                 let signal = ChangeSignal.open(connection: connection, headerSaysWAL: candidate.headerSaysWAL)
                 return DomainStore(
-                    name: name, path: path, identity: FileIdentity(status), connection: connection, signal: signal,
-                    complete: false, unavailable: nil)
+                    name: name, path: path, identity: FileIdentity(status), descriptor: connection.mainFileDescriptor,
+                    connection: connection, signal: signal, complete: false, unavailable: nil)
             }
+        } catch let moved as FileMovedWhileOpening {
+            // NB: checkpoint-on-close stays off: the `-wal` and `-shm` at the path may be another
+            // file's now, which closing must neither checkpoint into this one nor delete.
+            connection.close()
+            throw moved
         } catch {
             FileAdmission.close(refused: connection, path: path)
             throw DefaultsError.storage(error, suite: name, key: nil)

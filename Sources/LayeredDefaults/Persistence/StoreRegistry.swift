@@ -133,7 +133,8 @@ final class StoreRegistry: Sendable {
     /// SQLite's included.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` before any file is touched,
     ///   ``DefaultsError/permissionDenied(path:)`` when the root cannot be searched, or what
-    ///   ``FileAdmission/create(_:mode:suite:)`` or ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)`` throws.
+    ///   ``FileAdmission/create(_:mode:suite:)`` or ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)`` throws,
+    ///   or ``DefaultsError/replacedFile(suite:path:)`` when the file was deleted or replaced each time it was opened.
     func store(named name: String, create: Bool = true) throws -> DomainStore? {
         try SuiteName.validate(name)
         guard rootPath != nil else {
@@ -146,21 +147,41 @@ final class StoreRegistry: Sendable {
             }
         }
         let path = filePath(of: name)!
-        var found = try Location.status(ofEntry: path)
-        if let found, let store = Self.entries.withLock({ $0[FileIdentity(found)]?.store }) { return store }
-        guard create || found != nil else { return nil }
-        if found == nil {
-            if createsRoot { try Self.createRoot(rootPath!, mode: sharesFiles ? 0o755 : 0o700, suite: name) }
-            found = try FileAdmission.create(path, mode: sharesFiles ? 0o644 : 0o600, suite: name)
+        // NB: a file deleted (``Defaults/Domain/delete()``, here or in another process) between the look at
+        // its path and SQLite's first read of it is looked at again, a bounded number of times: a store is
+        // never made of a file that has no name left, nor registered under another file's identity.
+        for attempt in 1...Self.openAttempts {
+            let isLast = attempt == Self.openAttempts
+            var found = try Location.status(ofEntry: path)
+            if let found, let store = Self.entries.withLock({ $0[FileIdentity(found)]?.store }) { return store }
+            guard create || found != nil else { return nil }
+            if found == nil {
+                if createsRoot { try Self.createRoot(rootPath!, mode: sharesFiles ? 0o755 : 0o700, suite: name) }
+                do {
+                    found = try FileAdmission.create(path, mode: sharesFiles ? 0o644 : 0o600, suite: name)
+                } catch where !isLast && FileIdentity(ofFileAt: path) == nil {
+                    continue  // made, then deleted before it was looked at
+                }
+            }
+            guard let found else {
+                // A file this process may not create: nothing is stored, nothing can be.
+                return DomainStore.inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
+            }
+            do {
+                return try Self.store(of: FileIdentity(found)) {
+                    try DomainStore.open(name: name, path: path, status: found, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                }
+            } catch is DomainStore.FileMovedWhileOpening {
+                if isLast { throw DefaultsError.replacedFile(suite: name, path: path) }
+            } catch where !isLast && FileIdentity(ofFileAt: path) != FileIdentity(found) {
+                // Deleted or replaced while SQLite opened it (a path that names nothing cannot be opened).
+            }
         }
-        guard let found else {
-            // A file this process may not create: nothing is stored, nothing can be.
-            return DomainStore.inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
-        }
-        return try Self.store(of: FileIdentity(found)) {
-            try DomainStore.open(name: name, path: path, status: found, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        }
+        throw DefaultsError.replacedFile(suite: name, path: path)
     }
+
+    /// How many times ``store(named:create:)`` looks at a file deleted while it opened it.
+    static let openAttempts = 3
 
     /// The open store of the file `identity`, else the one `open` opens, which then becomes it.
     ///
