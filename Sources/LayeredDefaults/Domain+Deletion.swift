@@ -75,15 +75,29 @@ extension Defaults.Domain {
     ///   it, the database last, are left).
     @discardableResult
     public func delete() throws(DefaultsError) -> Bool {
+        try delete(unchangedFor: nil) ?? false
+    }
+
+    /// Deletes the domain's files as ``delete()`` does, unless one of them changed less than `age` before
+    /// `now`: told while the deletion holds its locks, so that a change made since the caller looked (a
+    /// question asked of a user) is seen, and none is made until the files are gone.
+    /// - Returns: nil, deleting nothing, when a file changed within `age`; else as ``delete()``.
+    /// - Throws: as ``delete()``.
+    package func delete(unchangedFor age: Duration?, now: Date = Date()) throws(DefaultsError) -> Bool? {
         guard let path = file?.path else { return false }
         if let odd = try DomainFiles.irregularFile(ofDatabase: path) { throw .unsafePath(path: odd) }
-        let deleted = try StoreRegistry.unlessOpen(registeredPath(of: path)) { () throws(DefaultsError) -> Bool? in
+        let cutoff = age.map { now.addingTimeInterval(-($0 / .seconds(1))) }
+        let deletion = try StoreRegistry.unlessOpen(registeredPath(of: path)) {
+            () throws(DefaultsError) -> DomainFiles.Deletion in
             // NB: under the registry's lock, so that no store of this process opens meanwhile; another
-            // process is kept out by the locks the deletion holds on the files (``DomainFiles/deleteUnlessOpen(database:)``).
-            try DomainFiles.deleteUnlessOpen(database: path)
+            // process is kept out by the locks the deletion holds on the files (``DomainFiles/deleteUnlessOpen(database:unchangedSince:)``).
+            try DomainFiles.deleteUnlessOpen(database: path, unchangedSince: cutoff)
         }
-        guard let deleted = deleted.flatMap({ $0 }) else { throw .domainInUse(suite: name) }
-        return deleted
+        switch deletion ?? .open {
+        case .open: throw .domainInUse(suite: name)
+        case .changedRecently: return nil
+        case .deleted(let any): return any
+        }
     }
 
     /// The spelling of the database file `path` under which this process's stores are registered (the

@@ -70,6 +70,60 @@ import Testing
         }
     }
 
+    /// Threads opening, writing and releasing a domain while another deletes it over and over: every open
+    /// and write succeeds and reads back, and no store is made of a file that a deletion removed (a
+    /// deletion never runs while a thread is between its look at the path and its store's registration).
+    @Test func threadsOpeningWhileAnotherDeletesAlwaysOpenAndWrite() throws {
+        try withTemporaryRoot { root in
+            let domain = try Defaults.Domain("race", location: .directory(root), systemDirectories: [])
+            let stop = Lock(false)
+            let unexpected = Lock<[String]>([])
+            let deleter = Thread {
+                while !stop.withLock({ $0 }) {
+                    do {
+                        try domain.delete()
+                    } catch DefaultsError.domainInUse {
+                    } catch {
+                        unexpected.withLock { $0.append("delete: \(error)") }
+                    }
+                }
+                stop.withLock { $0 = false }
+            }
+            deleter.start()
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                for round in 0..<200 {
+                    do {
+                        let store = try domain.open(errorHandler: { _ in })
+                        try store.write(.integer(round), forKey: "k\(worker)")
+                        let back = try store.value(forKey: "k\(worker)")
+                        if back != .integer(round) { unexpected.withLock { $0.append("read back \(String(describing: back))") } }
+                    } catch {
+                        unexpected.withLock { $0.append("worker: \(error)") }
+                    }
+                }
+            }
+            stop.withLock { $0 = true }
+            // The deleter sets it back once it has left its loop.
+            while stop.withLock({ $0 }) { sched_yield() }
+            #expect(unexpected.withLock { $0 }.isEmpty, "\(Set(unexpected.withLock { $0 }).prefix(3))")
+        }
+    }
+
+    /// A deletion that asks an age asks it under its locks, as it deletes: a domain changed within it is
+    /// left whole (nil), one unchanged for it is deleted.
+    @Test func aDeletionWithAnAgeKeepsADomainChangedWithinIt() throws {
+        try withTemporaryRoot { root in
+            let domain = try Defaults.Domain("app", location: .directory(root), systemDirectories: [])
+            #expect(try fixture(root, "app", "write", "k", #"{"string":"v0"}"#).status == 0)
+            let now = Date()
+
+            #expect(try domain.delete(unchangedFor: .seconds(3600), now: now) == nil)
+            #expect(try domain.exists())
+            #expect(try domain.delete(unchangedFor: .seconds(3600), now: now + 7200) == true)
+            #expect(try !domain.exists())
+        }
+    }
+
     /// A store whose database was deleted under it (its path names nothing, and the file has no name left)
     /// refuses to write, naming the file: its commits would go with the deleted file.
     @Test func aStoreWhoseFileWasDeletedRefusesToWrite() throws {

@@ -67,8 +67,8 @@ enum DomainFiles {
     }
 
     /// Deletes the files of the database at `path` (``delete(database:)``) unless a process has it open,
-    /// holding from the look to the last deletion the locks an opener of it needs: nil, deleting nothing,
-    /// when a process has it open; else whether a file was deleted.
+    /// holding from the look to the last deletion the locks an opener of it needs; nor when, with `cutoff`,
+    /// one of its files changed after it (looked at under those locks).
     ///
     /// An exclusive lock (`F_SETLK`, never waiting) on SQLite's WAL-index lock bytes and DMS byte of the
     /// `-shm` (made when missing, deleted with the rest), and one on the database's SHARED, RESERVED and
@@ -80,22 +80,35 @@ enum DomainFiles {
     /// NB: only for a database this process does not have open (see ``isOpen(_:)``): closing these
     /// descriptors drops every POSIX lock this process holds on the files.
     /// - Throws: as ``delete(database:)``.
-    static func deleteUnlessOpen(database path: String) throws(DefaultsError) -> Bool? {
+    static func deleteUnlessOpen(database path: String, unchangedSince cutoff: Date? = nil) throws(DefaultsError) -> Deletion {
         let files = existing(ofDatabase: path)
-        if files.isEmpty { return false }
+        if files.isEmpty { return .deleted(false) }
         let shm = path + "-shm"
-        guard let index = exclusiveLock(shm, creating: true, start: 120, length: 9) else { return nil }
+        guard let index = exclusiveLock(shm, creating: true, start: 120, length: 9) else { return .open }
         defer { close(index) }
         var database: Int32?
         if isRegularFile(path) {
             // 0x40000000 is SQLite's PENDING_BYTE; RESERVED and the 510 SHARED bytes follow it.
-            guard let locked = exclusiveLock(path, creating: false, start: 0x4000_0000, length: 512) else { return nil }
+            guard let locked = exclusiveLock(path, creating: false, start: 0x4000_0000, length: 512) else { return .open }
             database = locked
         }
         defer { if let database { close(database) } }
+        // Under the locks, so that no write is made after it: a change since the caller looked (a question
+        // asked, minutes) is seen. Of the files that were there before: a `-shm` made here is new.
+        if let cutoff, lastChange(of: files) > cutoff { return .changedRecently }
         beforeDeletingForTesting.withLock { $0[path] }?()
         try delete(database: path)
-        return true
+        return .deleted(true)
+    }
+
+    /// What ``deleteUnlessOpen(database:unchangedSince:)`` did.
+    enum Deletion: Equatable {
+        /// The files were deleted: true when there was one.
+        case deleted(Bool)
+        /// Nothing was deleted: a process has the domain open.
+        case open
+        /// Nothing was deleted: a file changed after the time asked.
+        case changedRecently
     }
 
     /// A descriptor of the regular file at `path` (made, mode 0600, with `creating`) holding an exclusive

@@ -99,7 +99,9 @@ final class DomainStore: Sendable {
     /// - Throws: what ``FileAdmission/open(_:status:suite:busyTimeoutMilliseconds:)`` throws for a file that
     ///   is not to be trusted, ``DefaultsError/corruptStore(path:reason:)`` for a file that is not a readable
     ///   database, ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
-    ///   or a storage error. The file is never modified when it is not ours.
+    ///   or a storage error. The file is never modified when it is not ours. ``FileMovedWhileOpening`` when
+    ///   the file SQLite opened is not, or no longer, the one `status` describes at `path` (see
+    ///   ``refuseUnlessOpened(_:at:by:)``): nothing was written to it, and the caller looks at the path again.
     static func open(name: String, path: String, status: stat, busyTimeoutMilliseconds: Int32) throws -> DomainStore {
         let candidate = try FileAdmission.open(
             path, status: status, suite: name, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
@@ -144,6 +146,11 @@ final class DomainStore: Sendable {
             connection.close()
             throw moved
         } catch {
+            // A file deleted while SQLite read it fails as SQLite sees it (an I/O error): looked at again.
+            if (try? refuseUnlessOpened(status, at: path, by: connection)) == nil {
+                connection.close()
+                throw FileMovedWhileOpening()
+            }
             FileAdmission.close(refused: connection, path: path)
             throw DefaultsError.storage(error, suite: name, key: nil)
         }
