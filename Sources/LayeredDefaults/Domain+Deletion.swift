@@ -59,6 +59,21 @@ extension Defaults.Domain {
     /// SQLite would apply to a new database of the same name). Only regular files are deleted, each as
     /// one directory entry; nothing else in the directory is touched.
     ///
+    /// From its look at whether a process has the domain open until its last deletion, it holds
+    /// exclusive locks on the bytes of the `-shm` and of the database that SQLite's connections lock (a
+    /// `-shm` is made for this when there is none): a process that opens the domain meanwhile waits (up
+    /// to its busy timeout, else it fails with an error), then finds its file deleted and looks again,
+    /// making a new, empty one; none of its writes is acknowledged into a deleted file. In this process,
+    /// a thread opening the domain makes the deletion fail (``DefaultsError/domainInUse(suite:)``) until
+    /// its store is open. Not covered: another process's new domain, deleted between the creation of
+    /// its file and its first read, may leave the `-wal` of its first commit, which the next open
+    /// reports (``DefaultsError/corruptStore(path:reason:)``, until `prefs repair`).
+    ///
+    /// Not all-or-nothing when killed: a process killed between its deletions leaves the files after
+    /// the last one deleted. As the database is deleted last, what is left is never a log without its
+    /// database, but when the `-wal` held commits not yet copied into the database (a writer killed, say),
+    /// the database left reads as it was before them; a later deletion finishes it.
+    ///
     /// A domain that has no file, and a domain in memory, are left as they are: deleting nothing is not an
     /// error (the result is false). The next commit of the domain makes a new, empty file.
     ///

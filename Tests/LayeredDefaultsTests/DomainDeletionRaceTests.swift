@@ -22,7 +22,8 @@ import Testing
             let writer = Lock<ProcessResult?>(nil)
             DomainFiles.beforeDeletingForTesting.withLock {
                 $0[path] = {
-                    let result = try? run("defaults-fixture", ["--busy-timeout", "0", root.path, "app", "write", "k", #"{"string":"v1"}"#])
+                    let result = try? run(
+                        "defaults-fixture", ["--busy-timeout", "0", root.path, "app", "write", "k", #"{"string":"v1"}"#])
                     writer.withLock { $0 = result }
                 }
             }

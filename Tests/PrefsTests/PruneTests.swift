@@ -205,7 +205,8 @@ import Testing
             try makeDomain("test.run.b", in: root)
             let old = Date().addingTimeInterval(-3 * 86_400)
             for entry in root.entries {
-                try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: root.url.appendingPathComponent(entry).path)
+                try FileManager.default.setAttributes(
+                    [.modificationDate: old], ofItemAtPath: root.url.appendingPathComponent(entry).path)
             }
             let written = root.url.appendingPathComponent("test.run.a.sqlite3-wal").path
             let result = root.prefs(["prune", "--prefix", "test.run.", "--older-than", "1d"], answer: "y") {
@@ -213,7 +214,9 @@ import Testing
             }
             #expect(result.error.contains("  test.run.a\n  test.run.b\n"), "both were listed")
             #expect(result.status == .success && result.output == "Deleted test.run.b\n")
-            #expect(result.errorLines.last?.hasSuffix("prefs: warning: skipped test.run.a: it changed since it was listed; prune again") == true)
+            #expect(
+                result.errorLines.last?.hasSuffix(
+                    "prefs: warning: skipped test.run.a: it changed since it was listed; prune again") == true)
             #expect(root.entries == ["test.run.a.sqlite3", "test.run.a.sqlite3-shm", "test.run.a.sqlite3-wal"])
         }
     }

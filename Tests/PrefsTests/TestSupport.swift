@@ -14,7 +14,10 @@ final class CapturingConsole: Sendable {
     /// What happens while the person thinks, before each answer.
     private let whileAsking: @Sendable () -> Void
 
-    init(input: Data = Data(), answer: String? = nil, errorIsTerminal: Bool = true, whileAsking: @escaping @Sendable () -> Void = {}) {
+    init(
+        input: Data = Data(), answer: String? = nil, errorIsTerminal: Bool = true,
+        whileAsking: @escaping @Sendable () -> Void = {}
+    ) {
         self.input = input
         self.answer = answer
         self.errorIsTerminal = errorIsTerminal

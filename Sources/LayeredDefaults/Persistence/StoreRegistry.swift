@@ -177,7 +177,7 @@ final class StoreRegistry: Sendable {
                 if createsRoot { try Self.createRoot(rootPath!, mode: sharesFiles ? 0o755 : 0o700, suite: name) }
                 do {
                     found = try FileAdmission.create(path, mode: sharesFiles ? 0o644 : 0o600, suite: name)
-                } catch where !isLast && FileIdentity(ofFileAt: path) == nil {
+                } catch  where !isLast && FileIdentity(ofFileAt: path) == nil {
                     continue  // made, then deleted before it was looked at
                 }
             }
@@ -191,7 +191,7 @@ final class StoreRegistry: Sendable {
                 }
             } catch is DomainStore.FileMovedWhileOpening {
                 if isLast { throw DefaultsError.replacedFile(suite: name, path: path) }
-            } catch where !isLast && FileIdentity(ofFileAt: path) != FileIdentity(found) {
+            } catch  where !isLast && FileIdentity(ofFileAt: path) != FileIdentity(found) {
                 // Deleted or replaced while SQLite opened it (a path that names nothing cannot be opened).
             }
         }
