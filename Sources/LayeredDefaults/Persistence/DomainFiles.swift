@@ -75,7 +75,9 @@ enum DomainFiles {
     /// PENDING bytes: a connection holds a share of each for as long as it has the database open in WAL
     /// mode, so either lock failing is a process's connection; held, they keep any SQLite connection from
     /// reading the domain until its files are gone (it gets SQLITE_BUSY, and tries again: a store then
-    /// finds its file deleted, see ``StoreRegistry/store(named:create:)``).
+    /// finds its file deleted, see ``StoreRegistry/store(named:create:)``). A `-shm` this user may not
+    /// write nor make is only looked at (``isOpen(_:)``), without a lock: the race is then open again, and
+    /// the unlinks say why they fail when the directory is not writable either.
     ///
     /// NB: only for a database this process does not have open (see ``isOpen(_:)``): closing these
     /// descriptors drops every POSIX lock this process holds on the files.
@@ -83,16 +85,23 @@ enum DomainFiles {
     static func deleteUnlessOpen(database path: String, unchangedSince cutoff: Date? = nil) throws(DefaultsError) -> Deletion {
         let files = existing(ofDatabase: path)
         if files.isEmpty { return .deleted(false) }
-        let shm = path + "-shm"
-        guard let index = exclusiveLock(shm, creating: true, start: 120, length: 9) else { return .open }
-        defer { close(index) }
-        var database: Int32?
+        var locked: [Int32] = []
+        defer { for descriptor in locked { close(descriptor) } }
+        switch exclusiveLock(path + "-shm", creating: true, start: 120, length: 9) {
+        case .locked(let descriptor): locked.append(descriptor)
+        case .held: return .open
+        // NB: a `-shm` this user may not write, or not make: the look of ``isOpen(_:)`` alone, without a lock
+        // (the unlinks then say why they fail, when they do).
+        case .notWritable: if isOpen(path) { return .open }
+        }
         if isRegularFile(path) {
             // 0x40000000 is SQLite's PENDING_BYTE; RESERVED and the 510 SHARED bytes follow it.
-            guard let locked = exclusiveLock(path, creating: false, start: 0x4000_0000, length: 512) else { return .open }
-            database = locked
+            switch exclusiveLock(path, creating: false, start: 0x4000_0000, length: 512) {
+            case .locked(let descriptor): locked.append(descriptor)
+            case .held: return .open
+            case .notWritable: break  // a read-only database: the `-shm`'s lock stands for both
+            }
         }
-        defer { if let database { close(database) } }
         // Under the locks, so that no write is made after it: a change since the caller looked (a question
         // asked, minutes) is seen. Of the files that were there before: a `-shm` made here is new.
         if let cutoff, lastChange(of: files) > cutoff { return .changedRecently }
@@ -111,18 +120,28 @@ enum DomainFiles {
         case changedRecently
     }
 
-    /// A descriptor of the regular file at `path` (made, mode 0600, with `creating`) holding an exclusive
-    /// lock on its bytes `start..<start + length`, or nil when a process holds a lock there, or the file
-    /// has a second name (a hard link: maybe an open domain's file under another name), or cannot be
-    /// opened for writing (taken for a process's: not deleting is the safe mistake).
-    private static func exclusiveLock(_ path: String, creating: Bool, start: off_t, length: off_t) -> Int32? {
+    /// What ``exclusiveLock(_:creating:start:length:)`` got.
+    private enum ExclusiveLock {
+        /// The lock, held through this descriptor until it is closed.
+        case locked(Int32)
+        /// A process holds a lock there; or the file has a second name (a hard link: maybe an open
+        /// domain's file under another name), is not a regular file, or cannot be opened for another
+        /// reason: taken for a process's, as not deleting is the safe mistake.
+        case held
+        /// This user may not open the file for writing, nor make it (`EACCES`, `EPERM`, `EROFS`).
+        case notWritable
+    }
+
+    /// An exclusive lock on the bytes `start..<start + length` of the regular file at `path` (made, mode
+    /// 0600, with `creating`), asked without waiting.
+    private static func exclusiveLock(_ path: String, creating: Bool, start: off_t, length: off_t) -> ExclusiveLock {
         var status = stat()
         // NB: a second name is seen before the file is opened: closing a descriptor of an open domain's
         // file would drop this process's locks on it.
-        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1 { return nil }
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1 { return .held }
         // Without blocking: a FIFO put in its place would block forever.
         let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (creating ? O_CREAT : 0), 0o600)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return [EACCES, EPERM, EROFS].contains(errno) ? .notWritable : .held }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
@@ -132,9 +151,9 @@ enum DomainFiles {
             fcntl(descriptor, F_SETLK, &lock) == 0
         else {
             close(descriptor)
-            return nil
+            return .held
         }
-        return descriptor
+        return .locked(descriptor)
     }
 
     /// The hooks ``deleteUnlessOpen(database:)`` runs holding its locks, before deleting, by the database's
