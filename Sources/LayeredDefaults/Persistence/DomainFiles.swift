@@ -85,10 +85,10 @@ enum DomainFiles {
     static func deleteUnlessOpen(database path: String, unchangedSince cutoff: Date? = nil) throws(DefaultsError) -> Deletion {
         let files = existing(ofDatabase: path)
         if files.isEmpty { return .deleted(false) }
-        var locked: [Int32] = []
-        defer { for descriptor in locked { close(descriptor) } }
+        var locked: [HeldLock] = []
+        defer { for lock in locked { close(lock.descriptor) } }
         switch exclusiveLock(path + "-shm", creating: true, start: 120, length: 9) {
-        case .locked(let descriptor): locked.append(descriptor)
+        case .locked(let lock): locked.append(lock)
         case .held: return .open
         // NB: a `-shm` this user may not write, or not make: the look of ``isOpen(_:)`` alone, without a lock
         // (the unlinks then say why they fail, when they do).
@@ -97,7 +97,7 @@ enum DomainFiles {
         if isRegularFile(path) {
             // 0x40000000 is SQLite's PENDING_BYTE; RESERVED and the 510 SHARED bytes follow it.
             switch exclusiveLock(path, creating: false, start: 0x4000_0000, length: 512) {
-            case .locked(let descriptor): locked.append(descriptor)
+            case .locked(let lock): locked.append(lock)
             case .held: return .open
             case .notWritable: break  // a read-only database: the `-shm`'s lock stands for both
             }
@@ -105,6 +105,12 @@ enum DomainFiles {
         // Under the locks, so that no write is made after it: a change since the caller looked (a question
         // asked, minutes) is seen. Of the files that were there before: a `-shm` made here is new.
         if let cutoff, lastChange(of: files) > cutoff { return .changedRecently }
+        if locked.count == 2, logHoldsFrames(path) {
+            // NB: the -wal is deleted first; a deletion killed right after would leave a database without
+            // the commits only the log held (a writer killed before its checkpoint). Copied in first.
+            foldLog(database: path)
+            guard locked.allSatisfy(\.isHeldAgain) else { return .open }
+        }
         beforeDeletingForTesting.withLock { $0[path] }?()
         try delete(database: path)
         return .deleted(true)
@@ -120,10 +126,59 @@ enum DomainFiles {
         case changedRecently
     }
 
+    /// True when the database at `path` is not empty and its `-wal` holds a frame (it is longer than its
+    /// 32-byte header): commits the database may not hold yet.
+    private static func logHoldsFrames(_ path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_size > 0 else { return false }
+        return lstat(path + "-wal", &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_size > 32
+    }
+
+    /// Copies the frames of the database's `-wal` into it (a `PASSIVE` checkpoint), through a connection of
+    /// this process's own, closed without deleting anything. A file SQLite cannot read is left as it is.
+    ///
+    /// NB: closing that connection drops every POSIX lock this process holds on the files, the deletion's
+    /// included: the caller takes them again (``HeldLock/isHeldAgain``) before it deletes anything.
+    private static func foldLog(database path: String) {
+        guard let connection = try? Connection(path: path, busyTimeoutMilliseconds: 0) else { return }
+        connection.setCheckpointOnClose(false)
+        // A checkpoint of a connection that has read nothing does nothing: it has not opened the log.
+        if (try? connection.execute("SELECT count(*) FROM sqlite_master")) != nil { _ = connection.checkpoint() }
+        connection.close()
+    }
+
+    /// An exclusive lock held through a descriptor of the deletion's own.
+    private struct HeldLock {
+        /// The descriptor, closed once the files are deleted.
+        let descriptor: Int32
+        /// The path of the file it was opened at.
+        let path: String
+        /// The first byte locked.
+        let start: off_t
+        /// How many bytes are locked.
+        let length: off_t
+
+        /// Takes the lock again (after a close in this process dropped it), and tells whether it holds it
+        /// on the file still at its path: false when a process took a lock there meanwhile, or the file
+        /// was deleted or replaced (the last connection of a process that opened and closed it meanwhile).
+        var isHeldAgain: Bool {
+            var lock = flock()
+            lock.l_type = Int16(F_WRLCK)
+            lock.l_whence = Int16(SEEK_SET)
+            lock.l_start = start
+            lock.l_len = length
+            var status = stat()
+            guard fcntl(descriptor, F_SETLK, &lock) == 0, fstat(descriptor, &status) == 0, status.st_nlink == 1 else {
+                return false
+            }
+            return FileIdentity(ofFileAt: path) == FileIdentity(status)
+        }
+    }
+
     /// What ``exclusiveLock(_:creating:start:length:)`` got.
     private enum ExclusiveLock {
         /// The lock, held through this descriptor until it is closed.
-        case locked(Int32)
+        case locked(HeldLock)
         /// A process holds a lock there; or the file has a second name (a hard link: maybe an open
         /// domain's file under another name), is not a regular file, or cannot be opened for another
         /// reason: taken for a process's, as not deleting is the safe mistake.
@@ -153,7 +208,7 @@ enum DomainFiles {
             close(descriptor)
             return .held
         }
-        return .locked(descriptor)
+        return .locked(HeldLock(descriptor: descriptor, path: path, start: start, length: length))
     }
 
     /// The hooks ``deleteUnlessOpen(database:)`` runs holding its locks, before deleting, by the database's
