@@ -69,10 +69,9 @@ extension Defaults.Domain {
     /// its file and its first read, may leave the `-wal` of its first commit, which the next open
     /// reports (``DefaultsError/corruptStore(path:reason:)``, until `prefs repair`).
     ///
-    /// Not all-or-nothing when killed: a process killed between its deletions leaves the files after
-    /// the last one deleted. As the database is deleted last, what is left is never a log without its
-    /// database, but when the `-wal` held commits not yet copied into the database (a writer killed, say),
-    /// the database left reads as it was before them; a later deletion finishes it.
+    /// A `-wal` that holds commits not yet copied into the database (its writer killed, say) is copied in
+    /// first (a checkpoint), so that a deletion killed between its unlinks leaves a database that reads as
+    /// the domain did, or nothing; a later deletion finishes it.
     ///
     /// A domain that has no file, and a domain in memory, are left as they are: deleting nothing is not an
     /// error (the result is false). The next commit of the domain makes a new, empty file.

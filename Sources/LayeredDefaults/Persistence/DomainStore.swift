@@ -125,29 +125,33 @@ final class DomainStore: Sendable {
                         name: name, path: path, identity: FileIdentity(status), connection: connection, signal: .never,
                         complete: false, unavailable: .readOnly(suite: name, key: nil))
                 }
+                // NB: before the statement is compiled: changing this setting expires every statement
+                // compiled (SQLite compiles it again at its first use).
+                connection.setCheckpointOnClose(true)
                 // Compiling the first read's statement now reads and checks the schema, as opening always
                 // did (a damaged one fails here), at no cost of its own: the read finds it compiled. And
                 // `synchronous = NORMAL` is set by the first write (see ``PreferencesTable/begin()``), as a
                 // minimal app sets it: a store that is only read never compiles it.
                 _ = try connection.statement(PreferencesTable.pointRead)
                 // NB: after the first read, which holds SQLite's lock on the `-shm` (a deletion from now on
-                // sees the domain open), and before checkpoint-on-close: a file deleted between the look at
-                // its path and that read is closed as it is, never written.
+                // sees the domain open): a file deleted between the look at its path and that read is
+                // closed as it is (checkpoint-on-close off again), never written.
                 try refuseUnlessOpened(status, at: path, by: connection)
-                connection.setCheckpointOnClose(true)
                 let signal = ChangeSignal.open(connection: connection, headerSaysWAL: candidate.headerSaysWAL)
                 return DomainStore(
                     name: name, path: path, identity: FileIdentity(status), descriptor: connection.mainFileDescriptor,
                     connection: connection, signal: signal, complete: false, unavailable: nil)
             }
         } catch let moved as FileMovedWhileOpening {
-            // NB: checkpoint-on-close stays off: the `-wal` and `-shm` at the path may be another
-            // file's now, which closing must neither checkpoint into this one nor delete.
+            // NB: checkpoint-on-close off: the `-wal` and `-shm` at the path may be another file's now,
+            // which closing must neither checkpoint into this one nor delete.
+            connection.setCheckpointOnClose(false)
             connection.close()
             throw moved
         } catch {
             // A file deleted while SQLite read it fails as SQLite sees it (an I/O error): looked at again.
             if (try? refuseUnlessOpened(status, at: path, by: connection)) == nil {
+                connection.setCheckpointOnClose(false)
                 connection.close()
                 throw FileMovedWhileOpening()
             }
