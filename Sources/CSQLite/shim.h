@@ -16,6 +16,25 @@ static inline int csqlite_set_checkpoint_on_close(sqlite3 *db, int enabled) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1, (int *)0);
 }
 
+// The descriptor of the file `file` (a main database file SQLite opened, `SQLITE_FCNTL_FILE_POINTER`),
+// or -1 when its VFS is not the unix one.
+// NB: SQLite has no API for it. Its unix VFS's open file (`unixFile`, sqlite3.c) begins, in every release
+// since 3.7, with the io methods, the VFS, the inode information, then `int h`, the descriptor; the VFS
+// field is checked to be a unix one before `h` is read.
+static inline int csqlite_unix_descriptor(sqlite3_file *file) {
+    struct csqlite_unix_file_start {
+        const sqlite3_io_methods *methods;
+        sqlite3_vfs *vfs;
+        void *inode;
+        int descriptor;
+    };
+    const struct csqlite_unix_file_start *start = (const struct csqlite_unix_file_start *)(const void *)file;
+    if (start->vfs == 0 || start->vfs != sqlite3_vfs_find(0) || start->vfs->zName == 0) return -1;
+    const char *name = start->vfs->zName;
+    if (!(name[0] == 'u' && name[1] == 'n' && name[2] == 'i' && name[3] == 'x')) return -1;
+    return start->descriptor;
+}
+
 #if defined(__linux__)
 #include <fcntl.h>
 #include <linux/stat.h>

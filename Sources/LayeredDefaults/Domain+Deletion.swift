@@ -59,6 +59,20 @@ extension Defaults.Domain {
     /// SQLite would apply to a new database of the same name). Only regular files are deleted, each as
     /// one directory entry; nothing else in the directory is touched.
     ///
+    /// From its look at whether a process has the domain open until its last deletion, it holds
+    /// exclusive locks on the bytes of the `-shm` and of the database that SQLite's connections lock (a
+    /// `-shm` is made for this when there is none): a process that opens the domain meanwhile waits (up
+    /// to its busy timeout, else it fails with an error), then finds its file deleted and looks again,
+    /// making a new, empty one; none of its writes is acknowledged into a deleted file. In this process,
+    /// a thread opening the domain makes the deletion fail (``DefaultsError/domainInUse(suite:)``) until
+    /// its store is open. Not covered: another process's new domain, deleted between the creation of
+    /// its file and its first read, may leave the `-wal` of its first commit, which the next open
+    /// reports (``DefaultsError/corruptStore(path:reason:)``, until `prefs repair`).
+    ///
+    /// A `-wal` that holds commits not yet copied into the database (its writer killed, say) is copied in
+    /// first (a checkpoint), so that a deletion killed between its unlinks leaves a database that reads as
+    /// the domain did, or nothing; a later deletion finishes it.
+    ///
     /// A domain that has no file, and a domain in memory, are left as they are: deleting nothing is not an
     /// error (the result is false). The next commit of the domain makes a new, empty file.
     ///
@@ -75,18 +89,29 @@ extension Defaults.Domain {
     ///   it, the database last, are left).
     @discardableResult
     public func delete() throws(DefaultsError) -> Bool {
+        try delete(unchangedFor: nil) ?? false
+    }
+
+    /// Deletes the domain's files as ``delete()`` does, unless one of them changed less than `age` before
+    /// `now`: told while the deletion holds its locks, so that a change made since the caller looked (a
+    /// question asked of a user) is seen, and none is made until the files are gone.
+    /// - Returns: nil, deleting nothing, when a file changed within `age`; else as ``delete()``.
+    /// - Throws: as ``delete()``.
+    package func delete(unchangedFor age: Duration?, now: Date = Date()) throws(DefaultsError) -> Bool? {
         guard let path = file?.path else { return false }
         if let odd = try DomainFiles.irregularFile(ofDatabase: path) { throw .unsafePath(path: odd) }
-        let deleted = try StoreRegistry.unlessOpen(registeredPath(of: path)) { () throws(DefaultsError) -> Bool? in
-            // NB: asked under the registry's lock, as the deletion is made: no store of this process opens
-            // between the look at the -shm and the deletion.
-            guard !DomainFiles.isOpen(path) else { return nil }
-            let files = DomainFiles.existing(ofDatabase: path)
-            try DomainFiles.delete(database: path)
-            return !files.isEmpty
+        let cutoff = age.map { now.addingTimeInterval(-($0 / .seconds(1))) }
+        let deletion = try StoreRegistry.unlessOpen(registeredPath(of: path)) {
+            () throws(DefaultsError) -> DomainFiles.Deletion in
+            // NB: under the registry's lock, so that no store of this process opens meanwhile; another
+            // process is kept out by the locks the deletion holds on the files (``DomainFiles/deleteUnlessOpen(database:unchangedSince:)``).
+            try DomainFiles.deleteUnlessOpen(database: path, unchangedSince: cutoff)
         }
-        guard let deleted = deleted.flatMap({ $0 }) else { throw .domainInUse(suite: name) }
-        return deleted
+        switch deletion ?? .open {
+        case .open: throw .domainInUse(suite: name)
+        case .changedRecently: return nil
+        case .deleted(let any): return any
+        }
     }
 
     /// The spelling of the database file `path` under which this process's stores are registered (the

@@ -7,7 +7,7 @@ import LayeredDefaults
 /// A leftover domain is a group of regular files `<name>.sqlite3`, `<name>.sqlite3-wal`,
 /// `<name>.sqlite3-shm` and `<name>.sqlite3-journal` directly in the directory, where `<name>` starts
 /// with the prefix and is a valid suite name. Directories, symbolic links, other files and other
-/// domains are never touched.
+/// domains are never touched, nor the global domain (`Defaults.globalDomain`), whatever the prefix.
 ///
 /// ```swift
 /// // At the start of a long-lived CI machine's test run:
@@ -65,7 +65,8 @@ public enum LeftoverDomains {
         }
         var groups: [String: [(url: URL, modified: Date)]] = [:]
         for entry in entries {
-            guard let name = domainName(ofEntry: entry, in: root), name.hasPrefix(prefix) else { continue }
+            guard let name = domainName(ofEntry: entry, in: root), name.hasPrefix(prefix), name != Defaults.globalDomain
+            else { continue }
             let url = root.appendingPathComponent(entry, isDirectory: false)
             var status = stat()
             // NB: lstat, so a symbolic link is seen as a link (and skipped), never followed.
@@ -86,7 +87,7 @@ public enum LeftoverDomains {
     /// Removes the leftover domains ``find(prefix:in:olderThan:)`` finds: their files, and nothing else,
     /// through `Defaults.Domain.delete()`. A domain found that a process has open (a test still running),
     /// or one of whose files is not a regular file (a symbolic link, a directory), is left whole and is not
-    /// in the result.
+    /// in the result, as is one changed within `age` since it was found (asked again as it is deleted).
     ///
     /// ```swift
     /// let removed = try LeftoverDomains.remove(in: sharedRoot, olderThan: .seconds(3600))
@@ -108,8 +109,9 @@ public enum LeftoverDomains {
     ) throws -> [Domain] {
         try find(prefix: prefix, in: root, olderThan: age).filter { found in
             do {
-                try Defaults.Domain(found.name, location: .directory(root), systemDirectories: []).delete()
-                return true
+                // The age asked again as the files are deleted: a test that wrote since it was found keeps its domain.
+                let domain = try Defaults.Domain(found.name, location: .directory(root), systemDirectories: [])
+                return try domain.delete(unchangedFor: age) != nil
             } catch DefaultsError.domainInUse, DefaultsError.unsafePath {
                 return false
             }

@@ -166,4 +166,18 @@ import Testing
         #expect(try LeftoverDomains.find(in: missing, olderThan: .zero).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: missing.path))
     }
+
+    /// The global domain is never a leftover, whatever the prefix: a prefix that matches its name finds and
+    /// removes nothing of it.
+    @Test func theGlobalDomainIsNeverALeftover() throws {
+        try withTemporaryRoot { root in
+            try file(Defaults.globalDomain + ".sqlite3", in: root, modified: dayAgo)
+            try file(Defaults.globalDomain + ".sqlite3-wal", in: root, modified: dayAgo)
+            let before = inventory(root)
+
+            #expect(try LeftoverDomains.find(prefix: "NSGlobal", in: root, olderThan: .zero).isEmpty)
+            #expect(try LeftoverDomains.remove(prefix: "NSGlobal", in: root, olderThan: .zero).isEmpty)
+            #expect(inventory(root) == before)
+        }
+    }
 }

@@ -197,4 +197,41 @@ import Testing
             #expect(root.entries.count == 3)
         }
     }
+
+    /// The age is asked again as each domain is deleted: a domain written while prune asked is kept, and named.
+    @Test func aDomainChangedWhileItAsksIsKept() throws {
+        try withTestRoot { root throws in
+            try makeDomain("test.run.a", in: root)
+            try makeDomain("test.run.b", in: root)
+            let old = Date().addingTimeInterval(-3 * 86_400)
+            for entry in root.entries {
+                try FileManager.default.setAttributes(
+                    [.modificationDate: old], ofItemAtPath: root.url.appendingPathComponent(entry).path)
+            }
+            let written = root.url.appendingPathComponent("test.run.a.sqlite3-wal").path
+            let result = root.prefs(["prune", "--prefix", "test.run.", "--older-than", "1d"], answer: "y") {
+                _ = try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: written)
+            }
+            #expect(result.error.contains("  test.run.a\n  test.run.b\n"), "both were listed")
+            #expect(result.status == .success && result.output == "Deleted test.run.b\n")
+            #expect(
+                result.errorLines.last?.hasSuffix(
+                    "prefs: warning: skipped test.run.a: it changed since it was listed; prune again") == true)
+            #expect(root.entries == ["test.run.a.sqlite3", "test.run.a.sqlite3-shm", "test.run.a.sqlite3-wal"])
+        }
+    }
+
+    /// A domain that has only a `-wal` (or `-shm`, `-journal`) left, no database, is listed and pruned: a log
+    /// left there would be applied to a new database of the name.
+    @Test func aDomainWithOnlyCompanionsLeftIsPruned() throws {
+        try withTestRoot { root throws in
+            try FileManager.default.createDirectory(at: root.url, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: root.url.appendingPathComponent("test.run.orphan.sqlite3-wal"))
+            try Data("x".utf8).write(to: root.url.appendingPathComponent("test.run.orphan.sqlite3-shm"))
+            try Data("x".utf8).write(to: root.url.appendingPathComponent("test.keep.sqlite3-wal"))
+            let result = root.prefs("prune", "--prefix", "test.run.", "--any-age")
+            #expect(result.status == .success && result.output == "Deleted test.run.orphan\n", "\(result.error)")
+            #expect(root.entries == ["test.keep.sqlite3-wal"])
+        }
+    }
 }

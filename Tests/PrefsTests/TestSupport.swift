@@ -11,11 +11,17 @@ final class CapturingConsole: Sendable {
     private let input: Data
     private let answer: String?
     private let errorIsTerminal: Bool
+    /// What happens while the person thinks, before each answer.
+    private let whileAsking: @Sendable () -> Void
 
-    init(input: Data = Data(), answer: String? = nil, errorIsTerminal: Bool = true) {
+    init(
+        input: Data = Data(), answer: String? = nil, errorIsTerminal: Bool = true,
+        whileAsking: @escaping @Sendable () -> Void = {}
+    ) {
         self.input = input
         self.answer = answer
         self.errorIsTerminal = errorIsTerminal
+        self.whileAsking = whileAsking
     }
 
     var output: String { streams.withLock { $0.output } }
@@ -29,7 +35,11 @@ final class CapturingConsole: Sendable {
             writeError: { text in self.streams.withLock { $0.error += text } },
             readInput: { [input] limit in input.count > limit ? input.prefix(limit + 1) : input },
             isInteractive: { [answer, errorIsTerminal] in answer != nil && errorIsTerminal },
-            inputIsTerminal: { [answer] in answer != nil }, readLine: { [answer] in answer })
+            inputIsTerminal: { [answer] in answer != nil },
+            readLine: { [answer, whileAsking] in
+                whileAsking()
+                return answer
+            })
     }
 }
 
@@ -53,10 +63,13 @@ struct TestRoot {
     }
 
     /// Runs `prefs` as ``prefs(_:input:)`` does, on a terminal where the person answers `answer` to a
-    /// question (nil: not a terminal).
+    /// question (nil: not a terminal), after `whileAsking` has run.
     @discardableResult
-    func prefs(_ arguments: [String], input: Data = Data(), answer: String? = nil, errorIsTerminal: Bool = true) -> RunResult {
-        let capture = CapturingConsole(input: input, answer: answer, errorIsTerminal: errorIsTerminal)
+    func prefs(
+        _ arguments: [String], input: Data = Data(), answer: String? = nil, errorIsTerminal: Bool = true,
+        whileAsking: @escaping @Sendable () -> Void = {}
+    ) -> RunResult {
+        let capture = CapturingConsole(input: input, answer: answer, errorIsTerminal: errorIsTerminal, whileAsking: whileAsking)
         let status = Prefs.run(
             arguments, environment: ["LAYERED_DEFAULTS_HOME": url.path, "XDG_CONFIG_DIRS": systemDirectory.path],
             console: capture.console)

@@ -66,6 +66,155 @@ enum DomainFiles {
         return lock.l_type != Int16(F_UNLCK)
     }
 
+    /// Deletes the files of the database at `path` (``delete(database:)``) unless a process has it open,
+    /// holding from the look to the last deletion the locks an opener of it needs; nor when, with `cutoff`,
+    /// one of its files changed after it (looked at under those locks).
+    ///
+    /// An exclusive lock (`F_SETLK`, never waiting) on SQLite's WAL-index lock bytes and DMS byte of the
+    /// `-shm` (made when missing, deleted with the rest), and one on the database's SHARED, RESERVED and
+    /// PENDING bytes: a connection holds a share of each for as long as it has the database open in WAL
+    /// mode, so either lock failing is a process's connection; held, they keep any SQLite connection from
+    /// reading the domain until its files are gone (it gets SQLITE_BUSY, and tries again: a store then
+    /// finds its file deleted, see ``StoreRegistry/store(named:create:)``). A `-shm` this user may not
+    /// write nor make is only looked at (``isOpen(_:)``), without a lock: the race is then open again, and
+    /// the unlinks say why they fail when the directory is not writable either.
+    ///
+    /// NB: only for a database this process does not have open (see ``isOpen(_:)``): closing these
+    /// descriptors drops every POSIX lock this process holds on the files.
+    /// - Throws: as ``delete(database:)``.
+    static func deleteUnlessOpen(database path: String, unchangedSince cutoff: Date? = nil) throws(DefaultsError) -> Deletion {
+        let files = existing(ofDatabase: path)
+        if files.isEmpty { return .deleted(false) }
+        var locked: [HeldLock] = []
+        defer { for lock in locked { close(lock.descriptor) } }
+        switch exclusiveLock(path + "-shm", creating: true, start: 120, length: 9) {
+        case .locked(let lock): locked.append(lock)
+        case .held: return .open
+        // NB: a `-shm` this user may not write, or not make: the look of ``isOpen(_:)`` alone, without a lock
+        // (the unlinks then say why they fail, when they do).
+        case .notWritable: if isOpen(path) { return .open }
+        }
+        if isRegularFile(path) {
+            // 0x40000000 is SQLite's PENDING_BYTE; RESERVED and the 510 SHARED bytes follow it.
+            switch exclusiveLock(path, creating: false, start: 0x4000_0000, length: 512) {
+            case .locked(let lock): locked.append(lock)
+            case .held: return .open
+            case .notWritable: break  // a read-only database: the `-shm`'s lock stands for both
+            }
+        }
+        // Under the locks, so that no write is made after it: a change since the caller looked (a question
+        // asked, minutes) is seen. Of the files that were there before: a `-shm` made here is new.
+        if let cutoff, lastChange(of: files) > cutoff { return .changedRecently }
+        if locked.count == 2, logHoldsFrames(path) {
+            // NB: the -wal is deleted first; a deletion killed right after would leave a database without
+            // the commits only the log held (a writer killed before its checkpoint). Copied in first.
+            foldLog(database: path)
+            guard locked.allSatisfy(\.isHeldAgain) else { return .open }
+        }
+        beforeDeletingForTesting.withLock { $0[path] }?()
+        try delete(database: path)
+        return .deleted(true)
+    }
+
+    /// What ``deleteUnlessOpen(database:unchangedSince:)`` did.
+    enum Deletion: Equatable {
+        /// The files were deleted: true when there was one.
+        case deleted(Bool)
+        /// Nothing was deleted: a process has the domain open.
+        case open
+        /// Nothing was deleted: a file changed after the time asked.
+        case changedRecently
+    }
+
+    /// True when the database at `path` is not empty and its `-wal` holds a frame (it is longer than its
+    /// 32-byte header): commits the database may not hold yet.
+    private static func logHoldsFrames(_ path: String) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_size > 0 else { return false }
+        return lstat(path + "-wal", &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_size > 32
+    }
+
+    /// Copies the frames of the database's `-wal` into it (a `PASSIVE` checkpoint), through a connection of
+    /// this process's own, closed without deleting anything. A file SQLite cannot read is left as it is.
+    ///
+    /// NB: closing that connection drops every POSIX lock this process holds on the files, the deletion's
+    /// included: the caller takes them again (``HeldLock/isHeldAgain``) before it deletes anything.
+    private static func foldLog(database path: String) {
+        guard let connection = try? Connection(path: path, busyTimeoutMilliseconds: 0) else { return }
+        connection.setCheckpointOnClose(false)
+        // A checkpoint of a connection that has read nothing does nothing: it has not opened the log.
+        if (try? connection.execute("SELECT count(*) FROM sqlite_master")) != nil { _ = connection.checkpoint() }
+        connection.close()
+    }
+
+    /// An exclusive lock held through a descriptor of the deletion's own.
+    private struct HeldLock {
+        /// The descriptor, closed once the files are deleted.
+        let descriptor: Int32
+        /// The path of the file it was opened at.
+        let path: String
+        /// The first byte locked.
+        let start: off_t
+        /// How many bytes are locked.
+        let length: off_t
+
+        /// Takes the lock again (after a close in this process dropped it), and tells whether it holds it
+        /// on the file still at its path: false when a process took a lock there meanwhile, or the file
+        /// was deleted or replaced (the last connection of a process that opened and closed it meanwhile).
+        var isHeldAgain: Bool {
+            var lock = flock()
+            lock.l_type = Int16(F_WRLCK)
+            lock.l_whence = Int16(SEEK_SET)
+            lock.l_start = start
+            lock.l_len = length
+            var status = stat()
+            guard fcntl(descriptor, F_SETLK, &lock) == 0, fstat(descriptor, &status) == 0, status.st_nlink == 1 else {
+                return false
+            }
+            return FileIdentity(ofFileAt: path) == FileIdentity(status)
+        }
+    }
+
+    /// What ``exclusiveLock(_:creating:start:length:)`` got.
+    private enum ExclusiveLock {
+        /// The lock, held through this descriptor until it is closed.
+        case locked(HeldLock)
+        /// A process holds a lock there; or the file has a second name (a hard link: maybe an open
+        /// domain's file under another name), is not a regular file, or cannot be opened for another
+        /// reason: taken for a process's, as not deleting is the safe mistake.
+        case held
+        /// This user may not open the file for writing, nor make it (`EACCES`, `EPERM`, `EROFS`).
+        case notWritable
+    }
+
+    /// An exclusive lock on the bytes `start..<start + length` of the regular file at `path` (made, mode
+    /// 0600, with `creating`), asked without waiting.
+    private static func exclusiveLock(_ path: String, creating: Bool, start: off_t, length: off_t) -> ExclusiveLock {
+        var status = stat()
+        // NB: a second name is seen before the file is opened: closing a descriptor of an open domain's
+        // file would drop this process's locks on it.
+        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1 { return .held }
+        // Without blocking: a FIFO put in its place would block forever.
+        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (creating ? O_CREAT : 0), 0o600)
+        guard descriptor >= 0 else { return [EACCES, EPERM, EROFS].contains(errno) ? .notWritable : .held }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = start
+        lock.l_len = length
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1,
+            fcntl(descriptor, F_SETLK, &lock) == 0
+        else {
+            close(descriptor)
+            return .held
+        }
+        return .locked(HeldLock(descriptor: descriptor, path: path, start: start, length: length))
+    }
+
+    /// The hooks ``deleteUnlessOpen(database:)`` runs holding its locks, before deleting, by the database's
+    /// path: a seam for tests of an opener racing a deletion.
+    static let beforeDeletingForTesting = Lock<[String: @Sendable () -> Void]>([:])
+
     /// Deletes the files of the database at `path`, companions first (see ``existing(ofDatabase:)``).
     /// - Throws: ``DefaultsError/fileSystemFailure(path:operation:code:)`` naming the first file that
     ///   could not be deleted; the files after it (the database last) are left.

@@ -18,6 +18,9 @@ final class DomainStore: Sendable {
     let path: String?
     /// The device and inode of the database file, or nil in memory.
     let identity: FileIdentity?
+    /// The descriptor of the database file SQLite opened (``Connection/mainFileDescriptor``), only for
+    /// `fstat`, or nil (in memory, a read-only snapshot, another VFS).
+    let descriptor: Int32?
     /// The device and inode of the database's `-wal` and `-shm` files as its connection opened them, by
     /// path (empty in memory and in a read-only snapshot, which write nothing): see ``filesAtPath``.
     let companions: [(path: String, identity: FileIdentity)]
@@ -49,12 +52,14 @@ final class DomainStore: Sendable {
     static let historyTableUnknown = -2
 
     private init(
-        name: String, path: String?, identity: FileIdentity? = nil, connection: Connection, signal: ChangeSignal,
+        name: String, path: String?, identity: FileIdentity? = nil, descriptor: Int32? = nil, connection: Connection,
+        signal: ChangeSignal,
         complete: Bool, unavailable: DefaultsError?, checkpoints: Bool = true
     ) {
         self.name = name
         self.path = path
         self.identity = identity
+        self.descriptor = descriptor
         // The connection has read the database, so SQLite has opened (or made) its log and its index.
         self.companions =
             path == nil || unavailable != nil
@@ -94,12 +99,19 @@ final class DomainStore: Sendable {
     /// - Throws: what ``FileAdmission/open(_:status:suite:busyTimeoutMilliseconds:)`` throws for a file that
     ///   is not to be trusted, ``DefaultsError/corruptStore(path:reason:)`` for a file that is not a readable
     ///   database, ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
-    ///   or a storage error. The file is never modified when it is not ours.
+    ///   or a storage error. The file is never modified when it is not ours. ``FileMovedWhileOpening`` when
+    ///   the file SQLite opened is not, or no longer, the one `status` describes at `path` (see
+    ///   ``refuseUnlessOpened(_:at:by:)``): nothing was written to it, and the caller looks at the path again.
     static func open(name: String, path: String, status: stat, busyTimeoutMilliseconds: Int32) throws -> DomainStore {
         let candidate = try FileAdmission.open(
             path, status: status, suite: name, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         let connection = candidate.connection
         do {
+            if !candidate.isSnapshot {
+                runOpeningHookForTesting(path)
+                // Before anything is written: a file deleted since it was looked at is not made a store.
+                try refuseUnlessOpened(status, at: path, by: connection)
+            }
             switch try TableLayout.prepare(
                 connection, path: path, inMemory: false, verify: candidate.mayBeTruncated,
                 headerProvesOurs: candidate.headerProvesOurs)
@@ -113,18 +125,36 @@ final class DomainStore: Sendable {
                         name: name, path: path, identity: FileIdentity(status), connection: connection, signal: .never,
                         complete: false, unavailable: .readOnly(suite: name, key: nil))
                 }
+                // NB: before the statement is compiled: changing this setting expires every statement
+                // compiled (SQLite compiles it again at its first use).
                 connection.setCheckpointOnClose(true)
                 // Compiling the first read's statement now reads and checks the schema, as opening always
                 // did (a damaged one fails here), at no cost of its own: the read finds it compiled. And
                 // `synchronous = NORMAL` is set by the first write (see ``PreferencesTable/begin()``), as a
                 // minimal app sets it: a store that is only read never compiles it.
                 _ = try connection.statement(PreferencesTable.pointRead)
+                // NB: after the first read, which holds SQLite's lock on the `-shm` (a deletion from now on
+                // sees the domain open): a file deleted between the look at its path and that read is
+                // closed as it is (checkpoint-on-close off again), never written.
+                try refuseUnlessOpened(status, at: path, by: connection)
                 let signal = ChangeSignal.open(connection: connection, headerSaysWAL: candidate.headerSaysWAL)
                 return DomainStore(
-                    name: name, path: path, identity: FileIdentity(status), connection: connection, signal: signal,
-                    complete: false, unavailable: nil)
+                    name: name, path: path, identity: FileIdentity(status), descriptor: connection.mainFileDescriptor,
+                    connection: connection, signal: signal, complete: false, unavailable: nil)
             }
+        } catch let moved as FileMovedWhileOpening {
+            // NB: checkpoint-on-close off: the `-wal` and `-shm` at the path may be another file's now,
+            // which closing must neither checkpoint into this one nor delete.
+            connection.setCheckpointOnClose(false)
+            connection.close()
+            throw moved
         } catch {
+            // A file deleted while SQLite read it fails as SQLite sees it (an I/O error): looked at again.
+            if (try? refuseUnlessOpened(status, at: path, by: connection)) == nil {
+                connection.setCheckpointOnClose(false)
+                connection.close()
+                throw FileMovedWhileOpening()
+            }
             FileAdmission.close(refused: connection, path: path)
             throw DefaultsError.storage(error, suite: name, key: nil)
         }

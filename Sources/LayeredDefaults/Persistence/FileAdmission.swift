@@ -56,7 +56,7 @@ enum FileAdmission {
     /// - Throws: ``DefaultsError/unsafePath(path:)``, ``DefaultsError/hardLinked(path:)``,
     ///   ``DefaultsError/mountPoint(path:)``, ``DefaultsError/permissionDenied(path:)``, ``DefaultsError/corruptStore(path:reason:)``,
     ///   ``DefaultsError/foreignDatabase(path:)``, ``DefaultsError/unsupportedSchemaVersion(path:found:supported:)``,
-    ///   or a storage error.
+    ///   a storage error, or ``DomainStore/FileMovedWhileOpening`` when nothing is at `path` any more.
     static func open(_ path: String, status: stat, suite: String, busyTimeoutMilliseconds: Int32) throws -> Candidate {
         try refuseUnsafe(path, status)
         // Not `NSString.deletingLastPathComponent`, a measurable part of opening a store (bridging):
@@ -71,6 +71,8 @@ enum FileAdmission {
         } catch let error as SQLiteError {
             // Opening reads nothing but the header, so it fails for the file, never for its content.
             if error.systemErrno == EACCES || error.systemErrno == EPERM { throw DefaultsError.permissionDenied(path: path) }
+            // Looked at a moment ago: deleted since (the caller looks again).
+            if error.systemErrno == ENOENT { throw DomainStore.FileMovedWhileOpening() }
             throw DefaultsError.storage(error, suite: suite, key: nil)
         }
         // NB: until the file is known to be ours, closing must not checkpoint a log into it (see checkHeader).

@@ -45,6 +45,12 @@ final class StoreRegistry: Sendable {
     /// the busy timeout): a slow open of one file must not stall the opening of every other.
     private static let entries = Lock<[FileIdentity: Entry]>([:])
 
+    /// How many threads are opening a store of the database file at each path (as ``filePath(of:)`` spells
+    /// it), from before they look at it until their store is registered in ``entries``.
+    ///
+    /// NB: taken alone, or inside ``entries``'s lock (by ``unlessOpen(_:_:)``), never the other way round.
+    private static let openingPaths = Lock<[String: Int]>([:])
+
     /// Whether a new domain's file may make the root directory (see ``Defaults/Configuration/createsRoot``).
     let createsRoot: Bool
 
@@ -133,7 +139,8 @@ final class StoreRegistry: Sendable {
     /// SQLite's included.
     /// - Throws: ``DefaultsError/invalidSuiteName(_:)`` before any file is touched,
     ///   ``DefaultsError/permissionDenied(path:)`` when the root cannot be searched, or what
-    ///   ``FileAdmission/create(_:mode:suite:)`` or ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)`` throws.
+    ///   ``FileAdmission/create(_:mode:suite:)`` or ``DomainStore/open(name:path:status:busyTimeoutMilliseconds:)`` throws,
+    ///   or ``DefaultsError/replacedFile(suite:path:)`` when the file was deleted or replaced each time it was opened.
     func store(named name: String, create: Bool = true) throws -> DomainStore? {
         try SuiteName.validate(name)
         guard rootPath != nil else {
@@ -146,21 +153,53 @@ final class StoreRegistry: Sendable {
             }
         }
         let path = filePath(of: name)!
-        var found = try Location.status(ofEntry: path)
-        if let found, let store = Self.entries.withLock({ $0[FileIdentity(found)]?.store }) { return store }
-        guard create || found != nil else { return nil }
-        if found == nil {
-            if createsRoot { try Self.createRoot(rootPath!, mode: sharesFiles ? 0o755 : 0o700, suite: name) }
-            found = try FileAdmission.create(path, mode: sharesFiles ? 0o644 : 0o600, suite: name)
+        if let found = try Location.status(ofEntry: path), let store = Self.entries.withLock({ $0[FileIdentity(found)]?.store }) {
+            return store
         }
-        guard let found else {
-            // A file this process may not create: nothing is stored, nothing can be.
-            return DomainStore.inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
+        // NB: counted from before the path is looked at (again) until the store is registered, so that a
+        // deletion in this process (``unlessOpen(_:_:)``) never deletes a file a thread is about to open.
+        Self.openingPaths.withLock { $0[path, default: 0] += 1 }
+        defer {
+            Self.openingPaths.withLock { paths in
+                paths[path, default: 1] -= 1
+                if paths[path] == 0 { paths[path] = nil }
+            }
         }
-        return try Self.store(of: FileIdentity(found)) {
-            try DomainStore.open(name: name, path: path, status: found, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        // NB: a file deleted (``Defaults/Domain/delete()``, here or in another process) between the look at
+        // its path and SQLite's first read of it is looked at again, a bounded number of times: a store is
+        // never made of a file that has no name left, nor registered under another file's identity.
+        for attempt in 1...Self.openAttempts {
+            let isLast = attempt == Self.openAttempts
+            var found = try Location.status(ofEntry: path)
+            if let found, let store = Self.entries.withLock({ $0[FileIdentity(found)]?.store }) { return store }
+            guard create || found != nil else { return nil }
+            if found == nil {
+                if createsRoot { try Self.createRoot(rootPath!, mode: sharesFiles ? 0o755 : 0o700, suite: name) }
+                do {
+                    found = try FileAdmission.create(path, mode: sharesFiles ? 0o644 : 0o600, suite: name)
+                } catch  where !isLast && FileIdentity(ofFileAt: path) == nil {
+                    continue  // made, then deleted before it was looked at
+                }
+            }
+            guard let found else {
+                // A file this process may not create: nothing is stored, nothing can be.
+                return DomainStore.inMemory(name: name, unavailable: .readOnly(suite: name, key: nil))
+            }
+            do {
+                return try Self.store(of: FileIdentity(found)) {
+                    try DomainStore.open(name: name, path: path, status: found, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+                }
+            } catch is DomainStore.FileMovedWhileOpening {
+                if isLast { throw DefaultsError.replacedFile(suite: name, path: path) }
+            } catch  where !isLast && FileIdentity(ofFileAt: path) != FileIdentity(found) {
+                // Deleted or replaced while SQLite opened it (a path that names nothing cannot be opened).
+            }
         }
+        throw DefaultsError.replacedFile(suite: name, path: path)
     }
+
+    /// How many times ``store(named:create:)`` looks at a file deleted while it opened it.
+    static let openAttempts = 3
 
     /// The open store of the file `identity`, else the one `open` opens, which then becomes it.
     ///
@@ -193,7 +232,8 @@ final class StoreRegistry: Sendable {
     }
 
     /// Runs `body` unless this process has a store of the database file at `path` open, or is opening one
-    /// (the file found by its identity, or an open store by its path: a file moved over it since), and
+    /// (the file found by its identity, or an open store by its path: a file moved over it since; or a
+    /// thread opening one at `path`, the file not yet looked at or not yet registered), and
     /// returns what it returns; nil, without running it, when the process has.
     ///
     /// NB: the registry's lock is held across `body`, so that no store of the file opens meanwhile: a
@@ -205,9 +245,11 @@ final class StoreRegistry: Sendable {
     ) throws(DefaultsError) -> Result? {
         let identity = FileIdentity(ofFileAt: path)
         return try entries.withLock { entries throws(DefaultsError) -> Result? in
-            let inUse = entries.contains { key, entry in
-                (entry.store != nil || entry.users > 0) && (key == identity || (entry.store != nil && entry.path == path))
-            }
+            let inUse =
+                openingPaths.withLock { $0[path] != nil }
+                || entries.contains { key, entry in
+                    (entry.store != nil || entry.users > 0) && (key == identity || (entry.store != nil && entry.path == path))
+                }
             return inUse ? nil : try body()
         }
     }

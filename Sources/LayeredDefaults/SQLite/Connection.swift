@@ -170,6 +170,15 @@ final class Connection {
         return sqlite3_file_control(handle, "main", SQLITE_FCNTL_EXTERNAL_READER, &open) == SQLITE_OK && open != 0
     }
 
+    /// The descriptor SQLite's unix VFS opened the main database with, or nil under another VFS. It stays
+    /// open, on the same file, until the connection closes.
+    /// NB: only for `fstat`: never closed, nor locked or unlocked, through it (SQLite owns it).
+    var mainFileDescriptor: Int32? {
+        guard let file = mainFile, file.pointee.pMethods != nil else { return nil }
+        let descriptor = csqlite_unix_descriptor(file)
+        return descriptor >= 0 ? descriptor : nil
+    }
+
     /// SQLite's own open file of the main database (`SQLITE_FCNTL_FILE_POINTER`), or nil.
     private var mainFile: UnsafeMutablePointer<sqlite3_file>? {
         var file: UnsafeMutablePointer<sqlite3_file>?

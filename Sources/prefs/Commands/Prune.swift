@@ -12,13 +12,15 @@ enum Prune: Command {
 
             For each matching domain deletes <name>.sqlite3-wal, -shm and -journal and then <name>.sqlite3
             (SQLite's WAL first, so it can never be replayed into a new database of the same name). Only
-            regular files are deleted; nothing else under the root is touched, and no store is opened.
+            regular files are deleted; nothing else under the root is touched, and no store is opened. A
+            domain that has only a -wal, -shm or -journal left (no database) is pruned too.
             A bulk deletion is never implied: the prefix must name at least two labels of a reverse-DNS
             name (com.example. or test.run-, not com, com. or x), and an age is required: --older-than,
             or --any-age for domains of any age.
             A domain is skipped, and named on standard error, when its database is not a regular file or
             when a process has it open (SQLite's lock on its -shm file tells): a process that has a domain
-            open would go on writing to a deleted file. The global domain is never pruned.
+            open would go on writing to a deleted file. The global domain is never pruned. The age is asked
+            again as each domain is deleted: one changed since it was listed (while prune asked) is skipped.
             On a terminal (standard input and standard error), the domains are listed and prune asks before
             deleting anything; typed on a terminal with standard error sent elsewhere, it refuses (the question
             would not be seen); elsewhere (a script) it deletes without asking. A domain with a -wal, -shm or
@@ -45,7 +47,8 @@ enum Prune: Command {
         let now = Date()
 
         var chosen: [Defaults.Domain] = []
-        for name in try context.domainNames() where name.hasPrefix(prefix) && name != Defaults.globalDomain {
+        let names = Set(try context.domainNames()).union(companionOnlyNames(in: context.directory)).sorted()
+        for name in names where name.hasPrefix(prefix) && name != Defaults.globalDomain {
             let domain = try context.domain(name)
             // NB: a companion that is not a regular file (a link, a directory) is never deleted, and would
             // leave the domain unusable behind a "Deleted".
@@ -70,7 +73,13 @@ enum Prune: Command {
         for domain in chosen {
             if !dryRun {
                 do {
-                    try domain.delete()
+                    // NB: the age is asked again as the files are deleted (the question may have waited for
+                    // minutes), under the deletion's locks.
+                    guard try domain.delete(unchangedFor: minimumAge) != nil else {
+                        context.console.warn(
+                            "skipped \(domain.name): it changed since it was listed; prune again", json: context.json)
+                        continue
+                    }
                 } catch .domainInUse {
                     // A process may have opened it since it was chosen: delete() looks again.
                     context.console.warn(skippedOpen(domain.name), json: context.json)
@@ -123,6 +132,22 @@ enum Prune: Command {
             return .seconds(Int64(min(try DurationText.seconds(duration), 9e18)))
         case (nil, true):
             return nil
+        }
+    }
+
+    /// The names of the domains in `directory` that have a `-wal`, `-shm` or `-journal` and no database
+    /// (what a deletion killed midway, or a crash, leaves): `Defaults.Domain.delete()` deletes them, and a
+    /// log left there would be applied to a new database of the name.
+    private static func companionOnlyNames(in directory: URL) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let present = Set(entries)
+        return entries.compactMap { entry -> String? in
+            guard let suffix = ["-wal", "-shm", "-journal"].first(where: { entry.hasSuffix(".sqlite3" + $0) }) else {
+                return nil
+            }
+            let database = String(entry.dropLast(suffix.count))
+            let name = String(database.dropLast(".sqlite3".count))
+            return present.contains(database) || !Defaults.Domain.isValidName(name) ? nil : name
         }
     }
 

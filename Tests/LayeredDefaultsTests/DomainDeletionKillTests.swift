@@ -1,0 +1,48 @@
+import Foundation
+import PackageTestSupport
+import Testing
+
+@testable import LayeredDefaults
+
+/// A deletion killed between its unlinks: what it leaves holds every commit the domain had.
+@Suite struct DomainDeletionKillTests {
+    /// A writer killed with a commit acknowledged that may be only in its `-wal` (its idle checkpoint not
+    /// run yet); the deletion deletes the `-wal` first, so what a deletion killed right after that leaves is
+    /// the database: it holds the commit, copied in before anything was deleted. (Unfolded, the database
+    /// read as it was before the commit.)
+    @Test func aDeletionStoppedAfterTheLogLeavesADatabaseWithItsCommits() throws {
+        try withTemporaryRoot { root in
+            let domain = try Defaults.Domain("app", location: .directory(root), systemDirectories: [])
+            #expect(try fixture(root, "app", "write", "k", #"{"string":"v0"}"#).status == 0)
+            let input = Pipe()
+            let writer = try ChildProcess(
+                "defaults-fixture", [root.path, "app", "write-lines", "k"], input: input.fileHandleForReading)
+            defer { writer.send(SIGKILL) }
+            input.fileHandleForWriting.write(Data("v1\n".utf8))
+            #expect(try writer.nextLine(before: .now + .seconds(60)) == "v1")
+            writer.send(SIGKILL)
+            _ = try? writer.wait(before: .now + .seconds(60))
+            let path = try #require(domain.file).resolvingSymlinksInPath().path
+            let left = root.appendingPathComponent("left", isDirectory: true)
+            try FileManager.default.createDirectory(at: left, withIntermediateDirectories: false)
+            // What a deletion killed after its first unlink (the -wal) leaves: the database alone.
+            let copied = Lock(false)
+            DomainFiles.beforeDeletingForTesting.withLock {
+                $0[path] = {
+                    do {
+                        try FileManager.default.copyItem(atPath: path, toPath: left.appendingPathComponent("app.sqlite3").path)
+                        copied.withLock { $0 = true }
+                    } catch {}
+                }
+            }
+            defer { _ = DomainFiles.beforeDeletingForTesting.withLock { $0.removeValue(forKey: path) } }
+
+            #expect(try domain.delete())
+
+            #expect(copied.withLock { $0 })
+            #expect(
+                try fixture(left, "app", "read", "k").output == #"{"string":"v1"}"# + "\n",
+                "the commit only the log held was lost")
+        }
+    }
+}
