@@ -17,7 +17,7 @@ extension Defaults.Domain {
         case open
     }
 
-    /// Whether the domain may be deleted whole now (by ``delete()``): every file of it that exists is a
+    /// Whether the domain may be deleted whole now (by ``delete(unchangedFor:now:)``): every file of it that exists is a
     /// regular file, none changed less than `age` before `now`, and no process has it open. Asked in that
     /// order: the first that fails is the answer. Opens no store and changes nothing.
     ///
@@ -73,13 +73,20 @@ extension Defaults.Domain {
     /// first (a checkpoint), so that a deletion killed between its unlinks leaves a database that reads as
     /// the domain did, or nothing; a later deletion finishes it.
     ///
+    /// With `age`, a domain one of whose files changed less than `age` before `now` is left whole (the
+    /// result is false): told while the deletion holds its locks, so that a change made since the caller
+    /// looked (a question asked of a user) is seen, and none is made until the files are gone.
+    ///
     /// A domain that has no file, and a domain in memory, are left as they are: deleting nothing is not an
     /// error (the result is false). The next commit of the domain makes a new, empty file.
     ///
     /// ```swift
-    /// try Defaults.Domain("test.run-42").delete()
+    /// try Defaults.Domain("test.run-42").delete(unchangedFor: .seconds(3600))
     /// ```
-    /// - Returns: true when a file was deleted, false when the domain had none.
+    /// - Parameters:
+    ///   - age: how long its files must have been unchanged; nil (the default) for any age.
+    ///   - now: the time `age` counts back from; the default is the present.
+    /// - Returns: true when a file was deleted; false when the domain had none, or one changed within `age`.
     /// - Throws: ``DefaultsError/domainInUse(suite:)`` when a process has the domain open (this one through a
     ///   store of it still alive, or another: as ``deletability(unchangedFor:now:)`` tells), and
     ///   ``DefaultsError/unsafePath(path:)`` naming a file of the domain that is not a regular file:
@@ -88,16 +95,7 @@ extension Defaults.Domain {
     ///   searched (nothing deleted), or naming the first file that could not be deleted (the files after
     ///   it, the database last, are left).
     @discardableResult
-    public func delete() throws(DefaultsError) -> Bool {
-        try delete(unchangedFor: nil) ?? false
-    }
-
-    /// Deletes the domain's files as ``delete()`` does, unless one of them changed less than `age` before
-    /// `now`: told while the deletion holds its locks, so that a change made since the caller looked (a
-    /// question asked of a user) is seen, and none is made until the files are gone.
-    /// - Returns: nil, deleting nothing, when a file changed within `age`; else as ``delete()``.
-    /// - Throws: as ``delete()``.
-    package func delete(unchangedFor age: Duration?, now: Date = Date()) throws(DefaultsError) -> Bool? {
+    public func delete(unchangedFor age: Duration? = nil, now: Date = Date()) throws(DefaultsError) -> Bool {
         guard let path = file?.path else { return false }
         if let odd = try DomainFiles.irregularFile(ofDatabase: path) { throw .unsafePath(path: odd) }
         let cutoff = age.map { now.addingTimeInterval(-($0 / .seconds(1))) }
@@ -109,7 +107,7 @@ extension Defaults.Domain {
         }
         switch deletion ?? .open {
         case .open: throw .domainInUse(suite: name)
-        case .changedRecently: return nil
+        case .changedRecently: return false
         case .deleted(let any): return any
         }
     }

@@ -74,7 +74,7 @@ extension Defaults {
         /// The domain's database file, `<directory>/<name>.sqlite3`, whether or not it exists; nil in memory.
         public var file: URL? { directory?.appendingPathComponent(name + "." + Location.fileExtension) }
 
-        /// The domain's files, whether or not they exist, in the order ``delete()`` deletes them: the
+        /// The domain's files, whether or not they exist, in the order ``delete(unchangedFor:now:)`` deletes them: the
         /// `-wal`, `-shm` and `-journal` files SQLite keeps beside the database, then the database
         /// (``file``). Empty in memory.
         public var files: [URL] {

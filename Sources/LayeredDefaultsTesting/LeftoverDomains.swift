@@ -111,7 +111,7 @@ public enum LeftoverDomains {
             do {
                 // The age asked again as the files are deleted: a test that wrote since it was found keeps its domain.
                 let domain = try Defaults.Domain(found.name, location: .directory(root), systemDirectories: [])
-                return try domain.delete(unchangedFor: age) != nil
+                return try domain.delete(unchangedFor: age)
             } catch DefaultsError.domainInUse, DefaultsError.unsafePath {
                 return false
             }

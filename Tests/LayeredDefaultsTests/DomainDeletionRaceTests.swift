@@ -118,7 +118,7 @@ import Testing
             #expect(try fixture(root, "app", "write", "k", #"{"string":"v0"}"#).status == 0)
             let now = Date()
 
-            #expect(try domain.delete(unchangedFor: .seconds(3600), now: now) == nil)
+            #expect(try !domain.delete(unchangedFor: .seconds(3600), now: now))
             #expect(try domain.exists())
             #expect(try domain.delete(unchangedFor: .seconds(3600), now: now + 7200) == true)
             #expect(try !domain.exists())

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A domain's files on disk, `<name>.sqlite3` and its `-wal`, `-shm` and `-journal` companions, and the
-/// one way to delete them: the work of ``Defaults/Domain/delete()`` and ``Defaults/Domain/deletability(unchangedFor:now:)``,
+/// one way to delete them: the work of ``Defaults/Domain/delete(unchangedFor:now:)`` and ``Defaults/Domain/deletability(unchangedFor:now:)``,
 /// and of the backup staging's leftovers.
 enum DomainFiles {
     /// The first file of the database at `path` that exists but is not a regular file (a symbolic link, a

@@ -165,7 +165,7 @@ final class StoreRegistry: Sendable {
                 if paths[path] == 0 { paths[path] = nil }
             }
         }
-        // NB: a file deleted (``Defaults/Domain/delete()``, here or in another process) between the look at
+        // NB: a file deleted (``Defaults/Domain/delete(unchangedFor:now:)``, here or in another process) between the look at
         // its path and SQLite's first read of it is looked at again, a bounded number of times: a store is
         // never made of a file that has no name left, nor registered under another file's identity.
         for attempt in 1...Self.openAttempts {

@@ -75,9 +75,9 @@ enum Prune: Command {
                 do {
                     // NB: the age is asked again as the files are deleted (the question may have waited for
                     // minutes), under the deletion's locks.
-                    guard try domain.delete(unchangedFor: minimumAge) != nil else {
+                    guard try domain.delete(unchangedFor: minimumAge) else {
                         context.console.warn(
-                            "skipped \(domain.name): it changed since it was listed; prune again", json: context.json)
+                            "skipped \(domain.name): it changed (or went) since it was listed; prune again", json: context.json)
                         continue
                     }
                 } catch .domainInUse {
