@@ -45,4 +45,33 @@ import Testing
                 "the commit only the log held was lost")
         }
     }
+
+    /// A process that opens the domain, commits and goes while the deletion folds the log (closing the
+    /// fold's connection drops the deletion's locks) keeps the domain: the deletion sees the WAL-index
+    /// header rewritten and refuses, the commit readable. (Before, its commit went with the files.)
+    @Test func aCommitWhileTheLogIsFoldedKeepsTheDomain() throws {
+        try withTemporaryRoot { root in
+            let domain = try Defaults.Domain("app", location: .directory(root), systemDirectories: [])
+            try domain.open(errorHandler: { _ in }).write("v0", forKey: "k")
+            let path = try #require(domain.file).resolvingSymlinksInPath().path
+            // A log holding a commit, as a writer that exited without its checkpoint leaves it.
+            let writer = try Connection(path: path, busyTimeoutMilliseconds: 5_000)
+            writer.setCheckpointOnClose(false)
+            try writer.execute("UPDATE preferences SET value = 'v1' WHERE key = 'k'")
+            writer.close()
+            DomainFiles.afterFoldingForTesting.withLock {
+                $0[path] = {
+                    guard let late = try? Connection(path: path, busyTimeoutMilliseconds: 5_000) else { return }
+                    late.setCheckpointOnClose(false)
+                    try? late.execute("INSERT INTO preferences (key, type, value) VALUES ('late', 'string', 'x')")
+                    late.close()
+                }
+            }
+            defer { _ = DomainFiles.afterFoldingForTesting.withLock { $0.removeValue(forKey: path) } }
+
+            #expect(throws: DefaultsError.domainInUse(suite: "app")) { try domain.delete() }
+
+            #expect(try domain.open(errorHandler: { _ in }).value(forKey: "late") == "x", "the late commit is kept")
+        }
+    }
 }

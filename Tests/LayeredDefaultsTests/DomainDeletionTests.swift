@@ -18,6 +18,28 @@ import Testing
         }
     }
 
+    /// A deletion that makes the `-shm` it locks and is then refused leaves it as SQLite would have made
+    /// it: the database's mode and, for root, its owner (a root-owned 0600 file there made another user's
+    /// domain unreadable to them).
+    @Test func aRefusedDeletionLeavesALogIndexAsSQLiteMakesIt() throws {
+        try withTemporaryRoot { root in
+            let domain = try Defaults.Domain("app", location: .directory(root), systemDirectories: [])
+            try domain.open(errorHandler: { _ in }).write("dark", forKey: "theme")
+            let database = try #require(domain.file).path
+            let shm = database + "-shm"
+            #expect(!FileManager.default.fileExists(atPath: shm), "the store closed cleanly")
+            try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: database)
+            let owner: UInt32 = getuid() == 0 ? 65_534 : getuid()
+            if getuid() == 0 { #expect(chown(database, owner, owner) == 0) }
+
+            #expect(try !domain.delete(unchangedFor: .seconds(3600)), "changed within the hour: kept")
+
+            var status = stat()
+            #expect(lstat(shm, &status) == 0)
+            #expect(status.st_mode & 0o777 == 0o640 && status.st_uid == owner)
+        }
+    }
+
     @Test func aDomainIsDeletedWholeAndNothingElse() throws {
         try withTemporaryRoot { root in
             let domain = try Defaults.Domain("app", location: .directory(root), systemDirectories: [])

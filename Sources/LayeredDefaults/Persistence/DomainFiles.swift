@@ -87,7 +87,9 @@ enum DomainFiles {
         if files.isEmpty { return .deleted(false) }
         var locked: [HeldLock] = []
         defer { for lock in locked { close(lock.descriptor) } }
-        switch exclusiveLock(path + "-shm", creating: true, start: 120, length: 9) {
+        var database = stat()
+        let made = lstat(path, &database) == 0 ? database : nil
+        switch exclusiveLock(path + "-shm", creating: true, like: made, start: 120, length: 9) {
         case .locked(let lock): locked.append(lock)
         case .held: return .open
         // NB: a `-shm` this user may not write, or not make: the look of ``isOpen(_:)`` alone, without a lock
@@ -96,7 +98,7 @@ enum DomainFiles {
         }
         if isRegularFile(path) {
             // 0x40000000 is SQLite's PENDING_BYTE; RESERVED and the 510 SHARED bytes follow it.
-            switch exclusiveLock(path, creating: false, start: 0x4000_0000, length: 512) {
+            switch exclusiveLock(path, creating: false, like: nil, start: 0x4000_0000, length: 512) {
             case .locked(let lock): locked.append(lock)
             case .held: return .open
             case .notWritable: break  // a read-only database: the `-shm`'s lock stands for both
@@ -108,8 +110,12 @@ enum DomainFiles {
         if locked.count == 2, logHoldsFrames(path) {
             // NB: the -wal is deleted first; a deletion killed right after would leave a database without
             // the commits only the log held (a writer killed before its checkpoint). Copied in first.
-            foldLog(database: path)
-            guard locked.allSatisfy(\.isHeldAgain) else { return .open }
+            var before: [UInt8] = []
+            foldLog(database: path) { before = walIndexHeader(locked[0].descriptor) }
+            // NB: closing the fold's connection dropped the locks: a process may have opened the domain,
+            // committed and gone meanwhile. Any commit (or recovery) rewrites the WAL-index header.
+            afterFoldingForTesting.withLock { $0[path] }?()
+            guard locked.allSatisfy(\.isHeldAgain), walIndexHeader(locked[0].descriptor) == before else { return .open }
         }
         beforeDeletingForTesting.withLock { $0[path] }?()
         try delete(database: path)
@@ -139,12 +145,24 @@ enum DomainFiles {
     ///
     /// NB: closing that connection drops every POSIX lock this process holds on the files, the deletion's
     /// included: the caller takes them again (``HeldLock/isHeldAgain``) before it deletes anything.
-    private static func foldLog(database path: String) {
-        guard let connection = try? Connection(path: path, busyTimeoutMilliseconds: 0) else { return }
+    /// `beforeClosing` runs once the checkpoint is done, before the connection closes (the last moment the
+    /// deletion's locks keep every other process out).
+    private static func foldLog(database path: String, beforeClosing: () -> Void) {
+        guard let connection = try? Connection(path: path, busyTimeoutMilliseconds: 0) else { return beforeClosing() }
         connection.setCheckpointOnClose(false)
         // A checkpoint of a connection that has read nothing does nothing: it has not opened the log.
         if (try? connection.execute("SELECT count(*) FROM sqlite_master")) != nil { _ = connection.checkpoint() }
+        beforeClosing()
         connection.close()
+    }
+
+    /// The first copy of the WAL-index header (its first 48 bytes) in the `-shm` open at `descriptor`:
+    /// every commit, and every recovery of the index, rewrites it. Read with `pread`, through the
+    /// deletion's own descriptor (no other is opened).
+    private static func walIndexHeader(_ descriptor: Int32) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 48)
+        let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 48, 0) }
+        return read == 48 ? bytes : []
     }
 
     /// An exclusive lock held through a descriptor of the deletion's own.
@@ -189,14 +207,25 @@ enum DomainFiles {
 
     /// An exclusive lock on the bytes `start..<start + length` of the regular file at `path` (made, mode
     /// 0600, with `creating`), asked without waiting.
-    private static func exclusiveLock(_ path: String, creating: Bool, start: off_t, length: off_t) -> ExclusiveLock {
+    /// A file made here (`creating`, none there) is given the mode of `database` and, for root, its owner, as
+    /// SQLite gives a `-shm` it makes: left behind by a refused deletion, it is the one SQLite would have made
+    /// (a root-owned 0600 file in a user's directory would make the domain unreadable to its owner).
+    private static func exclusiveLock(
+        _ path: String, creating: Bool, like database: stat?, start: off_t, length: off_t
+    ) -> ExclusiveLock {
         var status = stat()
         // NB: a second name is seen before the file is opened: closing a descriptor of an open domain's
         // file would drop this process's locks on it.
-        if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1 { return .held }
+        let existed = lstat(path, &status) == 0
+        if existed, status.st_mode & S_IFMT != S_IFREG || status.st_nlink > 1 { return .held }
+        let mode = database.map { $0.st_mode & 0o777 } ?? 0o600
         // Without blocking: a FIFO put in its place would block forever.
-        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (creating ? O_CREAT : 0), 0o600)
+        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (creating ? O_CREAT : 0), mode)
         guard descriptor >= 0 else { return [EACCES, EPERM, EROFS].contains(errno) ? .notWritable : .held }
+        if creating, !existed, let database {
+            _ = fchmod(descriptor, mode)  // whatever the umask
+            if geteuid() == 0 { _ = fchown(descriptor, database.st_uid, database.st_gid) }
+        }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
@@ -214,6 +243,9 @@ enum DomainFiles {
     /// The hooks ``deleteUnlessOpen(database:)`` runs holding its locks, before deleting, by the database's
     /// path: a seam for tests of an opener racing a deletion.
     static let beforeDeletingForTesting = Lock<[String: @Sendable () -> Void]>([:])
+    /// Run between the fold's close (which drops the deletion's locks) and taking them again, by the
+    /// database's path: a seam for tests of a process that commits in that gap.
+    static let afterFoldingForTesting = Lock<[String: @Sendable () -> Void]>([:])
 
     /// Deletes the files of the database at `path`, companions first (see ``existing(ofDatabase:)``).
     /// - Throws: ``DefaultsError/fileSystemFailure(path:operation:code:)`` naming the first file that
