@@ -26,15 +26,7 @@ enum HistoryCases {
             try without.populate(workload)
             let with = try OursPeer(suite: run.suite(kind, "history", "kept"), directory: directory, history: .standard)
             try with.populate(workload)
-            var next = 0
-            func measureWrites(_ peer: OursPeer) throws -> Sample {
-                try measure(settings) { range in
-                    for index in range {
-                        try peer.write("changed-\(next + index)", forKey: existing[index & (Workload.poolSize - 1)])
-                    }
-                    next += range.count
-                }
-            }
+            let measureWrites = WriteCases.existingKeyWrites(of: existing, settings)
             for keeping in run.round % 2 == 0 ? [false, true] : [true, false] {
                 if keeping { kept[kind] = try measureWrites(with) } else { plain[kind] = try measureWrites(without) }
             }

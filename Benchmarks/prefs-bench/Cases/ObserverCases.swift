@@ -27,22 +27,14 @@ enum ObserverCases {
         for kind in run.peers([.ours]) {
             let peer = try run.open(kind, suite: run.suite(kind, "observers"), workload: workload)
             guard let ours = peer as? OursPeer else { throw PeerError.unsupported(kind, "observe") }
-            var next = 0
-            func measureWrites() throws -> Sample {
-                try measure(settings) { range in
-                    for index in range {
-                        try peer.write("changed-\(next + index)", forKey: existing[index & (Workload.poolSize - 1)])
-                    }
-                    next += range.count
-                }
-            }
+            let measureWrites = WriteCases.existingKeyWrites(of: existing, settings)
             for observing in run.round % 2 == 0 ? [false, true] : [true, false] {
                 if observing {
                     let observations = observeOtherKeys(ours.defaults)
-                    observed[kind] = try measureWrites()
+                    observed[kind] = try measureWrites(peer)
                     for observation in observations { observation.cancel() }
                 } else {
-                    unobserved[kind] = try measureWrites()
+                    unobserved[kind] = try measureWrites(peer)
                 }
             }
         }

@@ -41,6 +41,21 @@ enum WriteCases {
     /// The number of writes in a batch.
     static let batchSize = 10_000
 
+    /// The measurement of durable writes of existing keys, `pool` in turn, each a value not written before
+    /// (the counter goes on from one measurement to the next): what items 10 and 13 time with and without
+    /// what they add (observers, a history), alternately, on one peer each.
+    static func existingKeyWrites(of pool: [String], _ settings: MeasureSettings) -> (any Peer) throws -> Sample {
+        var next = 0
+        return { peer in
+            try measure(settings) { range in
+                for index in range {
+                    try peer.write("changed-\(next + index)", forKey: pool[index & (Workload.poolSize - 1)])
+                }
+                next += range.count
+            }
+        }
+    }
+
     /// Item 5: 10,000 writes through the batch API (ours: `transaction`; Foundation:
     /// `setPersistentDomain` + `synchronize()`; SQLite: the upserts between `BEGIN IMMEDIATE` and
     /// `COMMIT`), rewriting every key of a 10,000-key domain with a new string. Reported per row;
