@@ -177,6 +177,7 @@ import Testing
             #expect(try fixture(root, "app", "read", "k").output == #"{"string":"two"}"# + "\n")
         }
     }
+
     /// A `-shm` that is a second name (a hard link) of the `-shm` of a domain this process has open is not
     /// opened to ask whether the domain is open: closing that descriptor would drop this process's locks
     /// on the file they share, and another process would then take the open domain for closed. Both are

@@ -378,8 +378,9 @@ import Testing
         }
     }
 
-    /// A restore is a change the user asked for on this device: the restored values (and the removal of a
-    /// synced key the backup lacks) travel as new changes and win over the older changes of every device.
+    /// A syncing domain's file, clocks' table and all, backs up and restores; and a restore is a change the
+    /// user asked for on this device: the restored values (and the removal of a synced key the backup lacks)
+    /// travel as new changes and win over the older changes of every device.
     @Test func aRestoreTravelsAsANewLocalChange() throws {
         try withTemporaryRoot { root in
             let laptop = try device("laptop", in: root)
@@ -399,18 +400,6 @@ import Testing
             try desk.mergeSyncFolder()
             #expect(desk[Self.fontSize] == 14, "the restored value travels and wins")
             #expect(try desk.persistentValue(for: Self.theme) == nil, "the removal of a key the backup lacks travels")
-        }
-    }
-
-    /// A syncing domain's file, clocks' table and all, backs up and restores.
-    @Test func aSyncingDomainBacksUpAndRestores() throws {
-        try withTemporaryRoot { root in
-            let laptop = try device("laptop", in: root)
-            try laptop.write(14, for: Self.fontSize)
-            let backup = root.appendingPathComponent("backup.sqlite3")
-            let domain = try self.domain(of: "laptop", in: root)
-            try domain.backup(to: backup)
-            try domain.restore(from: backup)
         }
     }
 

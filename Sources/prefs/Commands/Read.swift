@@ -50,15 +50,13 @@ enum Read: Command {
             // there) is named in a warning, by the store's own report.
             let app = try? context.existingDefaults(domain)
             _ = try? app?.value(forKey: key)
-            if let app, app.objectIsForced(forKey: key), let file = app.explain(key).forcedBy,
-                !file.hasSuffix("." + Location.fileExtension)
-            {
+            // NB: one explanation says both whether the key is forced and by what: a managed database, or a
+            // drop-in file and line (`<file>:<line>`).
+            if let file = app?.explain(key).forcedBy {
                 context.console.warn(
-                    "the managed drop-in file '\(Output.escapingControlCharacters(file))' forces key '\(key)' of domain '\(domain)': the app reads its value instead (prefs explain \(domain) \(key))",
-                    json: context.json)
-            } else if app?.objectIsForced(forKey: key) == true {
-                context.console.warn(
-                    "the managed domain forces key '\(key)' of domain '\(domain)': the app reads its value instead (prefs --managed read \(domain) \(key))",
+                    file.hasSuffix("." + Location.fileExtension)
+                        ? "the managed domain forces key '\(key)' of domain '\(domain)': the app reads its value instead (prefs --managed read \(domain) \(key))"
+                        : "the managed drop-in file '\(Output.escapingControlCharacters(file))' forces key '\(key)' of domain '\(domain)': the app reads its value instead (prefs explain \(domain) \(key))",
                     json: context.json)
             }
         } else {
